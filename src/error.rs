@@ -1,0 +1,59 @@
+//! Typed errors. Every error the library returns is one the user can act on;
+//! a panic is a bug.
+
+use std::path::PathBuf;
+
+/// Everything that can go wrong, as the user should hear it.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A command-line value or input value outside what is allowed.
+    /// Rendered as `--decks 0: must be 1..=64 or "inf"`.
+    #[error("{option} {value}: {allowed}")]
+    InvalidValue {
+        /// The option or input field, e.g. `--decks`.
+        option: String,
+        /// The offending value as the user wrote it.
+        value: String,
+        /// What would have been accepted, or what to do instead.
+        allowed: String,
+    },
+    /// An input file that cannot be parsed.
+    #[error("{path}: {message}")]
+    BadInputFile {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, with line and field where known.
+        message: String,
+    },
+    /// Reading or writing a file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+}
+
+impl Error {
+    /// Shorthand for [`Error::InvalidValue`].
+    pub fn invalid(option: &str, value: impl ToString, allowed: impl ToString) -> Error {
+        Error::InvalidValue {
+            option: option.to_string(),
+            value: value.to_string(),
+            allowed: allowed.to_string(),
+        }
+    }
+
+    /// The process exit status for this error: 2 for bad input (the user can
+    /// fix the command line or the file), 1 for failures of the environment.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Error::InvalidValue { .. } | Error::BadInputFile { .. } => 2,
+            Error::Io { .. } => 1,
+        }
+    }
+}
+
+/// The library's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,20 @@
+//! deckodds: exact and Monte-Carlo odds for card games, and whether the two agree.
+//!
+//! The library holds every computation; the `deckodds` binary is thin glue
+//! over it. Engines never do I/O: they take parameters and return values,
+//! and the `commands` layer reads files, draws progress bars and writes
+//! output. See `ARCHITECTURE.md` for the map.
+
+pub mod cards;
+pub mod commands;
+pub mod compare;
+pub mod distribution;
+pub mod error;
+pub mod exact;
+pub mod games;
+pub mod montecarlo;
+pub mod report;
+pub mod rng;
+pub mod stats;
+
+pub use error::{Error, Result};

@@ -1,0 +1,426 @@
+//! Exact dealer-outcome probabilities by deck composition.
+//!
+//! # Method
+//!
+//! The dealer's future depends only on the multiset of cards held (upcard
+//! included): it fixes both the hand (hard total, ace, card count) and what
+//! is left in the shoe. So the recursion is memoised on that multiset, and
+//! one memo serves every upcard (a hand holding {2, 10} is the same state
+//! whichever card was the upcard).
+//!
+//! Arithmetic is integer. For a held multiset `H` of `h` cards in a shoe of
+//! `N` cards, let `T = N - h` be the cards left and `d(H)` the most cards
+//! the dealer can still draw. The node stores, per outcome, the integer
+//!
+//! ```text
+//! G(H)[o] = P(o | H) * T (T-1) ... (T-d+1)        (a falling factorial)
+//! ```
+//!
+//! which satisfies, over the values `v` still in the shoe (`c_v` of them),
+//!
+//! ```text
+//! G(H) = sum_v c_v * G(H+v) * F(T - 1 - d(H+v), d(H) - 1 - d(H+v))
+//! ```
+//!
+//! with `F(a, k) = a (a-1) ... (a-k+1)`. Every number is a count of weighted
+//! deals, so no division happens until the very end, where one exact
+//! fraction per outcome is reduced. For an infinite deck, draws are with
+//! replacement: `c_v` stays at one deck's count and `T` at 52, so the
+//! falling factorials become powers of 52.
+//!
+//! Weights are `u128` with checked arithmetic; if any operation would
+//! overflow (very large shoes), the whole table is recomputed with `BigUint`.
+//! Nothing ever wraps.
+//!
+//! # Complexity
+//!
+//! About 1,500 memoised hands for all ten upcards, ten children each:
+//! microseconds, independent of the number of decks.
+
+use ahash::AHashMap;
+use num_bigint::{BigInt, BigUint};
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+
+use crate::distribution::ExactDistribution;
+use crate::error::{Error, Result};
+use crate::games::blackjack::{
+    DealerHand, DealerOutcome, DealerParams, N_OUTCOMES, N_VALUES, OUTCOME_LABELS, Shoe, Soft17,
+    UPCARDS, value_name,
+};
+
+/// The exact outcome probabilities for each upcard, in table order
+/// (2..10, A), as distributions keyed `upcard=2` .. `upcard=A` with the
+/// outcome labels of RULES.md.
+///
+/// Guarantee: every probability is an exact reduced fraction and each
+/// distribution sums to exactly 1. With `params.peek` the probabilities are
+/// conditional on the dealer not holding a natural.
+pub fn dealer_distributions(params: &DealerParams) -> Result<Vec<ExactDistribution>> {
+    let rows = dealer_table(params)?;
+    Ok(UPCARDS
+        .iter()
+        .zip(rows)
+        .map(|(&upcard, probabilities)| ExactDistribution {
+            key: upcard_key(upcard),
+            outcomes: OUTCOME_LABELS
+                .iter()
+                .map(|label| label.to_string())
+                .collect(),
+            probabilities: probabilities.to_vec(),
+        })
+        .collect())
+}
+
+/// The distribution key of an upcard: `upcard=2` .. `upcard=10`, `upcard=A`.
+pub fn upcard_key(upcard: u8) -> String {
+    format!("upcard={}", value_name(upcard))
+}
+
+/// One row of exact probabilities, indexed like `OUTCOME_LABELS`.
+pub type OutcomeRow = [BigRational; N_OUTCOMES];
+
+/// The exact table: one row per upcard in [`UPCARDS`] order.
+///
+/// Errors if the parameters describe an impossible shoe, or a shoe that
+/// cannot deal some upcard, or (with peek) one in which an upcard always
+/// gives the dealer a natural.
+pub fn dealer_table(params: &DealerParams) -> Result<Vec<OutcomeRow>> {
+    let shoe = params.shoe()?;
+    for &upcard in &UPCARDS {
+        shoe.without(upcard)?;
+    }
+    let rows = unconditional_rows(&shoe, params.soft17, &UPCARDS);
+    if params.peek {
+        UPCARDS
+            .iter()
+            .zip(rows)
+            .map(|(&upcard, row)| condition_on_no_natural(upcard, row))
+            .collect()
+    } else {
+        Ok(rows)
+    }
+}
+
+/// The exact effect of removing one card of each value on every outcome
+/// probability: for each value `v` in `A, 2..10`, the table with one more
+/// card of `v` removed minus the table without it, as
+/// `(v, rows in UPCARDS order)`.
+///
+/// This is what card counters call the effect of removal (EoR). Errors if a
+/// value cannot be removed (none left) or the result is otherwise
+/// impossible; the message names the value.
+pub fn effect_of_removal(params: &DealerParams) -> Result<Vec<(u8, Vec<OutcomeRow>)>> {
+    let base = dealer_table(params)?;
+    let mut removal_order: Vec<u8> = (1..=N_VALUES as u8).collect();
+    removal_order.rotate_left(1); // 2..10 then A, as the table lists upcards.
+    removal_order
+        .into_iter()
+        .map(|value| {
+            let mut removed = params.clone();
+            removed.removed.push(value);
+            let table = dealer_table(&removed)?;
+            let differences = table
+                .into_iter()
+                .zip(&base)
+                .map(|(row, base_row)| std::array::from_fn(|o| &row[o] - &base_row[o]))
+                .collect();
+            Ok((value, differences))
+        })
+        .collect()
+}
+
+/// Unconditional rows for `upcards` from `shoe` (which still holds the
+/// upcards). Tries `u128` first and falls back to `BigUint` on overflow.
+fn unconditional_rows(shoe: &Shoe, soft17: Soft17, upcards: &[u8]) -> Vec<OutcomeRow> {
+    match Enumerator::<u128>::new(shoe, soft17).rows(upcards) {
+        Some(rows) => rows,
+        None => Enumerator::<BigUint>::new(shoe, soft17)
+            .rows(upcards)
+            .expect("BigUint arithmetic cannot overflow"),
+    }
+}
+
+/// Conditions a row on "no natural": P(o | no natural) = P(o) / (1 - P(natural)).
+fn condition_on_no_natural(upcard: u8, row: OutcomeRow) -> Result<OutcomeRow> {
+    let natural = DealerOutcome::Natural.index();
+    let no_natural = BigRational::one() - &row[natural];
+    if no_natural.is_zero() {
+        return Err(Error::invalid(
+            "--peek",
+            format!("upcard {}", value_name(upcard)),
+            "the dealer always has a natural in this shoe, so there is nothing to condition on",
+        ));
+    }
+    Ok(std::array::from_fn(|o| {
+        if o == natural {
+            BigRational::zero()
+        } else {
+            &row[o] / &no_natural
+        }
+    }))
+}
+
+/// Integer arithmetic for path weights: checked for `u128`, unbounded for
+/// `BigUint`.
+trait Weight: Clone + Zero {
+    fn from_u64(value: u64) -> Self;
+    fn checked_mul_by(&self, other: &Self) -> Option<Self>;
+    fn checked_add_to(&self, other: &Self) -> Option<Self>;
+    fn to_bigint(&self) -> BigInt;
+}
+
+impl Weight for u128 {
+    fn from_u64(value: u64) -> Self {
+        u128::from(value)
+    }
+    fn checked_mul_by(&self, other: &Self) -> Option<Self> {
+        self.checked_mul(*other)
+    }
+    fn checked_add_to(&self, other: &Self) -> Option<Self> {
+        self.checked_add(*other)
+    }
+    fn to_bigint(&self) -> BigInt {
+        BigInt::from(*self)
+    }
+}
+
+impl Weight for BigUint {
+    fn from_u64(value: u64) -> Self {
+        BigUint::from(value)
+    }
+    fn checked_mul_by(&self, other: &Self) -> Option<Self> {
+        Some(self * other)
+    }
+    fn checked_add_to(&self, other: &Self) -> Option<Self> {
+        Some(self + other)
+    }
+    fn to_bigint(&self) -> BigInt {
+        BigInt::from(self.clone())
+    }
+}
+
+/// Bits per value in a held-multiset key. A dealer holds at most 17 cards
+/// of one value (17 aces make hard 17), so 5 bits suffice.
+const KEY_BITS: u32 = 5;
+const KEY_MASK: u64 = (1 << KEY_BITS) - 1;
+
+/// The key increment for holding one more card of `value`.
+#[inline]
+fn key_unit(value: u8) -> u64 {
+    1 << (KEY_BITS * u32::from(value - 1))
+}
+
+/// A memoised subtree: the most cards still to draw and the weights `G`.
+#[derive(Clone)]
+struct Node<W> {
+    depth: u8,
+    weights: [W; N_OUTCOMES],
+}
+
+/// The memoised recursion over held multisets for one shoe.
+struct Enumerator<W> {
+    shoe: Shoe,
+    soft17: Soft17,
+    memo: AHashMap<u64, Node<W>>,
+}
+
+impl<W: Weight> Enumerator<W> {
+    fn new(shoe: &Shoe, soft17: Soft17) -> Self {
+        Enumerator {
+            shoe: *shoe,
+            soft17,
+            memo: AHashMap::with_capacity(4096),
+        }
+    }
+
+    /// Rows for the given upcards, or `None` if `W` overflowed.
+    fn rows(&mut self, upcards: &[u8]) -> Option<Vec<OutcomeRow>> {
+        upcards
+            .iter()
+            .map(|&upcard| {
+                let node = self.visit(key_unit(upcard), DealerHand::new(upcard), 1)?;
+                let denominator = self.falling(self.cards_left(1), node.depth)?.to_bigint();
+                Some(std::array::from_fn(|o| {
+                    BigRational::new(node.weights[o].to_bigint(), denominator.clone())
+                }))
+            })
+            .collect()
+    }
+
+    /// Cards left in the shoe once the dealer holds `held` cards.
+    #[inline]
+    fn cards_left(&self, held: u32) -> u64 {
+        let total = u64::from(self.shoe.total());
+        if self.shoe.infinite {
+            total
+        } else {
+            total - u64::from(held)
+        }
+    }
+
+    /// `F(a, k)`: `a (a-1) ... (a-k+1)` for a finite shoe, `a^k` for an
+    /// infinite one (where `a` is always 52).
+    fn falling(&self, a: u64, k: u8) -> Option<W> {
+        let mut product = W::from_u64(1);
+        for i in 0..u64::from(k) {
+            let factor = if self.shoe.infinite { a } else { a - i };
+            product = product.checked_mul_by(&W::from_u64(factor))?;
+        }
+        Some(product)
+    }
+
+    /// The node for the held multiset `key` (hand `hand`, `held` cards).
+    fn visit(&mut self, key: u64, hand: DealerHand, held: u32) -> Option<Node<W>> {
+        if !hand.must_draw(self.soft17) {
+            let mut weights: [W; N_OUTCOMES] = std::array::from_fn(|_| W::zero());
+            weights[hand.outcome().index()] = W::from_u64(1);
+            return Some(Node { depth: 0, weights });
+        }
+        if let Some(node) = self.memo.get(&key) {
+            return Some(node.clone());
+        }
+
+        // First every child, to learn the deepest one; then combine over the
+        // common denominator that depth implies.
+        let mut children: Vec<(u64, Node<W>)> = Vec::with_capacity(N_VALUES);
+        for value in 1..=N_VALUES as u8 {
+            let held_of_value = (key >> (KEY_BITS * u32::from(value - 1))) & KEY_MASK;
+            let in_shoe = u64::from(self.shoe.count(value));
+            let available = if self.shoe.infinite {
+                in_shoe
+            } else {
+                in_shoe - held_of_value
+            };
+            if available == 0 {
+                continue;
+            }
+            let mut next = hand;
+            next.add(value);
+            let child = self.visit(key + key_unit(value), next, held + 1)?;
+            children.push((available, child));
+        }
+        // A dealer who must draw from an empty shoe cannot occur: every shoe
+        // here holds at least the cards of one deck minus a few removals, and
+        // the deepest draw uses at most 17 cards. Guard anyway.
+        let depth = 1 + children.iter().map(|(_, c)| c.depth).max()?;
+
+        let cards_left_after = self.cards_left(held + 1);
+        let mut weights: [W; N_OUTCOMES] = std::array::from_fn(|_| W::zero());
+        for (available, child) in &children {
+            let pad = self.falling(
+                cards_left_after
+                    - if self.shoe.infinite {
+                        0
+                    } else {
+                        u64::from(child.depth)
+                    },
+                depth - 1 - child.depth,
+            )?;
+            let factor = W::from_u64(*available).checked_mul_by(&pad)?;
+            for (total, child_weight) in weights.iter_mut().zip(&child.weights) {
+                if !child_weight.is_zero() {
+                    *total = total.checked_add_to(&child_weight.checked_mul_by(&factor)?)?;
+                }
+            }
+        }
+        let node = Node { depth, weights };
+        self.memo.insert(key, node.clone());
+        Some(node)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::blackjack::Decks;
+
+    fn ratio(numerator: i64, denominator: i64) -> BigRational {
+        BigRational::new(numerator.into(), denominator.into())
+    }
+
+    #[test]
+    fn rows_sum_to_exactly_one() {
+        for decks in [
+            Decks::Finite(1),
+            Decks::Finite(2),
+            Decks::Finite(8),
+            Decks::Infinite,
+        ] {
+            for soft17 in [Soft17::Stand, Soft17::Hit] {
+                let params = DealerParams {
+                    decks,
+                    soft17,
+                    ..DealerParams::default()
+                };
+                for row in dealer_table(&params).unwrap() {
+                    let sum: BigRational = row.iter().sum();
+                    assert_eq!(sum, BigRational::one(), "{params:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn natural_with_an_ace_up_is_tens_over_cards_left() {
+        for decks in 1..=8 {
+            let params = DealerParams {
+                decks: Decks::Finite(decks),
+                ..DealerParams::default()
+            };
+            let ace_row = dealer_table(&params).unwrap().pop().unwrap();
+            let tens = 16 * i64::from(decks);
+            let cards_left = 52 * i64::from(decks) - 1;
+            assert_eq!(ace_row[6], ratio(tens, cards_left));
+        }
+    }
+
+    #[test]
+    fn infinite_deck_natural_is_four_thirteenths() {
+        let params = DealerParams {
+            decks: Decks::Infinite,
+            ..DealerParams::default()
+        };
+        let rows = dealer_table(&params).unwrap();
+        assert_eq!(rows[9][6], ratio(4, 13));
+        assert_eq!(rows[8][6], ratio(1, 13));
+    }
+
+    #[test]
+    fn huge_shoes_fall_back_to_big_integers() {
+        // 64 decks, H17: the common denominators pass 2^128, so this
+        // exercises the BigUint path; the result must still be exact.
+        let params = DealerParams {
+            decks: Decks::Finite(64),
+            soft17: Soft17::Hit,
+            ..DealerParams::default()
+        };
+        let shoe = params.shoe().unwrap();
+        assert!(
+            Enumerator::<u128>::new(&shoe, Soft17::Hit)
+                .rows(&UPCARDS)
+                .is_none()
+        );
+        for row in dealer_table(&params).unwrap() {
+            assert_eq!(row.iter().sum::<BigRational>(), BigRational::one());
+        }
+    }
+
+    #[test]
+    fn peek_removes_the_natural_and_renormalises() {
+        let peeked = dealer_table(&DealerParams {
+            peek: true,
+            ..DealerParams::default()
+        })
+        .unwrap();
+        let plain = dealer_table(&DealerParams::default()).unwrap();
+        for (peeked_row, plain_row) in peeked.iter().zip(&plain) {
+            assert!(peeked_row[6].is_zero());
+            assert_eq!(peeked_row.iter().sum::<BigRational>(), BigRational::one());
+            let scale = BigRational::one() - &plain_row[6];
+            for o in 0..6 {
+                assert_eq!(&peeked_row[o] * &scale, plain_row[o]);
+            }
+        }
+    }
+}

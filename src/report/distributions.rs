@@ -1,8 +1,1418 @@
-//! (stub, being written) Rendering of reports of distributions.
+//! Rendering of reports of distributions in every output format.
+//!
+//! One [`View`] is computed from the [`Report`] first (fractions, values,
+//! estimates, intervals, the table orientation), and each format only lays
+//! it out, so the formats cannot disagree about a number.
+//!
+//! Orientation: two or more distributions with the same outcome labels are
+//! shown as one matrix (rows = keys, columns = outcomes, cells = percent);
+//! otherwise each distribution gets its own table with one row per outcome.
+//!
+//! Robustness: a `Report` is plain data, so nothing here assumes it is well
+//! formed. Outcome labels and numbers are paired up to the shorter of the
+//! two lists, zero trials give estimate 0 and the interval `[0, 1]`, and a
+//! rational with a zero denominator prints as `n/0` with value NaN (`null`
+//! in JSON) instead of panicking.
 
-use super::{Format, RenderOptions, Report};
+use std::fmt::Write as _;
+
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::{One, Signed, Zero};
+use serde_json::{Map, Value};
+use tabled::builder::Builder;
+use tabled::settings::object::Columns;
+use tabled::settings::{Alignment, Style};
+
+use super::{Format, Method, RenderOptions, Report, ReportDistribution};
+use crate::distribution::rational_to_f64;
+use crate::stats::{Interval, Z95, wilson_interval};
+
+/// Percentages never get more decimals than this. Beyond it an `f64`
+/// estimate carries no information, exact values are better read as
+/// fractions, and an absurd `percent_decimals` must not allocate without
+/// bound.
+const MAX_PERCENT_DECIMALS: usize = 30;
 
 /// Renders `report` in `format`.
-pub fn render(_report: &Report, _format: Format, _options: &RenderOptions) -> String {
-    String::new()
+///
+/// Guarantees: the text ends with a newline; no I/O; never panics, whatever
+/// the report holds. JSON follows the machine contract of DESIGN.md (key
+/// order `game`, `method`, `params`, `seed`, `trials`, `distributions`;
+/// exact probabilities as reduced fraction strings, `"0"` and `"1"` for
+/// integers). CSV and JSON carry full precision; the table, Markdown and
+/// LaTeX formats round percentages to `options.percent_decimals` places
+/// (exact probabilities are rounded from the rational, half away from
+/// zero, not from a float).
+pub fn render(report: &Report, format: Format, options: &RenderOptions) -> String {
+    let view = View::new(report);
+    let decimals = options.percent_decimals.min(MAX_PERCENT_DECIMALS);
+    let mut text = match format {
+        Format::Table => render_table(&view, decimals),
+        Format::Md => render_markdown(&view, decimals),
+        Format::Csv => render_csv(&view),
+        Format::Json => render_json(&view),
+        Format::Latex => render_latex(&view, decimals),
+    };
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+// ---------------------------------------------------------------------------
+// The view: every number and label, computed once.
+
+/// The figures of one outcome.
+enum Figure<'a> {
+    /// An exact probability and its nearest `f64`.
+    Exact {
+        probability: &'a BigRational,
+        value: f64,
+    },
+    /// A Monte-Carlo count with its estimate and 95% Wilson interval.
+    Count {
+        count: u64,
+        estimate: f64,
+        interval: Interval,
+    },
+}
+
+impl Figure<'_> {
+    /// The percentage with `decimals` places. Exact probabilities are
+    /// rounded from the rational so a published table never inherits a
+    /// float's rounding.
+    fn percent(&self, decimals: usize) -> String {
+        match self {
+            Figure::Exact { probability, .. } => exact_percent(probability, decimals),
+            Figure::Count { estimate, .. } => float_percent(*estimate, decimals),
+        }
+    }
+}
+
+/// One outcome of one distribution.
+struct OutcomeView<'a> {
+    outcome: &'a str,
+    figure: Figure<'a>,
+}
+
+/// One distribution, ready to print.
+struct DistView<'a> {
+    key: &'a str,
+    /// Trials behind the counts (0 for an exact distribution).
+    trials: u64,
+    is_exact: bool,
+    outcomes: Vec<OutcomeView<'a>>,
+}
+
+impl<'a> DistView<'a> {
+    fn new(distribution: &'a ReportDistribution) -> DistView<'a> {
+        match distribution {
+            ReportDistribution::Exact(d) => DistView {
+                key: &d.key,
+                trials: 0,
+                is_exact: true,
+                outcomes: d
+                    .outcomes
+                    .iter()
+                    .zip(&d.probabilities)
+                    .map(|(outcome, probability)| OutcomeView {
+                        outcome,
+                        figure: Figure::Exact {
+                            probability,
+                            value: rational_value(probability),
+                        },
+                    })
+                    .collect(),
+            },
+            ReportDistribution::Counts(d) => {
+                // Saturating, because `CountDistribution::trials` would
+                // overflow (and panic in debug builds) on absurd counts.
+                let trials = d.counts.iter().fold(0u64, |sum, &c| sum.saturating_add(c));
+                DistView {
+                    key: &d.key,
+                    trials,
+                    is_exact: false,
+                    outcomes: d
+                        .outcomes
+                        .iter()
+                        .zip(&d.counts)
+                        .map(|(outcome, &count)| OutcomeView {
+                            outcome,
+                            figure: Figure::Count {
+                                count,
+                                estimate: if trials == 0 {
+                                    0.0
+                                } else {
+                                    count as f64 / trials as f64
+                                },
+                                interval: interval95(count, trials),
+                            },
+                        })
+                        .collect(),
+                }
+            }
+        }
+    }
+
+    fn labels(&self) -> impl Iterator<Item = &str> {
+        self.outcomes.iter().map(|o| o.outcome)
+    }
+}
+
+/// A report prepared for layout.
+struct View<'a> {
+    report: &'a Report,
+    distributions: Vec<DistView<'a>>,
+    /// True when the distributions form one matrix (2+ of them, same labels).
+    matrix: bool,
+    /// Head of the key column in a matrix: the common `name` of `name=value`
+    /// keys, or `key`.
+    row_head: String,
+    /// Row labels in a matrix: keys with the common `name=` removed.
+    row_labels: Vec<String>,
+}
+
+impl<'a> View<'a> {
+    fn new(report: &'a Report) -> View<'a> {
+        let distributions: Vec<DistView> = report.distributions.iter().map(DistView::new).collect();
+        let matrix = distributions.len() >= 2
+            && distributions
+                .windows(2)
+                .all(|pair| pair[0].labels().eq(pair[1].labels()));
+        let (row_head, row_labels) = row_labels(&distributions);
+        View {
+            report,
+            distributions,
+            matrix,
+            row_head,
+            row_labels,
+        }
+    }
+
+    fn has_counts(&self) -> bool {
+        self.distributions.iter().any(|d| !d.is_exact)
+    }
+
+    fn has_exact(&self) -> bool {
+        self.distributions.iter().any(|d| d.is_exact)
+    }
+
+    /// The outcome labels of the matrix columns.
+    fn matrix_outcomes(&self) -> Vec<&'a str> {
+        self.distributions
+            .first()
+            .map(|d| d.outcomes.iter().map(|o| o.outcome).collect())
+            .unwrap_or_default()
+    }
+
+    /// The largest distance, in percentage points, from a Monte-Carlo
+    /// estimate to either end of its 95% interval. Wilson intervals are not
+    /// symmetric, so the larger side is taken: "± h at most" then holds for
+    /// every cell.
+    fn max_half_width_points(&self) -> f64 {
+        self.distributions
+            .iter()
+            .flat_map(|d| &d.outcomes)
+            .filter_map(|o| match o.figure {
+                Figure::Count {
+                    estimate, interval, ..
+                } => Some((estimate - interval.low).max(interval.high - estimate) * 100.0),
+                Figure::Exact { .. } => None,
+            })
+            .fold(0.0, f64::max)
+    }
+
+    /// The one-line description above every human table.
+    fn header_parts(&self) -> Vec<String> {
+        let report = self.report;
+        let mut parts = vec![format!("{} ({})", report.game, report.method.name())];
+        if !report.params.is_empty() {
+            parts.push(params_text(&report.params));
+        }
+        if let Some(seed) = report.seed {
+            parts.push(format!("seed {seed}"));
+        }
+        if let Some(trials) = report.trials {
+            parts.push(format!("{trials} trials"));
+        }
+        if self.matrix {
+            parts.push("cells in percent".to_string());
+        }
+        parts
+    }
+
+    /// The line under a Monte-Carlo matrix, or `None`.
+    fn interval_note(&self) -> Option<String> {
+        (self.matrix && self.has_counts()).then(|| {
+            format!(
+                "95% intervals: ±{} points at most; --format csv/json give each",
+                round_up_two_significant(self.max_half_width_points())
+            )
+        })
+    }
+
+    /// The title above a single-distribution table: its key, plus its trials
+    /// when they differ from the report's (so no reader assumes the
+    /// report's trial count for it).
+    fn title(&self, distribution: &DistView) -> Option<String> {
+        let mut title = distribution.key.to_string();
+        if !distribution.is_exact && self.report.trials != Some(distribution.trials) {
+            if !title.is_empty() {
+                title.push_str(", ");
+            }
+            let _ = write!(title, "{} trials", distribution.trials);
+        }
+        (!title.is_empty()).then_some(title)
+    }
+}
+
+/// The matrix row head and labels: when every key is `name=value` with the
+/// same `name`, the name heads the column and the values label the rows.
+fn row_labels(distributions: &[DistView]) -> (String, Vec<String>) {
+    let keys: Vec<&str> = distributions.iter().map(|d| d.key).collect();
+    let name = keys
+        .first()
+        .and_then(|k| k.split_once('='))
+        .map(|(name, _)| name);
+    if let Some(name) = name.filter(|n| !n.is_empty()) {
+        let stripped: Option<Vec<String>> = keys
+            .iter()
+            .map(|k| match k.split_once('=') {
+                Some((n, value)) if n == name => Some(value.to_string()),
+                _ => None,
+            })
+            .collect();
+        if let Some(labels) = stripped {
+            return (name.to_string(), labels);
+        }
+    }
+    (
+        "key".to_string(),
+        keys.iter().map(|k| k.to_string()).collect(),
+    )
+}
+
+/// Parameters as `k=v` pairs separated by spaces; strings print unquoted.
+fn params_text(params: &Map<String, Value>) -> String {
+    params
+        .iter()
+        .map(|(k, v)| match v {
+            Value::String(s) => format!("{k}={s}"),
+            other => format!("{k}={other}"),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+// ---------------------------------------------------------------------------
+// Numbers.
+
+/// The 95% Wilson interval, with its ends pinned to exactly 0 when the
+/// count is 0 and to exactly 1 when it is every trial. Those are the exact
+/// Wilson bounds, but `stats::wilson_interval` computes them as a
+/// difference of floats and can return 2e-19 instead of 0.
+fn interval95(count: u64, trials: u64) -> Interval {
+    let mut interval = wilson_interval(count, trials, Z95);
+    if count == 0 {
+        interval.low = 0.0;
+    }
+    if trials > 0 && count >= trials {
+        interval.high = 1.0;
+    }
+    interval
+}
+
+/// The nearest `f64` to `100 r`, computed from the rational so it is the
+/// correctly rounded percentage, not `value * 100` with a second rounding.
+fn rational_percent_value(r: &BigRational) -> f64 {
+    if r.denom().is_zero() {
+        f64::NAN
+    } else {
+        rational_to_f64(&(r * BigInt::from(100u32)))
+    }
+}
+
+/// The nearest `f64`, or NaN for a zero denominator (which
+/// `rational_to_f64` would turn into an infinity that means nothing).
+fn rational_value(r: &BigRational) -> f64 {
+    if r.denom().is_zero() {
+        f64::NAN
+    } else {
+        rational_to_f64(r)
+    }
+}
+
+/// The reduced fraction `p/q` with a positive denominator, and a bare
+/// integer (`"0"`, `"1"`) when the denominator is 1. Reduces again rather
+/// than trusting `Display`, because a `Ratio::new_raw` value need not be
+/// reduced.
+fn fraction_text(r: &BigRational) -> String {
+    let (numer, denom) = (r.numer(), r.denom());
+    if denom.is_zero() {
+        return format!("{numer}/0");
+    }
+    // The denominator is non-zero, so the gcd is positive.
+    let divisor = numer.gcd(denom);
+    let (mut numer, mut denom) = (numer / &divisor, denom / &divisor);
+    if denom.is_negative() {
+        numer = -numer;
+        denom = -denom;
+    }
+    if denom.is_one() {
+        numer.to_string()
+    } else {
+        format!("{numer}/{denom}")
+    }
+}
+
+/// `100 r` with `decimals` places, rounded half away from zero, computed
+/// in integers from the rational.
+fn exact_percent(r: &BigRational, decimals: usize) -> String {
+    let (numer, denom) = (r.numer(), r.denom());
+    if denom.is_zero() {
+        return "NaN".to_string();
+    }
+    // `decimals` is at most MAX_PERCENT_DECIMALS, so the cast is exact.
+    let scale = BigInt::from(10u32).pow(decimals as u32 + 2);
+    let mut scaled = numer * scale;
+    let mut denom = denom.clone();
+    if denom.is_negative() {
+        scaled = -scaled;
+        denom = -denom;
+    }
+    let negative = scaled.is_negative();
+    // floor((2|n| + d) / 2d) is |n|/d rounded half up.
+    let two_d: BigInt = &denom * 2u32;
+    let rounded: BigInt = (scaled.abs() * 2u32 + &denom) / two_d;
+    let digits = format!("{rounded:0>width$}", width = decimals + 1);
+    let (whole, fraction) = digits.split_at(digits.len() - decimals);
+    let sign = if negative && !rounded.is_zero() {
+        "-"
+    } else {
+        ""
+    };
+    if decimals == 0 {
+        format!("{sign}{whole}")
+    } else {
+        format!("{sign}{whole}.{fraction}")
+    }
+}
+
+/// `100 p` with `decimals` places.
+fn float_percent(p: f64, decimals: usize) -> String {
+    format!("{:.*}", decimals, p * 100.0)
+}
+
+/// `x` rounded up to two significant digits, so a bound stays a bound and
+/// still shows its size however small it is (0.0437 prints as 0.044).
+fn round_up_two_significant(x: f64) -> String {
+    if !(x.is_finite() && x > 0.0) {
+        return "0".to_string();
+    }
+    let decimals = (1 - x.log10().floor() as i32).max(0);
+    let scale = 10f64.powi(decimals);
+    // The small tolerance stops a product such as 4.000000000001 (float
+    // noise on an exact 4) from being pushed up to 5.
+    let value = (x * scale - 1e-9).ceil() / scale;
+    format!("{:.*}", decimals as usize, value)
+}
+
+// ---------------------------------------------------------------------------
+// Grids: the table content, independent of the format's syntax.
+
+/// How a confidence interval is written inside a cell.
+#[derive(Clone, Copy)]
+enum IntervalStyle {
+    /// `[13.80, 14.00]`
+    Brackets,
+    /// `13.80--14.00` (a LaTeX en dash)
+    LatexDash,
+}
+
+/// What a matrix cell shows.
+#[derive(Clone, Copy)]
+enum Cell {
+    Percent,
+    Fraction,
+}
+
+/// A header row plus body rows. Column 0 holds labels; every other column
+/// holds numbers and is right-aligned.
+struct Grid {
+    head: Vec<String>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Grid {
+    fn columns(&self) -> usize {
+        self.head.len()
+    }
+}
+
+/// The matrix: rows = keys, columns = outcomes.
+fn matrix_grid(view: &View, cell: Cell, decimals: usize) -> Grid {
+    let mut head = vec![view.row_head.clone()];
+    head.extend(view.matrix_outcomes().iter().map(|o| o.to_string()));
+    let rows = view
+        .distributions
+        .iter()
+        .zip(&view.row_labels)
+        .map(|(d, label)| {
+            let mut row = vec![label.clone()];
+            row.extend(d.outcomes.iter().map(|o| match (cell, &o.figure) {
+                (Cell::Percent, figure) => figure.percent(decimals),
+                (Cell::Fraction, Figure::Exact { probability, .. }) => fraction_text(probability),
+                // A Monte-Carlo row in a mixed report has no fraction.
+                (Cell::Fraction, Figure::Count { .. }) => String::new(),
+            }));
+            row
+        })
+        .collect();
+    Grid { head, rows }
+}
+
+/// One distribution, one row per outcome.
+fn single_grid(distribution: &DistView, decimals: usize, style: IntervalStyle) -> Grid {
+    let head: Vec<String> = if distribution.is_exact {
+        vec!["outcome", "percent", "probability"]
+    } else {
+        vec!["outcome", "count", "percent", "95% CI"]
+    }
+    .into_iter()
+    .map(String::from)
+    .collect();
+    let rows = distribution
+        .outcomes
+        .iter()
+        .map(|o| match &o.figure {
+            Figure::Exact { probability, .. } => vec![
+                o.outcome.to_string(),
+                o.figure.percent(decimals),
+                fraction_text(probability),
+            ],
+            Figure::Count {
+                count, interval, ..
+            } => {
+                let low = float_percent(interval.low, decimals);
+                let high = float_percent(interval.high, decimals);
+                vec![
+                    o.outcome.to_string(),
+                    count.to_string(),
+                    o.figure.percent(decimals),
+                    match style {
+                        IntervalStyle::Brackets => format!("[{low}, {high}]"),
+                        IntervalStyle::LatexDash => format!("{low}--{high}"),
+                    },
+                ]
+            }
+        })
+        .collect();
+    Grid { head, rows }
+}
+
+/// The tables of a report in display order, each with an optional title.
+fn grids(view: &View, decimals: usize, style: IntervalStyle) -> Vec<(Option<String>, Grid)> {
+    if view.matrix {
+        vec![(None, matrix_grid(view, Cell::Percent, decimals))]
+    } else {
+        view.distributions
+            .iter()
+            .map(|d| (view.title(d), single_grid(d, decimals, style)))
+            .collect()
+    }
+}
+
+/// Replaces line breaks, which would break a one-line header or a table
+/// row in every text format.
+fn one_line(text: &str) -> String {
+    text.replace(['\r', '\n'], " ")
+}
+
+// ---------------------------------------------------------------------------
+// Table (tabled).
+
+fn render_table(view: &View, decimals: usize) -> String {
+    let mut out = one_line(&view.header_parts().join("; "));
+    out.push('\n');
+    for (title, grid) in grids(view, decimals, IntervalStyle::Brackets) {
+        out.push('\n');
+        if let Some(title) = title {
+            out.push_str(&one_line(&title));
+            out.push('\n');
+        }
+        out.push_str(&tabled_text(&grid));
+        out.push('\n');
+    }
+    if let Some(note) = view.interval_note() {
+        out.push_str(&note);
+        out.push('\n');
+    }
+    out
+}
+
+fn tabled_text(grid: &Grid) -> String {
+    let mut builder = Builder::new();
+    builder.push_record(grid.head.iter().map(|s| one_line(s)));
+    for row in &grid.rows {
+        builder.push_record(row.iter().map(|s| one_line(s)));
+    }
+    let mut table = builder.build();
+    table.with(Style::rounded());
+    table.modify(Columns::new(1..), Alignment::right());
+    table.to_string()
+}
+
+// ---------------------------------------------------------------------------
+// Markdown.
+
+fn render_markdown(view: &View, decimals: usize) -> String {
+    let mut parts: Vec<String> = view
+        .header_parts()
+        .iter()
+        .map(|p| markdown_escape(p))
+        .collect();
+    if let Some(first) = parts.first_mut() {
+        *first = format!(
+            "**{}** ({})",
+            markdown_escape(&view.report.game),
+            view.report.method.name()
+        );
+    }
+    let mut out = parts.join("; ");
+    out.push('\n');
+    for (title, grid) in grids(view, decimals, IntervalStyle::Brackets) {
+        out.push('\n');
+        if let Some(title) = title {
+            out.push_str(&markdown_escape(&title));
+            out.push_str("\n\n");
+        }
+        out.push_str(&markdown_table(&grid));
+    }
+    if let Some(note) = view.interval_note() {
+        out.push('\n');
+        out.push_str(&note);
+        out.push('\n');
+    }
+    // Matrix cells are percentages only, so the fractions follow in their
+    // own table; a single-distribution table already has a probability
+    // column.
+    if view.matrix && view.has_exact() {
+        out.push_str("\n**Exact probabilities**\n\n");
+        out.push_str(&markdown_table(&matrix_grid(
+            view,
+            Cell::Fraction,
+            decimals,
+        )));
+    }
+    out
+}
+
+/// A GitHub pipe table, padded so the source reads as a table too, with
+/// number columns right-aligned (`--:`).
+fn markdown_table(grid: &Grid) -> String {
+    let escape_row =
+        |row: &[String]| -> Vec<String> { row.iter().map(|c| markdown_escape(c)).collect() };
+    let head = escape_row(&grid.head);
+    let rows: Vec<Vec<String>> = grid.rows.iter().map(|r| escape_row(r)).collect();
+    let mut widths: Vec<usize> = head.iter().map(|c| c.chars().count().max(3)).collect();
+    for row in &rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    let line = |cells: &[String]| -> String {
+        let padded: Vec<String> = cells
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(i, (cell, &width))| {
+                if i == 0 {
+                    format!("{cell:<width$}")
+                } else {
+                    format!("{cell:>width$}")
+                }
+            })
+            .collect();
+        format!("| {} |\n", padded.join(" | "))
+    };
+    let rule: Vec<String> = widths
+        .iter()
+        .enumerate()
+        .map(|(i, &width)| {
+            if i == 0 {
+                format!(":{}", "-".repeat(width - 1))
+            } else {
+                format!("{}:", "-".repeat(width - 1))
+            }
+        })
+        .collect();
+    let mut out = line(&head);
+    out.push_str(&format!("| {} |\n", rule.join(" | ")));
+    for row in &rows {
+        out.push_str(&line(row));
+    }
+    out
+}
+
+/// Escapes what would end a cell (`|`) and removes line breaks.
+fn markdown_escape(text: &str) -> String {
+    one_line(text).replace('|', "\\|")
+}
+
+// ---------------------------------------------------------------------------
+// CSV.
+
+fn render_csv(view: &View) -> String {
+    match csv_bytes(view) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        // Unreachable in practice: the writer is in memory and every record
+        // has the header's length.
+        Err(error) => format!("error: cannot write CSV: {error}\n"),
+    }
+}
+
+fn csv_bytes(view: &View) -> Result<Vec<u8>, csv::Error> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    let exact_layout = view.report.method == Method::Exact;
+    if exact_layout {
+        writer.write_record(["key", "outcome", "probability", "value", "percent"])?;
+    } else {
+        writer.write_record([
+            "key",
+            "outcome",
+            "count",
+            "trials",
+            "estimate",
+            "ci95_low",
+            "ci95_high",
+        ])?;
+    }
+    for d in &view.distributions {
+        for o in &d.outcomes {
+            // A distribution of the other kind (a mixed report) fills the
+            // columns it can and leaves the others empty.
+            let record: Vec<String> = match (exact_layout, &o.figure) {
+                (true, Figure::Exact { probability, value }) => vec![
+                    fraction_text(probability),
+                    value.to_string(),
+                    rational_percent_value(probability).to_string(),
+                ],
+                (true, Figure::Count { estimate, .. }) => vec![
+                    String::new(),
+                    estimate.to_string(),
+                    (estimate * 100.0).to_string(),
+                ],
+                (
+                    false,
+                    Figure::Count {
+                        count,
+                        estimate,
+                        interval,
+                    },
+                ) => vec![
+                    count.to_string(),
+                    d.trials.to_string(),
+                    estimate.to_string(),
+                    interval.low.to_string(),
+                    interval.high.to_string(),
+                ],
+                (false, Figure::Exact { value, .. }) => vec![
+                    String::new(),
+                    String::new(),
+                    value.to_string(),
+                    String::new(),
+                    String::new(),
+                ],
+            };
+            let mut full = vec![d.key.to_string(), o.outcome.to_string()];
+            full.extend(record);
+            writer.write_record(&full)?;
+        }
+    }
+    writer.into_inner().map_err(|e| e.into_error().into())
+}
+
+// ---------------------------------------------------------------------------
+// JSON.
+
+fn render_json(view: &View) -> String {
+    let report = view.report;
+    let mut root = Map::new();
+    root.insert("game".into(), Value::from(report.game.clone()));
+    root.insert("method".into(), Value::from(report.method.name()));
+    root.insert("params".into(), Value::Object(report.params.clone()));
+    root.insert("seed".into(), report.seed.map_or(Value::Null, Value::from));
+    root.insert(
+        "trials".into(),
+        report.trials.map_or(Value::Null, Value::from),
+    );
+    let distributions = view
+        .distributions
+        .iter()
+        .map(|d| {
+            let outcomes = d.outcomes.iter().map(outcome_json).collect();
+            let mut entry = Map::new();
+            entry.insert("key".into(), Value::from(d.key));
+            entry.insert("outcomes".into(), Value::Array(outcomes));
+            Value::Object(entry)
+        })
+        .collect();
+    root.insert("distributions".into(), Value::Array(distributions));
+    // Serialising a `Value` cannot fail: its keys are strings and
+    // non-finite floats are already `null`.
+    serde_json::to_string_pretty(&Value::Object(root)).unwrap_or_else(|_| "null".to_string())
+}
+
+/// One outcome per the contract; `Value::from` turns a non-finite float
+/// into `null`, which keeps the output valid JSON.
+fn outcome_json(o: &OutcomeView) -> Value {
+    let mut entry = Map::new();
+    entry.insert("outcome".into(), Value::from(o.outcome));
+    match &o.figure {
+        Figure::Exact { probability, value } => {
+            entry.insert(
+                "probability".into(),
+                Value::from(fraction_text(probability)),
+            );
+            entry.insert("value".into(), Value::from(*value));
+        }
+        Figure::Count {
+            count,
+            estimate,
+            interval,
+        } => {
+            entry.insert("count".into(), Value::from(*count));
+            entry.insert("estimate".into(), Value::from(*estimate));
+            entry.insert(
+                "ci95".into(),
+                Value::Array(vec![Value::from(interval.low), Value::from(interval.high)]),
+            );
+        }
+    }
+    Value::Object(entry)
+}
+
+// ---------------------------------------------------------------------------
+// LaTeX.
+
+fn render_latex(view: &View, decimals: usize) -> String {
+    let mut out = String::from("% generated by deckodds\n");
+    out.push_str("% requires \\usepackage{booktabs}\n");
+    let _ = writeln!(out, "% {}", one_line(&view.header_parts().join("; ")));
+    for (title, grid) in grids(view, decimals, IntervalStyle::LatexDash) {
+        out.push('\n');
+        // Matrix cells carry no unit, so a spanner over the outcome columns
+        // says what they are; a single table is titled with its key.
+        let spanner = if view.matrix {
+            Some((1, "percent".to_string()))
+        } else {
+            title.map(|t| (0, t))
+        };
+        out.push_str(&latex_tabular(&grid, spanner));
+    }
+    if let Some(note) = view.interval_note() {
+        let _ = writeln!(out, "% {note}");
+    }
+    out
+}
+
+/// A booktabs tabular. `spanner` is `(first column, text)`: a title row
+/// spanning from that column to the last, ruled off above the header.
+fn latex_tabular(grid: &Grid, spanner: Option<(usize, String)>) -> String {
+    let columns = grid.columns();
+    let spec: Vec<&str> = (0..columns)
+        .map(|i| if i == 0 { "l" } else { "r" })
+        .collect();
+    let mut out = format!("\\begin{{tabular}}{{{}}}\n\\toprule\n", spec.join(" "));
+    if let Some((first, text)) = spanner.filter(|(first, _)| *first < columns) {
+        let span = columns - first;
+        let lead = "& ".repeat(first);
+        let _ = writeln!(
+            out,
+            "{lead}\\multicolumn{{{span}}}{{{align}}}{{{}}} \\\\",
+            latex_escape(&text),
+            align = if first == 0 { "l" } else { "c" },
+        );
+        let trim = if first == 0 { "" } else { "(l)" };
+        let _ = writeln!(out, "\\cmidrule{trim}{{{}-{columns}}}", first + 1);
+    }
+    out.push_str(&latex_row(&grid.head));
+    out.push_str("\\midrule\n");
+    for row in &grid.rows {
+        out.push_str(&latex_row(row));
+    }
+    out.push_str("\\bottomrule\n\\end{tabular}\n");
+    out
+}
+
+fn latex_row(cells: &[String]) -> String {
+    let escaped: Vec<String> = cells
+        .iter()
+        .enumerate()
+        .map(|(i, cell)| {
+            let text = latex_escape(cell);
+            // A row that starts with `[` would be read as the optional
+            // argument of the previous row's `\\`.
+            if i == 0 && text.starts_with('[') {
+                format!("{{}}{text}")
+            } else {
+                text
+            }
+        })
+        .collect();
+    format!("{} \\\\\n", escaped.join(" & "))
+}
+
+/// Escapes LaTeX's special characters so any label prints literally.
+fn latex_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in one_line(text).chars() {
+        match c {
+            '\\' => out.push_str("\\textbackslash{}"),
+            '~' => out.push_str("\\textasciitilde{}"),
+            '^' => out.push_str("\\textasciicircum{}"),
+            '%' | '_' | '&' | '#' | '$' | '{' | '}' => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::distribution::{CountDistribution, ExactDistribution};
+    use num_rational::Ratio;
+    use serde_json::json;
+
+    fn q(numer: i64, denom: i64) -> BigRational {
+        BigRational::new(BigInt::from(numer), BigInt::from(denom))
+    }
+
+    fn labels(names: &[&str]) -> Vec<String> {
+        names.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn exact(key: &str, outcomes: &[&str], probabilities: Vec<BigRational>) -> ReportDistribution {
+        ReportDistribution::Exact(ExactDistribution {
+            key: key.to_string(),
+            outcomes: labels(outcomes),
+            probabilities,
+        })
+    }
+
+    fn counts(key: &str, outcomes: &[&str], counts: &[u64]) -> ReportDistribution {
+        ReportDistribution::Counts(CountDistribution {
+            key: key.to_string(),
+            outcomes: labels(outcomes),
+            counts: counts.to_vec(),
+        })
+    }
+
+    fn params() -> Map<String, Value> {
+        let Value::Object(map) = json!({"decks": 2, "soft17": "stand", "peek": false}) else {
+            unreachable!("a JSON object literal")
+        };
+        map
+    }
+
+    /// Two upcards over the same four outcomes: a matrix, with 0 and 1.
+    fn exact_matrix_report() -> Report {
+        let outcomes = ["bust", "17", "18", "natural"];
+        Report {
+            game: "blackjack-dealer".to_string(),
+            method: Method::Exact,
+            params: params(),
+            seed: None,
+            trials: None,
+            distributions: vec![
+                exact(
+                    "upcard=2",
+                    &outcomes,
+                    vec![q(1, 3), q(1, 6), q(1, 2), q(0, 1)],
+                ),
+                exact(
+                    "upcard=A",
+                    &outcomes,
+                    vec![q(0, 1), q(0, 1), q(0, 1), q(1, 1)],
+                ),
+            ],
+        }
+    }
+
+    /// One distribution of 1000 trials.
+    fn monte_carlo_report() -> Report {
+        Report {
+            game: "blackjack-dealer".to_string(),
+            method: Method::MonteCarlo,
+            params: params(),
+            seed: Some(42),
+            trials: Some(1000),
+            distributions: vec![counts(
+                "upcard=2",
+                &["bust", "17", "natural"],
+                &[354, 646, 0],
+            )],
+        }
+    }
+
+    fn monte_carlo_matrix_report() -> Report {
+        let outcomes = ["win", "loss"];
+        Report {
+            game: "rook".to_string(),
+            method: Method::MonteCarlo,
+            params: Map::new(),
+            seed: Some(7),
+            trials: Some(400),
+            distributions: vec![
+                counts("decks=1", &outcomes, &[100, 300]),
+                counts("decks=2", &outcomes, &[200, 200]),
+            ],
+        }
+    }
+
+    fn options() -> RenderOptions {
+        RenderOptions::default()
+    }
+
+    fn json_of(report: &Report) -> Value {
+        let text = render(report, Format::Json, &options());
+        serde_json::from_str(&text).expect("the JSON output parses")
+    }
+
+    fn object_keys(value: &Value) -> Vec<&str> {
+        value
+            .as_object()
+            .expect("an object")
+            .keys()
+            .map(String::as_str)
+            .collect()
+    }
+
+    // -- numbers ------------------------------------------------------------
+
+    #[test]
+    fn fraction_text_is_reduced_with_bare_integers() {
+        let check = |r: BigRational, expected: &str| assert_eq!(fraction_text(&r), expected);
+        check(q(6311, 17850), "6311/17850");
+        check(q(0, 5), "0");
+        check(q(7, 7), "1");
+        // Unreduced and negative-denominator values built without `new`.
+        check(Ratio::new_raw(BigInt::from(2), BigInt::from(4)), "1/2");
+        check(Ratio::new_raw(BigInt::from(0), BigInt::from(9)), "0");
+        check(Ratio::new_raw(BigInt::from(3), BigInt::from(3)), "1");
+        check(Ratio::new_raw(BigInt::from(1), BigInt::from(-3)), "-1/3");
+        check(Ratio::new_raw(BigInt::from(1), BigInt::from(0)), "1/0");
+    }
+
+    #[test]
+    fn exact_percent_rounds_half_away_from_zero_from_the_rational() {
+        let check = |r: BigRational, decimals: usize, expected: &str| {
+            assert_eq!(exact_percent(&r, decimals), expected, "{r} at {decimals}")
+        };
+        check(q(1, 3), 2, "33.33");
+        check(q(2, 3), 2, "66.67");
+        check(q(1, 8), 0, "13");
+        check(q(1, 800), 1, "0.1");
+        check(q(1, 1600), 2, "0.06");
+        check(q(0, 1), 2, "0.00");
+        check(q(1, 1), 2, "100.00");
+        check(q(1, 1), 0, "100");
+        check(q(-1, 3), 1, "-33.3");
+        check(q(-1, 100_000), 1, "0.0");
+        check(Ratio::new_raw(BigInt::from(1), BigInt::from(0)), 2, "NaN");
+    }
+
+    #[test]
+    fn interval_bound_rounds_up_to_two_significant_digits() {
+        let check = |x: f64, expected: &str| assert_eq!(round_up_two_significant(x), expected);
+        check(0.0437, "0.044");
+        check(0.04, "0.040");
+        check(1.23, "1.3");
+        check(12.1, "13");
+        check(0.0, "0");
+        check(f64::NAN, "0");
+    }
+
+    // -- JSON ----------------------------------------------------------------
+
+    #[test]
+    fn json_exact_follows_the_contract() {
+        let value = json_of(&exact_matrix_report());
+        assert_eq!(
+            object_keys(&value),
+            [
+                "game",
+                "method",
+                "params",
+                "seed",
+                "trials",
+                "distributions"
+            ]
+        );
+        assert_eq!(value["game"], "blackjack-dealer");
+        assert_eq!(value["method"], "exact");
+        assert_eq!(
+            value["params"],
+            json!({"decks": 2, "soft17": "stand", "peek": false})
+        );
+        assert_eq!(object_keys(&value["params"]), ["decks", "soft17", "peek"]);
+        assert_eq!(value["seed"], Value::Null);
+        assert_eq!(value["trials"], Value::Null);
+        let distributions = value["distributions"].as_array().expect("an array");
+        assert_eq!(distributions.len(), 2);
+        assert_eq!(object_keys(&distributions[0]), ["key", "outcomes"]);
+        assert_eq!(distributions[0]["key"], "upcard=2");
+        let first = &distributions[0]["outcomes"][0];
+        assert_eq!(object_keys(first), ["outcome", "probability", "value"]);
+        assert_eq!(
+            *first,
+            json!({"outcome": "bust", "probability": "1/3", "value": 1.0 / 3.0})
+        );
+        let probabilities: Vec<&Value> = distributions
+            .iter()
+            .flat_map(|d| d["outcomes"].as_array().expect("an array"))
+            .map(|o| &o["probability"])
+            .collect();
+        assert_eq!(
+            probabilities,
+            ["1/3", "1/6", "1/2", "0", "0", "0", "0", "1"]
+        );
+        assert_eq!(distributions[1]["outcomes"][3]["value"], 1.0);
+        assert_eq!(distributions[1]["outcomes"][0]["value"], 0.0);
+    }
+
+    #[test]
+    fn json_monte_carlo_follows_the_contract() {
+        let value = json_of(&monte_carlo_report());
+        assert_eq!(value["method"], "monte-carlo");
+        assert_eq!(value["seed"], 42);
+        assert_eq!(value["trials"], 1000);
+        let outcomes = value["distributions"][0]["outcomes"]
+            .as_array()
+            .expect("an array");
+        assert_eq!(outcomes.len(), 3);
+        let bust = &outcomes[0];
+        assert_eq!(object_keys(bust), ["outcome", "count", "estimate", "ci95"]);
+        let interval = wilson_interval(354, 1000, Z95);
+        assert_eq!(
+            *bust,
+            json!({"outcome": "bust", "count": 354, "estimate": 0.354,
+                   "ci95": [interval.low, interval.high]})
+        );
+        assert_eq!(outcomes[2]["count"], 0);
+        assert_eq!(outcomes[2]["estimate"], 0.0);
+        assert_eq!(outcomes[2]["ci95"][0], 0.0);
+    }
+
+    #[test]
+    fn json_of_zero_trials_gives_the_uninformative_interval() {
+        let mut report = monte_carlo_report();
+        report.distributions = vec![counts("k", &["win", "loss"], &[0, 0])];
+        let value = json_of(&report);
+        assert_eq!(
+            value["distributions"][0]["outcomes"][0],
+            json!({"outcome": "win", "count": 0, "estimate": 0.0, "ci95": [0.0, 1.0]})
+        );
+    }
+
+    #[test]
+    fn intervals_of_none_and_all_end_exactly_at_0_and_1() {
+        for (count, trials) in [(0, 1000), (1000, 1000), (0, 3), (3, 3), (0, 987_654_321)] {
+            let interval = interval95(count, trials);
+            if count == 0 {
+                assert_eq!(interval.low, 0.0, "{count}/{trials}");
+                assert!(interval.high > 0.0 && interval.high < 1.0);
+            } else {
+                assert_eq!(interval.high, 1.0, "{count}/{trials}");
+                assert!(interval.low > 0.0 && interval.low < 1.0);
+            }
+        }
+    }
+
+    #[test]
+    fn json_of_a_broken_rational_is_still_valid_json() {
+        let mut report = exact_matrix_report();
+        report.distributions = vec![exact(
+            "k",
+            &["a"],
+            vec![Ratio::new_raw(BigInt::from(1), BigInt::from(0))],
+        )];
+        let value = json_of(&report);
+        let outcome = &value["distributions"][0]["outcomes"][0];
+        assert_eq!(outcome["probability"], "1/0");
+        assert_eq!(outcome["value"], Value::Null);
+    }
+
+    // -- CSV -----------------------------------------------------------------
+
+    #[test]
+    fn csv_exact_is_long_form_at_full_precision() {
+        let text = render(&exact_matrix_report(), Format::Csv, &options());
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "key,outcome,probability,value,percent");
+        assert_eq!(lines.len(), 1 + 8);
+        assert_eq!(
+            lines[1],
+            // The percent is the nearest f64 to 100/3, not 100 * (1/3.0).
+            "upcard=2,bust,1/3,0.3333333333333333,33.333333333333336"
+        );
+        assert_eq!(lines[3], "upcard=2,18,1/2,0.5,50");
+        assert_eq!(lines[4], "upcard=2,natural,0,0,0");
+        assert_eq!(lines[8], "upcard=A,natural,1,1,100");
+    }
+
+    #[test]
+    fn csv_monte_carlo_carries_counts_and_intervals() {
+        let text = render(&monte_carlo_report(), Format::Csv, &options());
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[0],
+            "key,outcome,count,trials,estimate,ci95_low,ci95_high"
+        );
+        let interval = wilson_interval(354, 1000, Z95);
+        assert_eq!(
+            lines[1],
+            format!(
+                "upcard=2,bust,354,1000,0.354,{},{}",
+                interval.low, interval.high
+            )
+        );
+        assert_eq!(lines.len(), 4);
+    }
+
+    #[test]
+    fn csv_quotes_labels_that_need_it() {
+        let mut report = exact_matrix_report();
+        report.distributions = vec![exact("a,b", &["say \"hi\""], vec![q(1, 1)])];
+        let text = render(&report, Format::Csv, &options());
+        assert_eq!(
+            text.lines().nth(1),
+            Some("\"a,b\",\"say \"\"hi\"\"\",1,1,100")
+        );
+    }
+
+    // -- LaTeX ---------------------------------------------------------------
+
+    /// Checks booktabs structure: rule counts, and that every row has as
+    /// many cells as the column spec declares.
+    fn check_latex(text: &str, tabulars: usize) {
+        assert!(text.starts_with("% generated by deckodds\n"), "{text}");
+        for rule in ["\\toprule", "\\midrule", "\\bottomrule", "\\end{tabular}"] {
+            assert_eq!(text.matches(rule).count(), tabulars, "{rule} in\n{text}");
+        }
+        let mut columns = 0;
+        for line in text.lines() {
+            if let Some(spec) = line.strip_prefix("\\begin{tabular}{") {
+                columns = spec.trim_end_matches('}').split_whitespace().count();
+            } else if line.ends_with("\\\\") && !line.contains("\\multicolumn") {
+                // Escaped `\&` in a label is not a column separator.
+                let cells = line.replace("\\&", "").matches('&').count() + 1;
+                assert_eq!(cells, columns, "{line}");
+            }
+        }
+    }
+
+    #[test]
+    fn latex_matrix_has_one_booktabs_tabular() {
+        let text = render(&exact_matrix_report(), Format::Latex, &options());
+        check_latex(&text, 1);
+        assert!(text.contains("\\begin{tabular}{l r r r r}"), "{text}");
+        assert!(
+            text.contains("upcard & bust & 17 & 18 & natural \\\\"),
+            "{text}"
+        );
+        assert!(
+            text.contains("2 & 33.33 & 16.67 & 50.00 & 0.00 \\\\"),
+            "{text}"
+        );
+        assert!(
+            text.contains("A & 0.00 & 0.00 & 0.00 & 100.00 \\\\"),
+            "{text}"
+        );
+        assert!(
+            text.contains("& \\multicolumn{4}{c}{percent} \\\\"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn latex_single_tables_one_per_distribution() {
+        let mut report = monte_carlo_report();
+        report
+            .distributions
+            .push(counts("upcard=3", &["bust"], &[5]));
+        let text = render(&report, Format::Latex, &options());
+        check_latex(&text, 2);
+        assert!(
+            text.contains("outcome & count & percent & 95\\% CI \\\\"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\\multicolumn{4}{l}{upcard=3, 5 trials}"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn latex_escapes_specials_in_labels() {
+        let mut report = exact_matrix_report();
+        report.distributions = vec![exact(
+            "x",
+            &["a_b & c % d # $ {e} \\ ~^", "[first]"],
+            vec![q(1, 2), q(1, 2)],
+        )];
+        let text = render(&report, Format::Latex, &options());
+        check_latex(&text, 1);
+        assert!(
+            text.contains(
+                "a\\_b \\& c \\% d \\# \\$ \\{e\\} \\textbackslash{} \
+                 \\textasciitilde{}\\textasciicircum{} & 50.00 & 1/2 \\\\"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("\n{}[first] & 50.00 & 1/2 \\\\"), "{text}");
+    }
+
+    // -- orientation and edge cases ---------------------------------------
+
+    #[test]
+    fn keys_lose_a_common_name_only() {
+        let check = |keys: &[&str], head: &str, expected: &[&str]| {
+            let report = Report {
+                distributions: keys.iter().map(|k| counts(k, &["x"], &[1])).collect(),
+                ..monte_carlo_report()
+            };
+            let view = View::new(&report);
+            assert_eq!(view.row_head, head);
+            assert_eq!(view.row_labels, expected);
+        };
+        check(&["upcard=2", "upcard=10"], "upcard", &["2", "10"]);
+        check(&["upcard=2", "decks=1"], "key", &["upcard=2", "decks=1"]);
+        check(&["upcard=2", "plain"], "key", &["upcard=2", "plain"]);
+        check(&["=2", "=3"], "key", &["=2", "=3"]);
+    }
+
+    #[test]
+    fn matrix_only_when_outcomes_agree() {
+        let report = Report {
+            distributions: vec![
+                counts("a=1", &["x", "y"], &[1, 2]),
+                counts("a=2", &["x", "z"], &[1, 2]),
+            ],
+            ..monte_carlo_report()
+        };
+        assert!(!View::new(&report).matrix);
+        assert!(View::new(&monte_carlo_matrix_report()).matrix);
+        assert!(!View::new(&monte_carlo_report()).matrix);
+    }
+
+    #[test]
+    fn every_format_survives_odd_reports_and_ends_with_a_newline() {
+        let empty = Report {
+            distributions: Vec::new(),
+            ..exact_matrix_report()
+        };
+        let ragged = Report {
+            // More labels than numbers, numbers without labels, zero trials,
+            // a zero denominator, huge counts and mixed kinds.
+            distributions: vec![
+                exact("k", &["a", "b"], vec![q(1, 2)]),
+                exact("k", &[], vec![q(1, 2)]),
+                counts("k", &["a", "b"], &[0, 0]),
+                counts("k", &["a", "b"], &[u64::MAX, u64::MAX]),
+                exact(
+                    "k",
+                    &["a"],
+                    vec![Ratio::new_raw(BigInt::from(1), BigInt::from(0))],
+                ),
+            ],
+            ..monte_carlo_report()
+        };
+        let huge = RenderOptions {
+            percent_decimals: usize::MAX,
+        };
+        for report in [
+            &empty,
+            &ragged,
+            &exact_matrix_report(),
+            &monte_carlo_report(),
+        ] {
+            for format in [
+                Format::Table,
+                Format::Md,
+                Format::Csv,
+                Format::Json,
+                Format::Latex,
+            ] {
+                for options in [&options(), &huge] {
+                    let text = render(report, format, options);
+                    assert!(text.ends_with('\n'), "{format:?}: {text:?}");
+                }
+            }
+        }
+        assert_eq!(
+            render(&empty, Format::Csv, &options()),
+            "key,outcome,probability,value,percent\n"
+        );
+        assert_eq!(
+            render(&empty, Format::Table, &options()),
+            "blackjack-dealer (exact); decks=2 soft17=stand peek=false\n"
+        );
+        assert_eq!(json_of(&empty)["distributions"], json!([]));
+    }
+
+    #[test]
+    fn markdown_escapes_pipes() {
+        let report = Report {
+            distributions: vec![exact("k", &["a|b"], vec![q(1, 1)])],
+            ..exact_matrix_report()
+        };
+        let text = render(&report, Format::Md, &options());
+        assert!(
+            text.contains("| a\\|b    |  100.00 |           1 |"),
+            "{text}"
+        );
+    }
+
+    // -- snapshots -----------------------------------------------------------
+
+    #[test]
+    fn table_exact_matrix() {
+        insta::assert_snapshot!(render(&exact_matrix_report(), Format::Table, &options()));
+    }
+
+    #[test]
+    fn markdown_exact_matrix() {
+        insta::assert_snapshot!(render(&exact_matrix_report(), Format::Md, &options()));
+    }
+
+    #[test]
+    fn table_monte_carlo_single() {
+        insta::assert_snapshot!(render(&monte_carlo_report(), Format::Table, &options()));
+    }
+
+    #[test]
+    fn markdown_monte_carlo_single() {
+        insta::assert_snapshot!(render(&monte_carlo_report(), Format::Md, &options()));
+    }
+
+    #[test]
+    fn table_monte_carlo_matrix() {
+        insta::assert_snapshot!(render(
+            &monte_carlo_matrix_report(),
+            Format::Table,
+            &options()
+        ));
+    }
+
+    #[test]
+    fn latex_exact_matrix() {
+        insta::assert_snapshot!(render(&exact_matrix_report(), Format::Latex, &options()));
+    }
 }

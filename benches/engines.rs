@@ -1,1 +1,85 @@
-fn main() {}
+//! Criterion benchmarks of the engines. Speed lives here, never in timed
+//! tests. Run with `cargo bench --bench engines`; README reports the figures.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use deckodds::cards::DeckSpec;
+use deckodds::exact::dealer::dealer_table;
+use deckodds::games::blackjack::{DealerParams, DealerSimulation, Decks, Soft17};
+use deckodds::montecarlo::Simulation;
+use deckodds::rng::{shuffle, stream_rng};
+use rand::seq::SliceRandom;
+
+/// The full exact 10-upcard table; the target is at most 1 ms for 8 decks
+/// H17 on one core.
+fn exact_dealer_table(c: &mut Criterion) {
+    let mut group = c.benchmark_group("exact dealer table (10 upcards)");
+    for (name, decks, soft17) in [
+        ("8 decks H17", Decks::Finite(8), Soft17::Hit),
+        ("2 decks S17", Decks::Finite(2), Soft17::Stand),
+        ("infinite H17", Decks::Infinite, Soft17::Hit),
+    ] {
+        let params = DealerParams {
+            decks,
+            soft17,
+            ..DealerParams::default()
+        };
+        group.bench_function(name, |b| b.iter(|| dealer_table(black_box(&params))));
+    }
+    group.finish();
+}
+
+/// Monte-Carlo dealer hands on one core, fresh shoe per hand; the target is
+/// at least 20 million hands per second.
+fn monte_carlo_dealer_hands(c: &mut Criterion) {
+    const HANDS: u64 = 100_000;
+    let mut group = c.benchmark_group("monte-carlo dealer hands (one core)");
+    group.throughput(Throughput::Elements(HANDS));
+    for (name, decks, upcard) in [
+        ("8 decks H17, upcard 6", Decks::Finite(8), 6),
+        ("2 decks S17, upcard A", Decks::Finite(2), 1),
+        ("infinite H17, upcard 2", Decks::Infinite, 2),
+    ] {
+        let params = DealerParams {
+            decks,
+            soft17: if name.contains("H17") {
+                Soft17::Hit
+            } else {
+                Soft17::Stand
+            },
+            ..DealerParams::default()
+        };
+        let simulation = DealerSimulation::new(&params, upcard).expect("valid parameters");
+        let mut rng = stream_rng(1, 0, 0);
+        let mut scratch = simulation.new_scratch();
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut bust = 0usize;
+                for _ in 0..HANDS {
+                    bust += usize::from(simulation.trial(&mut rng, &mut scratch) == 0);
+                }
+                bust
+            })
+        });
+    }
+    group.finish();
+}
+
+/// A bare 52-card shuffle: ours (Fisher-Yates with Lemire bounded integers)
+/// against rand's `shuffle`, the baseline every game's cost is compared to.
+fn shuffle_52(c: &mut Criterion) {
+    let mut group = c.benchmark_group("shuffle 52 cards");
+    let mut cards = DeckSpec::STANDARD.sorted_cards();
+    let mut rng = stream_rng(1, 0, 0);
+    group.bench_function("deckodds::rng::shuffle", |b| {
+        b.iter(|| shuffle(&mut rng, black_box(&mut cards)))
+    });
+    group.bench_function("rand SliceRandom::shuffle", |b| {
+        b.iter(|| black_box(&mut cards).shuffle(&mut rng))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, exact_dealer_table, monte_carlo_dealer_hands, shuffle_52);
+criterion_main!(benches);

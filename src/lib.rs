@@ -6,6 +6,7 @@
 //! output. See `ARCHITECTURE.md` for the map.
 
 pub mod cards;
+pub mod cli;
 pub mod commands;
 pub mod compare;
 pub mod distribution;

@@ -1,1 +1,261 @@
-//! (stub, being written)
+//! The glue between the command line and the engines: validates arguments,
+//! runs engines, renders reports, draws progress, writes files.
+//!
+//! Architecture invariant: this is the only layer that does I/O (apart from
+//! `main`, which prints errors). It computes nothing itself.
+
+mod blackjack;
+
+use std::fs;
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::cli::{Cli, Command, GlobalArgs, OutputArgs};
+use crate::error::{Error, Result};
+use crate::montecarlo::Progress;
+use crate::report::{Format, RenderOptions};
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> Result<()> {
+    let context = Context::new(&cli.global)?;
+    match cli.command {
+        Command::Blackjack(command) => blackjack::run(command, &context),
+    }
+}
+
+/// What every command needs besides its own arguments.
+struct Context {
+    quiet: bool,
+    threads: Option<usize>,
+}
+
+impl Context {
+    fn new(global: &GlobalArgs) -> Result<Context> {
+        let threads = match &global.threads {
+            None => None,
+            Some(text) => Some(
+                text.parse::<usize>()
+                    .ok()
+                    .filter(|&n| (1..=1024).contains(&n))
+                    .ok_or_else(|| Error::invalid("--threads", text, "must be 1..=1024"))?,
+            ),
+        };
+        Ok(Context {
+            quiet: global.quiet,
+            threads,
+        })
+    }
+
+    /// Runs `work` on a rayon pool of the requested size (or the global
+    /// pool, one thread per core, if none was requested).
+    fn with_threads<T: Send>(&self, work: impl FnOnce() -> T + Send) -> Result<T> {
+        match self.threads {
+            None => Ok(work()),
+            Some(threads) => {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .map_err(|e| Error::invalid("--threads", threads, e))?;
+                Ok(pool.install(work))
+            }
+        }
+    }
+
+    /// A progress bar over `total` trials on stderr, drawn only if stderr is
+    /// a terminal, `--quiet` is off, and the run lasts over a second.
+    fn progress(&self, total: u64, message: &str) -> ProgressReporter {
+        let visible = !self.quiet && io::stderr().is_terminal();
+        let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
+        let style = ProgressStyle::with_template(
+            "{msg} {bar:40} {percent:>3}% {human_pos}/{human_len} trials, {per_sec}, eta {eta}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+        bar.set_style(style);
+        bar.set_message(message.to_string());
+        ProgressReporter {
+            bar,
+            visible,
+            started: Instant::now(),
+        }
+    }
+
+    /// A note for the user on stderr, unless `--quiet`.
+    fn note(&self, text: &str) {
+        if !self.quiet {
+            eprintln!("{text}");
+        }
+    }
+}
+
+/// Progress for the Monte-Carlo runner, drawn with indicatif.
+struct ProgressReporter {
+    bar: ProgressBar,
+    visible: bool,
+    started: Instant,
+}
+
+impl Progress for ProgressReporter {
+    fn advance(&self, trials: u64) {
+        // Short runs finish without a flicker of a bar: it appears only once
+        // the run has taken a second.
+        if self.visible && self.bar.is_hidden() && self.started.elapsed() > Duration::from_secs(1)
+        {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+        self.bar.inc(trials);
+    }
+}
+
+impl Drop for ProgressReporter {
+    fn drop(&mut self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// The format and rendering options an [`OutputArgs`] asks for.
+fn output_format(output: &OutputArgs, default_digits: usize) -> Result<(Format, RenderOptions)> {
+    let format = match (&output.format, &output.out) {
+        (Some(name), _) => Format::parse(name)?,
+        (None, Some(path)) => format_from_extension(path),
+        (None, None) => Format::Table,
+    };
+    let percent_decimals = match output.digits {
+        Some(digits) if digits > 12 => {
+            return Err(Error::invalid("--digits", digits, "must be 0..=12"));
+        }
+        Some(digits) => digits,
+        None => default_digits,
+    };
+    Ok((format, RenderOptions { percent_decimals }))
+}
+
+fn format_from_extension(path: &Path) -> Format {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("md") => Format::Md,
+        Some("csv") => Format::Csv,
+        Some("json") => Format::Json,
+        Some("tex") => Format::Latex,
+        _ => Format::Table,
+    }
+}
+
+/// Writes `text` to `--out` (atomically) or to standard output.
+fn emit(text: &str, output: &OutputArgs, context: &Context) -> Result<()> {
+    match &output.out {
+        Some(path) => {
+            write_atomically(path, text.as_bytes())?;
+            context.note(&format!("wrote {}", path.display()));
+            Ok(())
+        }
+        None => {
+            let mut stdout = io::stdout().lock();
+            match stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush()) {
+                // A closed pipe (`deckodds ... | head`) is a normal end.
+                Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Error::Io {
+                    path: PathBuf::from("<stdout>"),
+                    source: e,
+                }),
+                _ => Ok(()),
+            }
+        }
+    }
+}
+
+/// Writes `bytes` to `path` so that the file is either complete or absent:
+/// a temporary file beside it, then a rename.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let io_error = |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file_name = path
+        .file_name()
+        .ok_or_else(|| Error::invalid("--out", path.display(), "must name a file"))?;
+    let mut temporary_name = std::ffi::OsString::from(".");
+    temporary_name.push(file_name);
+    temporary_name.push(format!(".{}.tmp", std::process::id()));
+    let temporary = path.with_file_name(temporary_name);
+    let result = fs::write(&temporary, bytes).and_then(|_| fs::rename(&temporary, path));
+    if result.is_err() {
+        let _ = fs::remove_file(&temporary);
+    }
+    result.map_err(io_error)
+}
+
+/// Parses a count such as `1000000`, `1_000_000` or `1e6` for `option`,
+/// which must be at least 1.
+fn parse_count(option: &str, text: &str) -> Result<u64> {
+    let invalid = || {
+        Error::invalid(
+            option,
+            text,
+            "must be a whole number of at least 1 (e.g. 1000000, 1_000_000 or 1e6)",
+        )
+    };
+    let cleaned = text.trim().replace('_', "");
+    let value = match cleaned.split_once(['e', 'E']) {
+        Some((mantissa, exponent)) => {
+            let mantissa: u64 = mantissa.parse().map_err(|_| invalid())?;
+            let exponent: u32 = exponent.parse().map_err(|_| invalid())?;
+            10u64
+                .checked_pow(exponent)
+                .and_then(|power| power.checked_mul(mantissa))
+                .ok_or_else(invalid)?
+        }
+        None => cleaned.parse().map_err(|_| invalid())?,
+    };
+    if value == 0 {
+        return Err(invalid());
+    }
+    Ok(value)
+}
+
+/// Parses a seed: any unsigned 64-bit integer.
+fn parse_seed(text: &str) -> Result<u64> {
+    text.trim()
+        .replace('_', "")
+        .parse()
+        .map_err(|_| Error::invalid("--seed", text, "must be a whole number 0..=18446744073709551615"))
+}
+
+/// Parses a significance level in (0, 1).
+fn parse_level(text: &str) -> Result<f64> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|level| *level > 0.0 && *level < 1.0)
+        .ok_or_else(|| Error::invalid("--level", text, "must be a probability between 0 and 1, e.g. 0.001"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_parse_in_every_spelling() {
+        assert_eq!(parse_count("--trials", "1000000").unwrap(), 1_000_000);
+        assert_eq!(parse_count("--trials", "1_000_000").unwrap(), 1_000_000);
+        assert_eq!(parse_count("--trials", "1e6").unwrap(), 1_000_000);
+        assert_eq!(parse_count("--trials", "25E2").unwrap(), 2_500);
+        for bad in ["0", "-1", "x", "1e99", "1.5", ""] {
+            let message = parse_count("--trials", bad).unwrap_err().to_string();
+            assert!(message.starts_with(&format!("--trials {bad}:")), "{message}");
+        }
+    }
+
+    #[test]
+    fn atomic_write_leaves_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("table.csv");
+        write_atomically(&path, b"a,b\n").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "a,b\n");
+        let entries: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(entries.len(), 1);
+        let missing = dir.path().join("no-such-dir").join("x.csv");
+        assert!(write_atomically(&missing, b"x").is_err());
+        assert!(!missing.exists());
+    }
+}

@@ -45,8 +45,8 @@ use num_traits::{One, Zero};
 use crate::distribution::ExactDistribution;
 use crate::error::{Error, Result};
 use crate::games::blackjack::{
-    DealerHand, DealerOutcome, DealerParams, N_OUTCOMES, N_VALUES, OUTCOME_LABELS, Shoe, Soft17,
-    UPCARDS, value_name,
+    DealerHand, DealerOutcome, DealerParams, N_OUTCOMES, N_VALUES, Shoe, Soft17, UPCARDS,
+    outcome_labels, upcard_key, value_name,
 };
 
 /// The exact outcome probabilities for each upcard, in table order
@@ -63,18 +63,10 @@ pub fn dealer_distributions(params: &DealerParams) -> Result<Vec<ExactDistributi
         .zip(rows)
         .map(|(&upcard, probabilities)| ExactDistribution {
             key: upcard_key(upcard),
-            outcomes: OUTCOME_LABELS
-                .iter()
-                .map(|label| label.to_string())
-                .collect(),
+            outcomes: outcome_labels(),
             probabilities: probabilities.to_vec(),
         })
         .collect())
-}
-
-/// The distribution key of an upcard: `upcard=2` .. `upcard=10`, `upcard=A`.
-pub fn upcard_key(upcard: u8) -> String {
-    format!("upcard={}", value_name(upcard))
 }
 
 /// One row of exact probabilities, indexed like `OUTCOME_LABELS`.

@@ -15,7 +15,10 @@ use std::fmt;
 use serde_json::{Map, Value, json};
 
 use crate::cards::{Card, parse_rank};
+use crate::distribution::CountDistribution;
 use crate::error::{Error, Result};
+use crate::montecarlo::{self, Progress, RunPlan, Simulation};
+use crate::rng::{GameRng, bounded, draw};
 
 /// Number of distinct card values: ace (1), 2..9, and ten-valued (10).
 pub const N_VALUES: usize = 10;
@@ -405,6 +408,133 @@ pub fn play(soft17: Soft17, dealt: &[Card]) -> Option<(DealerOutcome, usize)> {
     });
     let used = dealt.len() - cards.len();
     (!ran_out).then_some((outcome, used))
+}
+
+/// Monte-Carlo dealer hands for one upcard: every hand is dealt from a
+/// freshly shuffled shoe (the shoe minus the upcard), drawing only the cards
+/// the dealer takes.
+///
+/// With `peek`, a hand that turns out to be a natural is not counted and is
+/// dealt again, so the counts sample the distribution conditional on no
+/// natural, as the exact engine's peek does.
+#[derive(Clone, Debug)]
+pub struct DealerSimulation {
+    soft17: Soft17,
+    peek: bool,
+    upcard: u8,
+    shoe: Shoe,
+}
+
+/// Card values by rank for an infinite deck: draw a rank uniformly, read
+/// its value.
+const VALUE_OF_RANK: [u8; 13] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10];
+
+impl DealerSimulation {
+    /// A simulation of `upcard` under `params`. Errors if the shoe cannot
+    /// deal the upcard, or if (with peek) every hand would be a natural.
+    pub fn new(params: &DealerParams, upcard: u8) -> Result<DealerSimulation> {
+        let shoe = params.shoe()?.without(upcard)?;
+        let only = |value: u8| shoe.count(value) == shoe.total();
+        let natural_is_certain =
+            !shoe.infinite && ((upcard == 1 && only(10)) || (upcard == 10 && only(1)));
+        if params.peek && natural_is_certain {
+            return Err(Error::invalid(
+                "--peek",
+                format!("upcard {}", value_name(upcard)),
+                "the dealer always has a natural in this shoe, so there is nothing to condition on",
+            ));
+        }
+        Ok(DealerSimulation {
+            soft17: params.soft17,
+            peek: params.peek,
+            upcard,
+            shoe,
+        })
+    }
+
+    /// Plays one hand (a natural included, whatever `peek` says).
+    #[inline]
+    fn hand(&self, rng: &mut GameRng, cards: &mut [u8]) -> DealerOutcome {
+        if self.shoe.infinite {
+            play_with(self.soft17, self.upcard, || {
+                VALUE_OF_RANK[bounded(rng, 13) as usize]
+            })
+        } else {
+            let mut position = 0;
+            play_with(self.soft17, self.upcard, || {
+                let value = draw(rng, cards, position);
+                position += 1;
+                value
+            })
+        }
+    }
+}
+
+impl Simulation for DealerSimulation {
+    /// The shoe's cards (finite shoes). Partial Fisher-Yates draws leave it
+    /// a permutation of the shoe, and drawing from any permutation is
+    /// uniform, so it is never reset between hands.
+    type Scratch = Vec<u8>;
+
+    fn n_bins(&self) -> usize {
+        N_OUTCOMES
+    }
+
+    fn new_scratch(&self) -> Vec<u8> {
+        if self.shoe.infinite {
+            Vec::new()
+        } else {
+            self.shoe.cards()
+        }
+    }
+
+    #[inline]
+    fn trial(&self, rng: &mut GameRng, cards: &mut Vec<u8>) -> usize {
+        loop {
+            let outcome = self.hand(rng, cards);
+            if !(self.peek && outcome == DealerOutcome::Natural) {
+                return outcome.index();
+            }
+        }
+    }
+}
+
+/// Monte-Carlo counts for every upcard, `n_trials` hands each, in table
+/// order (2..10, A), keyed like the exact distributions.
+///
+/// Guarantee: the counts depend only on `params`, `n_trials` and `seed`
+/// (upcard `v` uses stream `v` of the seed), not on the thread count.
+pub fn dealer_monte_carlo(
+    params: &DealerParams,
+    n_trials: u64,
+    seed: u64,
+    progress: &dyn Progress,
+) -> Result<Vec<CountDistribution>> {
+    let simulations = UPCARDS
+        .iter()
+        .map(|&upcard| DealerSimulation::new(params, upcard))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(simulations
+        .iter()
+        .map(|simulation| {
+            let plan = RunPlan::new(n_trials, seed, u64::from(simulation.upcard));
+            CountDistribution {
+                key: upcard_key(simulation.upcard),
+                outcomes: outcome_labels(),
+                counts: montecarlo::run(simulation, &plan, progress),
+            }
+        })
+        .collect())
+}
+
+/// The distribution key of an upcard: `upcard=2` .. `upcard=10`, `upcard=A`.
+pub fn upcard_key(upcard: u8) -> String {
+    format!("upcard={}", value_name(upcard))
+}
+
+/// The outcome labels as owned strings, for distributions.
+pub fn outcome_labels() -> Vec<String> {
+    OUTCOME_LABELS.iter().map(|label| label.to_string()).collect()
 }
 
 #[cfg(test)]

@@ -309,19 +309,9 @@ fn params_text(params: &Map<String, Value>) -> String {
 // ---------------------------------------------------------------------------
 // Numbers.
 
-/// The 95% Wilson interval, with its ends pinned to exactly 0 when the
-/// count is 0 and to exactly 1 when it is every trial. Those are the exact
-/// Wilson bounds, but `stats::wilson_interval` computes them as a
-/// difference of floats and can return 2e-19 instead of 0.
+/// The 95% Wilson interval of an outcome's count.
 fn interval95(count: u64, trials: u64) -> Interval {
-    let mut interval = wilson_interval(count, trials, Z95);
-    if count == 0 {
-        interval.low = 0.0;
-    }
-    if trials > 0 && count >= trials {
-        interval.high = 1.0;
-    }
-    interval
+    wilson_interval(count, trials, Z95)
 }
 
 /// The nearest `f64` to `100 r`, computed from the rational so it is the

@@ -1,0 +1,157 @@
+//! Command-line definitions (clap). No logic lives here: values arrive as
+//! text where the library validates them, so every error message comes from
+//! one place and names the option.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// deckodds: exact and Monte-Carlo odds for card games, and whether the two
+/// agree.
+#[derive(Debug, Parser)]
+#[command(name = "deckodds", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    /// Options every command accepts.
+    #[command(flatten)]
+    pub global: GlobalArgs,
+
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options every command accepts.
+#[derive(Debug, Args)]
+pub struct GlobalArgs {
+    /// Print no progress bar and no notes on stderr (errors still print).
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
+
+    /// Worker threads for Monte-Carlo runs (default: one per core). Results
+    /// do not depend on it.
+    #[arg(long, global = true, value_name = "N")]
+    pub threads: Option<String>,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Blackjack dealer outcomes by upcard (RULES.md section 5).
+    #[command(subcommand)]
+    Blackjack(BlackjackCommand),
+}
+
+/// Blackjack dealer-outcome commands.
+#[derive(Debug, Subcommand)]
+pub enum BlackjackCommand {
+    /// Exact outcome probabilities for every upcard, as reduced fractions.
+    Exact {
+        #[command(flatten)]
+        rules: BlackjackRules,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Monte-Carlo outcome counts for every upcard, with 95% Wilson intervals.
+    Mc {
+        #[command(flatten)]
+        rules: BlackjackRules,
+        #[command(flatten)]
+        sampling: SamplingArgs,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Agreement report: Monte Carlo against the exact probabilities
+    /// (default), or a published table (--published) against them.
+    Compare {
+        #[command(flatten)]
+        rules: BlackjackRules,
+        #[command(flatten)]
+        sampling: SamplingArgs,
+        /// A published table to check instead of running Monte Carlo: a CSV
+        /// with a header row (row label, then outcomes bust,17,18,19,20,21,
+        /// natural) and one row of percentages per upcard (2..10, T, J, Q, K,
+        /// A). Without --hands it is checked as an exact table: every cell
+        /// must equal the exact percentage rounded to its printed digits.
+        #[arg(long, value_name = "FILE.csv")]
+        published: Option<PathBuf>,
+        /// The published table's sample size in hands, in all, split equally
+        /// over its rows.
+        #[arg(long, value_name = "N", requires = "published", conflicts_with = "hands_per_row")]
+        hands: Option<String>,
+        /// The published table's sample size in hands per row.
+        #[arg(long, value_name = "N", requires = "published")]
+        hands_per_row: Option<String>,
+        /// Significance level of the verdicts. For a published table it is
+        /// family-wise over all cells (Bonferroni).
+        #[arg(long, value_name = "ALPHA", default_value = "0.001")]
+        level: String,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Effect of removal: the exact change in every outcome probability when
+    /// one card of each value is taken out of the shoe.
+    Eor {
+        #[command(flatten)]
+        rules: BlackjackRules,
+        /// Which outcome's changes to show: bust, 17, 18, 19, 20, 21,
+        /// natural, or all.
+        #[arg(long, value_name = "OUTCOME", default_value = "all")]
+        outcome: String,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+}
+
+/// The rules of the dealer's game.
+#[derive(Debug, Args)]
+pub struct BlackjackRules {
+    /// Decks in the shoe: 1..=64, or "inf" for an infinite deck (every draw
+    /// independent).
+    #[arg(long, value_name = "N|inf", default_value = "2")]
+    pub decks: String,
+
+    /// The dealer hits soft 17 (H17). Default: stands on all 17s (S17).
+    #[arg(long)]
+    pub h17: bool,
+
+    /// Condition on the dealer not holding a natural (the dealer peeked and
+    /// play went on).
+    #[arg(long)]
+    pub peek: bool,
+
+    /// Cards taken out of the shoe besides the upcard, e.g. the player's:
+    /// "10 10 6". Values A, 2..10, or T, J, Q, K for ten-valued cards.
+    #[arg(long, value_name = "CARDS", default_value = "")]
+    pub remove: String,
+}
+
+/// How a Monte-Carlo run samples.
+#[derive(Debug, Args)]
+pub struct SamplingArgs {
+    /// Hands per upcard (accepts 1000000, 1_000_000 or 1e6).
+    #[arg(long, value_name = "N", default_value = "1000000")]
+    pub trials: String,
+
+    /// Master seed. The same seed and trials give the same counts on any
+    /// machine with any number of threads.
+    #[arg(long, value_name = "S", default_value = "1")]
+    pub seed: String,
+}
+
+/// Where and how results are written.
+#[derive(Debug, Args)]
+pub struct OutputArgs {
+    /// Output format: table, md, csv, json or latex. Default: inferred from
+    /// --out's extension (.md .csv .json .tex), else table.
+    #[arg(long, value_name = "FORMAT")]
+    pub format: Option<String>,
+
+    /// Write to this file (atomically: complete or not at all) instead of
+    /// standard output.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+
+    /// Decimal places of percentages in table, md and latex output.
+    #[arg(long, value_name = "N")]
+    pub digits: Option<usize>,
+}

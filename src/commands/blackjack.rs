@@ -1,0 +1,317 @@
+//! `deckodds blackjack ...`: the dealer-outcome commands.
+
+use std::fs;
+
+use num_rational::BigRational;
+use serde_json::json;
+
+use super::{
+    Context, emit, output_format, parse_count, parse_level, parse_seed,
+};
+use crate::cli::{BlackjackCommand, BlackjackRules, OutputArgs, SamplingArgs};
+use crate::compare::{self, PublishedTable, SampleSize};
+use crate::distribution::ExactDistribution;
+use crate::error::{Error, Result};
+use crate::exact::dealer::{dealer_distributions, effect_of_removal};
+use crate::games::blackjack::{
+    DealerParams, Decks, OUTCOME_LABELS, Soft17, UPCARDS, dealer_monte_carlo, parse_value,
+    upcard_key, value_name,
+};
+use crate::report::{self, Format, Method, Report, ReportDistribution, comparison};
+
+/// The game name in reports.
+const GAME: &str = "blackjack-dealer";
+
+pub(super) fn run(command: BlackjackCommand, context: &Context) -> Result<()> {
+    match command {
+        BlackjackCommand::Exact { rules, output } => exact(&rules, &output, context),
+        BlackjackCommand::Mc {
+            rules,
+            sampling,
+            output,
+        } => monte_carlo(&rules, &sampling, &output, context),
+        BlackjackCommand::Compare {
+            rules,
+            sampling,
+            published,
+            hands,
+            hands_per_row,
+            level,
+            output,
+        } => {
+            let level = parse_level(&level)?;
+            match published {
+                Some(path) => {
+                    let sample = match (hands, hands_per_row) {
+                        (Some(total), _) => SampleSize::Total(parse_count("--hands", &total)? as f64),
+                        (None, Some(per_row)) => {
+                            SampleSize::PerRow(parse_count("--hands-per-row", &per_row)? as f64)
+                        }
+                        (None, None) => SampleSize::Exact,
+                    };
+                    compare_published(&rules, &path, sample, level, &output, context)
+                }
+                None => compare_monte_carlo(&rules, &sampling, level, &output, context),
+            }
+        }
+        BlackjackCommand::Eor {
+            rules,
+            outcome,
+            output,
+        } => eor(&rules, &outcome, &output, context),
+    }
+}
+
+/// Validates the rule options into parameters.
+fn dealer_params(rules: &BlackjackRules) -> Result<DealerParams> {
+    let params = DealerParams {
+        decks: Decks::parse(&rules.decks)?,
+        soft17: if rules.h17 { Soft17::Hit } else { Soft17::Stand },
+        peek: rules.peek,
+        removed: DealerParams::parse_removed(&rules.remove)?,
+    };
+    // Building the shoe checks the removals against it.
+    params.shoe()?;
+    Ok(params)
+}
+
+/// The report of the exact table under `params`.
+pub fn exact_report(params: &DealerParams) -> Result<Report> {
+    Ok(Report {
+        game: GAME.into(),
+        method: Method::Exact,
+        params: params.to_json(),
+        seed: None,
+        trials: None,
+        distributions: dealer_distributions(params)?
+            .into_iter()
+            .map(ReportDistribution::Exact)
+            .collect(),
+    })
+}
+
+fn exact(rules: &BlackjackRules, output: &OutputArgs, context: &Context) -> Result<()> {
+    let params = dealer_params(rules)?;
+    let (format, options) = output_format(output, 2)?;
+    let report = exact_report(&params)?;
+    emit(&report::render(&report, format, &options), output, context)
+}
+
+/// Validated sampling options: (hands per upcard, seed).
+fn sampling_plan(sampling: &SamplingArgs) -> Result<(u64, u64)> {
+    Ok((
+        parse_count("--trials", &sampling.trials)?,
+        parse_seed(&sampling.seed)?,
+    ))
+}
+
+/// Runs the Monte-Carlo table with a progress bar.
+fn monte_carlo_report(
+    params: &DealerParams,
+    n_trials: u64,
+    seed: u64,
+    context: &Context,
+) -> Result<Report> {
+    let total = n_trials.saturating_mul(UPCARDS.len() as u64);
+    let progress = context.progress(total, "dealer hands");
+    let distributions =
+        context.with_threads(|| dealer_monte_carlo(params, n_trials, seed, &progress))??;
+    Ok(Report {
+        game: GAME.into(),
+        method: Method::MonteCarlo,
+        params: params.to_json(),
+        seed: Some(seed),
+        trials: Some(n_trials),
+        distributions: distributions
+            .into_iter()
+            .map(ReportDistribution::Counts)
+            .collect(),
+    })
+}
+
+fn monte_carlo(
+    rules: &BlackjackRules,
+    sampling: &SamplingArgs,
+    output: &OutputArgs,
+    context: &Context,
+) -> Result<()> {
+    let params = dealer_params(rules)?;
+    let (n_trials, seed) = sampling_plan(sampling)?;
+    let (format, options) = output_format(output, 2)?;
+    let report = monte_carlo_report(&params, n_trials, seed, context)?;
+    emit(&report::render(&report, format, &options), output, context)
+}
+
+/// A title naming the rules, for comparison reports.
+fn rules_title(params: &DealerParams) -> String {
+    let soft17 = match params.soft17 {
+        Soft17::Stand => "S17",
+        Soft17::Hit => "H17",
+    };
+    let mut title = format!("blackjack dealer, {} deck(s), {soft17}", params.decks);
+    if params.peek {
+        title.push_str(", peek");
+    }
+    if !params.removed.is_empty() {
+        title.push_str(&format!(", removed: {}", params.removed_text()));
+    }
+    title
+}
+
+fn compare_monte_carlo(
+    rules: &BlackjackRules,
+    sampling: &SamplingArgs,
+    level: f64,
+    output: &OutputArgs,
+    context: &Context,
+) -> Result<()> {
+    let params = dealer_params(rules)?;
+    let (n_trials, seed) = sampling_plan(sampling)?;
+    let (format, _) = output_format(output, 2)?;
+    let exact = dealer_distributions(&params)?;
+    let simulated = monte_carlo_report(&params, n_trials, seed, context)?;
+    let agreements = exact
+        .iter()
+        .zip(&simulated.distributions)
+        .map(|(exact, simulated)| match simulated {
+            ReportDistribution::Counts(counts) => compare::goodness_of_fit(exact, counts, level),
+            ReportDistribution::Exact(_) => unreachable!("a Monte-Carlo report holds counts"),
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let title = format!(
+        "{}: Monte Carlo ({n_trials} hands per upcard, seed {seed}) vs exact",
+        rules_title(&params)
+    );
+    emit(
+        &comparison::render_agreements(&title, &agreements, format),
+        output,
+        context,
+    )
+}
+
+/// Maps a published table's row label to a distribution key: `2`..`10`,
+/// `T`, `J`, `Q`, `K` (all the ten-valued upcard), `A` or `ace`.
+fn published_row_key(label: &str) -> Option<String> {
+    parse_value(label).map(upcard_key)
+}
+
+fn compare_published(
+    rules: &BlackjackRules,
+    path: &std::path::Path,
+    sample: SampleSize,
+    level: f64,
+    output: &OutputArgs,
+    context: &Context,
+) -> Result<()> {
+    let params = dealer_params(rules)?;
+    let (format, options) = output_format(output, 2)?;
+    let text = fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let table = PublishedTable::parse_csv(&text, &published_row_key).map_err(|message| {
+        Error::BadInputFile {
+            path: path.to_path_buf(),
+            message,
+        }
+    })?;
+    let exact = dealer_distributions(&params)?;
+    let check = compare::check_published(&exact, &table, sample, level)?;
+    let title = format!("{}: {} vs exact", rules_title(&params), path.display());
+    emit(
+        &comparison::render_published_check(&title, &check, format, &options),
+        output,
+        context,
+    )
+}
+
+fn eor(rules: &BlackjackRules, outcome: &str, output: &OutputArgs, context: &Context) -> Result<()> {
+    let params = dealer_params(rules)?;
+    let (format, options) = output_format(output, 3)?;
+    let outcomes: Vec<usize> = match outcome {
+        "all" => (0..OUTCOME_LABELS.len()).collect(),
+        label => vec![OUTCOME_LABELS.iter().position(|&l| l == label).ok_or_else(|| {
+            Error::invalid(
+                "--outcome",
+                label,
+                format!("must be one of {}, or all", OUTCOME_LABELS.join(", ")),
+            )
+        })?],
+    };
+    let effects = effect_of_removal(&params)?;
+    let reports: Vec<Report> = outcomes
+        .iter()
+        .map(|&o| eor_report(&params, &effects, o))
+        .collect();
+    let text = match format {
+        Format::Json => {
+            let values: Vec<serde_json::Value> = reports
+                .iter()
+                .map(|r| serde_json::from_str(&report::render(r, Format::Json, &options)))
+                .collect::<std::result::Result<_, _>>()
+                .map_err(|e| Error::invalid("--format", "json", e))?;
+            let value = if values.len() == 1 {
+                values.into_iter().next().unwrap_or_default()
+            } else {
+                json!(values)
+            };
+            format!("{value:#}\n")
+        }
+        Format::Csv => {
+            // One CSV: the header once, then every report's rows.
+            let mut text = String::new();
+            for (i, r) in reports.iter().enumerate() {
+                let rendered = report::render(r, Format::Csv, &options);
+                let skip = usize::from(i > 0);
+                for line in rendered.lines().skip(skip) {
+                    text.push_str(line);
+                    text.push('\n');
+                }
+            }
+            text
+        }
+        _ => reports
+            .iter()
+            .map(|r| report::render(r, format, &options))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    };
+    emit(&text, output, context)
+}
+
+/// The effect of removal on one outcome as a report: one distribution per
+/// upcard, whose "outcomes" are the removed card's value and whose
+/// probabilities are the signed exact changes.
+fn eor_report(params: &DealerParams, effects: &[(u8, Vec<[BigRational; 7]>)], outcome: usize) -> Report {
+    let mut report_params = params.to_json();
+    report_params.insert("outcome".into(), json!(OUTCOME_LABELS[outcome]));
+    report_params.insert(
+        "quantity".into(),
+        json!("change in probability when one card of the column's value is removed"),
+    );
+    let distributions = UPCARDS
+        .iter()
+        .enumerate()
+        .map(|(row, &upcard)| {
+            ReportDistribution::Exact(ExactDistribution {
+                key: upcard_key(upcard),
+                outcomes: effects
+                    .iter()
+                    .map(|(value, _)| format!("removed {}", value_name(*value)))
+                    .collect(),
+                probabilities: effects
+                    .iter()
+                    .map(|(_, rows)| rows[row][outcome].clone())
+                    .collect(),
+            })
+        })
+        .collect();
+    Report {
+        game: format!("{GAME}-eor"),
+        method: Method::Exact,
+        params: report_params,
+        seed: None,
+        trials: None,
+        distributions,
+    }
+}

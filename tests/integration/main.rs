@@ -1,0 +1,5 @@
+//! deckodds' integration tests: one binary, one module per subject.
+
+mod blackjack_cli;
+mod blackjack_exact;
+mod blackjack_monte_carlo;

@@ -1,1 +1,1220 @@
-//! (stub, being written) Rendering of comparison results.
+//! Rendering of comparison results: agreement tests between distributions
+//! ([`render_agreements`]) and checks of published tables
+//! ([`render_published_check`]), in every [`Format`].
+//!
+//! Architecture invariant: like the rest of `report`, these functions only
+//! build strings; they compute no statistics (everything shown comes from
+//! `compare`) and do no I/O. Every string they return ends with a newline.
+
+use serde_json::{Map, Value, json};
+use tabled::builder::Builder;
+use tabled::settings::object::Columns;
+use tabled::settings::{Alignment, Style};
+
+use super::{Format, RenderOptions};
+use crate::compare::{Agreement, PublishedCellCheck, PublishedCheck, SampleSize, TestKind};
+
+/// Shown where a z-score is undefined (expected probability 0 or 1).
+const UNDEFINED: &str = "—";
+
+/// Renders agreement tests, one per distribution key, in `format`.
+///
+/// - Table and Md: the title, a summary table (key, trials, χ², df, p-value,
+///   max |z|, TVD, verdict), the level the verdicts use, any pooled bins,
+///   then a table of per-outcome z-scores (rows keys, columns outcomes, two
+///   decimals; `—` where undefined, blank where a key lacks the outcome).
+/// - Csv: long form, one row per (key, outcome) with every number at full
+///   precision; an undefined z is an empty field.
+/// - Json: `{"comparison", "title", "level", "rows": [...]}` with every field
+///   of [`Agreement`]; `comparison` and `level` are `null` when the rows
+///   mix test kinds or levels (each row carries its own); non-finite numbers
+///   are `null`.
+/// - Latex: a booktabs tabular of the summary, specials escaped.
+///
+/// The result ends with a newline.
+pub fn render_agreements(title: &str, agreements: &[Agreement], format: Format) -> String {
+    match format {
+        Format::Table | Format::Md => agreements_text(title, agreements, format),
+        Format::Csv => agreements_csv(agreements),
+        Format::Json => agreements_json(title, agreements),
+        Format::Latex => agreements_latex(title, agreements),
+    }
+}
+
+/// Renders the check of a published table in `format`.
+///
+/// - Table and Md: the title, a matrix (rows = row labels, columns =
+///   outcomes) whose cells show the published text and `✓` when consistent,
+///   or `✗` with the exact percentage and z (`13.13 ✗ (11.59, z=+4.2)`) when
+///   not; then one chi-square line per row (sampled tables only), and a
+///   closing line naming the inconsistent cells as `row/outcome` (or saying
+///   all are consistent) with the level and critical |z| used. Exact
+///   percentages use `options.percent_decimals`, or the cell's own number
+///   of decimals if that is more.
+/// - Csv: one row per (row, outcome) with every number at full precision.
+/// - Json: `{"comparison": "published-table", "title", "level", "sample",
+///   "z_critical", "cells_tested", "consistent", "inconsistent", "rows"}`.
+/// - Latex: a booktabs tabular of the matrix, inconsistent cells in bold
+///   with the exact percentage after them, and the row p-values.
+///
+/// The result ends with a newline.
+pub fn render_published_check(
+    title: &str,
+    check: &PublishedCheck,
+    format: Format,
+    options: &RenderOptions,
+) -> String {
+    match format {
+        Format::Table | Format::Md => published_text(title, check, format, options),
+        Format::Csv => published_csv(check),
+        Format::Json => published_json(title, check),
+        Format::Latex => published_latex(title, check, options),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Agreements
+// ---------------------------------------------------------------------------
+
+fn agreements_text(title: &str, agreements: &[Agreement], format: Format) -> String {
+    let mut out = Blocks::new(format);
+    out.title(title);
+    if agreements.is_empty() {
+        out.text("(no distributions to compare)");
+        return out.finish();
+    }
+
+    let header = [
+        "key", "trials", "χ²", "df", "p-value", "max |z|", "TVD", "verdict",
+    ];
+    let rows: Vec<Vec<String>> = agreements
+        .iter()
+        .map(|a| {
+            vec![
+                a.key.clone(),
+                trials_text(a),
+                fixed(a.chi_square, 2),
+                a.degrees_of_freedom.to_string(),
+                p_value_text(a.p_value),
+                fixed(a.max_abs_z, 2),
+                fixed(a.total_variation, 4),
+                a.verdict.name().to_string(),
+            ]
+        })
+        .collect();
+    out.grid(&header.map(String::from), &rows, 1..7);
+    out.text(&level_sentence(agreements));
+    let pooled: Vec<String> = agreements
+        .iter()
+        .filter(|a| !a.pooled_bins.is_empty())
+        .map(|a| format!("{}: {}", a.key, pooled_groups_text(a, " ")))
+        .collect();
+    if !pooled.is_empty() {
+        out.text(&format!(
+            "Pooled because the expected count was below 5: {}.",
+            pooled.join("; ")
+        ));
+    }
+
+    let impossible: Vec<&str> = agreements
+        .iter()
+        .filter(|a| a.test == TestKind::GoodnessOfFit && a.chi_square == f64::INFINITY)
+        .map(|a| a.key.as_str())
+        .collect();
+    if !impossible.is_empty() {
+        // `goodness_of_fit` sets an infinite statistic only for this case;
+        // say why, since "inf" alone looks like a numerical failure.
+        out.text(&format!(
+            "χ² is infinite for {}: a count fell in an outcome of exact probability 0.",
+            impossible.join(", ")
+        ));
+    }
+
+    out.gap();
+    out.text(&format!(
+        "z-scores per outcome ({}):",
+        match common_kind(agreements) {
+            Some(TestKind::Homogeneity) => "difference of the two proportions, in standard errors",
+            _ => "observed minus expected count, in standard errors",
+        }
+    ));
+    let outcomes = union_in_order(agreements.iter().map(|a| a.outcomes.as_slice()));
+    let mut z_header = vec!["key".to_string()];
+    z_header.extend(outcomes.iter().cloned());
+    let z_rows: Vec<Vec<String>> = agreements
+        .iter()
+        .map(|a| {
+            let mut row = vec![a.key.clone()];
+            row.extend(
+                outcomes
+                    .iter()
+                    .map(|o| match a.outcomes.iter().position(|x| x == o) {
+                        Some(i) => z_text(a.z_scores.get(i).copied().flatten(), 2),
+                        None => String::new(),
+                    }),
+            );
+            row
+        })
+        .collect();
+    out.grid(&z_header, &z_rows, 1..z_header.len());
+    out.finish()
+}
+
+fn agreements_csv(agreements: &[Agreement]) -> String {
+    let header = [
+        "test",
+        "key",
+        "outcome",
+        "trials",
+        "trials_b",
+        "chi_square",
+        "degrees_of_freedom",
+        "p_value",
+        "max_abs_z",
+        "total_variation",
+        "level",
+        "verdict",
+        "z",
+        "pooled_with",
+    ];
+    let mut records = Vec::new();
+    for a in agreements {
+        for (i, outcome) in a.outcomes.iter().enumerate() {
+            let pooled_with = a
+                .pooled_bins
+                .iter()
+                .find(|group| group.contains(&i))
+                .map(|group| group_labels(a, group).join("+"))
+                .unwrap_or_default();
+            records.push(vec![
+                a.test.name().to_string(),
+                a.key.clone(),
+                outcome.clone(),
+                a.trials.to_string(),
+                a.trials_b.map(|n| n.to_string()).unwrap_or_default(),
+                full(a.chi_square),
+                a.degrees_of_freedom.to_string(),
+                full(a.p_value),
+                full(a.max_abs_z),
+                full(a.total_variation),
+                full(a.level),
+                a.verdict.name().to_string(),
+                a.z_scores
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .map(full)
+                    .unwrap_or_default(),
+                pooled_with,
+            ]);
+        }
+    }
+    csv_text(&header, &records)
+}
+
+fn agreements_json(title: &str, agreements: &[Agreement]) -> String {
+    let rows: Vec<Value> = agreements
+        .iter()
+        .map(|a| {
+            json!({
+                "key": a.key,
+                "test": a.test.name(),
+                "outcomes": a.outcomes,
+                "trials": a.trials,
+                "trials_b": a.trials_b,
+                "chi_square": number(a.chi_square),
+                "degrees_of_freedom": a.degrees_of_freedom,
+                "p_value": number(a.p_value),
+                "pooled_bins": a.pooled_bins,
+                "pooled_outcomes": a
+                    .pooled_bins
+                    .iter()
+                    .map(|group| group_labels(a, group))
+                    .collect::<Vec<_>>(),
+                "z_scores": a
+                    .z_scores
+                    .iter()
+                    .map(|z| z.map_or(Value::Null, number))
+                    .collect::<Vec<_>>(),
+                "max_abs_z": number(a.max_abs_z),
+                "total_variation": number(a.total_variation),
+                "level": number(a.level),
+                "verdict": a.verdict.name(),
+            })
+        })
+        .collect();
+    let level = common_level(agreements).map_or(Value::Null, number);
+    let mut object = Map::new();
+    object.insert(
+        "comparison".to_string(),
+        common_kind(agreements).map_or(Value::Null, |k| Value::from(k.name())),
+    );
+    object.insert("title".to_string(), Value::from(title));
+    object.insert("level".to_string(), level);
+    object.insert("rows".to_string(), Value::Array(rows));
+    json_text(&Value::Object(object))
+}
+
+fn agreements_latex(title: &str, agreements: &[Agreement]) -> String {
+    let mut out = latex_comment(title);
+    out.push_str("\\begin{tabular}{lrrrrrrl}\n\\toprule\n");
+    out.push_str(
+        "Key & Trials & $\\chi^2$ & df & $p$ & max $|z|$ & TVD & Verdict \\\\\n\\midrule\n",
+    );
+    for a in agreements {
+        let cells = [
+            latex_escape(&a.key),
+            latex_escape(&trials_text(a)),
+            latex_number(a.chi_square, 2),
+            a.degrees_of_freedom.to_string(),
+            latex_p_value(a.p_value),
+            latex_number(a.max_abs_z, 2),
+            latex_number(a.total_variation, 4),
+            a.verdict.name().to_string(),
+        ];
+        out.push_str(&cells.join(" & "));
+        out.push_str(" \\\\\n");
+    }
+    out.push_str("\\bottomrule\n\\end{tabular}\n");
+    if !agreements.is_empty() {
+        out.push_str(&latex_comment(&level_sentence(agreements)));
+    }
+    out
+}
+
+fn trials_text(a: &Agreement) -> String {
+    match a.trials_b {
+        Some(b) => format!("{} / {b}", a.trials),
+        None => a.trials.to_string(),
+    }
+}
+
+fn level_sentence(agreements: &[Agreement]) -> String {
+    match common_level(agreements) {
+        Some(level) => format!(
+            "Verdicts at level {}: disagree when the p-value is below {}.",
+            level_text(level),
+            level_text(level)
+        ),
+        None => {
+            let levels: Vec<String> = agreements
+                .iter()
+                .map(|a| format!("{} at {}", a.key, level_text(a.level)))
+                .collect();
+            format!(
+                "Verdicts: disagree when the p-value is below the level ({}).",
+                levels.join(", ")
+            )
+        }
+    }
+}
+
+/// The pooled groups of `a` as outcome labels, e.g. `{19+20} {21+natural}`.
+fn pooled_groups_text(a: &Agreement, separator: &str) -> String {
+    a.pooled_bins
+        .iter()
+        .map(|group| format!("{{{}}}", group_labels(a, group).join("+")))
+        .collect::<Vec<_>>()
+        .join(separator)
+}
+
+fn group_labels(a: &Agreement, group: &[usize]) -> Vec<String> {
+    group
+        .iter()
+        .map(|&i| a.outcomes.get(i).cloned().unwrap_or_else(|| i.to_string()))
+        .collect()
+}
+
+/// The one test kind of all `agreements`, or `None` if they mix kinds or
+/// there are none.
+fn common_kind(agreements: &[Agreement]) -> Option<TestKind> {
+    let first = agreements.first()?.test;
+    agreements.iter().all(|a| a.test == first).then_some(first)
+}
+
+/// The one level of all `agreements`, or `None` if they differ or there are
+/// none.
+fn common_level(agreements: &[Agreement]) -> Option<f64> {
+    let first = agreements.first()?.level;
+    agreements.iter().all(|a| a.level == first).then_some(first)
+}
+
+// ---------------------------------------------------------------------------
+// Published tables
+// ---------------------------------------------------------------------------
+
+fn published_text(
+    title: &str,
+    check: &PublishedCheck,
+    format: Format,
+    options: &RenderOptions,
+) -> String {
+    let mut out = Blocks::new(format);
+    out.title(title);
+    out.text(&sample_sentence(check));
+
+    let outcomes = published_outcomes(check);
+    let mut header = vec!["".to_string()];
+    header.extend(outcomes.iter().cloned());
+    let rows: Vec<Vec<String>> = check
+        .rows
+        .iter()
+        .map(|row| {
+            let mut cells = vec![row.label.clone()];
+            cells.extend(outcomes.iter().map(|o| {
+                row.cells
+                    .iter()
+                    .find(|c| &c.outcome == o)
+                    .map(|c| cell_text(c, options))
+                    .unwrap_or_default()
+            }));
+            cells
+        })
+        .collect();
+    out.grid(&header, &rows, 1..header.len());
+
+    let chi_lines: Vec<String> = check
+        .rows
+        .iter()
+        .filter_map(|row| {
+            let hands = row.hands?;
+            Some(
+                match (row.chi_square, row.degrees_of_freedom, row.p_value) {
+                    (Some(chi), Some(df), Some(p)) => format!(
+                        "{}: χ² = {}, df = {df}, p = {} ({} hands)",
+                        row.label,
+                        fixed(chi, 2),
+                        p_value_text(p),
+                        hands_text(hands)
+                    ),
+                    _ => format!(
+                        "{}: χ² not computed (the columns do not cover every outcome)",
+                        row.label
+                    ),
+                },
+            )
+        })
+        .collect();
+    if !chi_lines.is_empty() {
+        out.text(
+            "Row chi-square (observed = hands × published %, over outcomes of positive probability):",
+        );
+        out.list(&chi_lines);
+    }
+    out.text(&verdict_sentence(check));
+    out.finish()
+}
+
+fn published_csv(check: &PublishedCheck) -> String {
+    let header = [
+        "row",
+        "key",
+        "outcome",
+        "text",
+        "exact_percent",
+        "hands",
+        "z",
+        "consistent",
+        "row_chi_square",
+        "row_degrees_of_freedom",
+        "row_p_value",
+        "level",
+        "z_critical",
+    ];
+    let mut records = Vec::new();
+    for row in &check.rows {
+        for cell in &row.cells {
+            records.push(vec![
+                row.label.clone(),
+                row.key.clone(),
+                cell.outcome.clone(),
+                cell.text.clone(),
+                full(cell.exact_percent),
+                row.hands.map(full).unwrap_or_default(),
+                cell.z.map(full).unwrap_or_default(),
+                cell.consistent.to_string(),
+                row.chi_square.map(full).unwrap_or_default(),
+                row.degrees_of_freedom
+                    .map(|d| d.to_string())
+                    .unwrap_or_default(),
+                row.p_value.map(full).unwrap_or_default(),
+                full(check.level),
+                full(check.z_critical),
+            ]);
+        }
+    }
+    csv_text(&header, &records)
+}
+
+fn published_json(title: &str, check: &PublishedCheck) -> String {
+    let (kind, hands) = match check.sample {
+        SampleSize::Exact => ("exact", Value::Null),
+        SampleSize::PerRow(n) => ("per-row", number(n)),
+        SampleSize::Total(n) => ("total", number(n)),
+    };
+    let rows: Vec<Value> = check
+        .rows
+        .iter()
+        .map(|row| {
+            json!({
+                "label": row.label,
+                "key": row.key,
+                "hands": row.hands.map_or(Value::Null, number),
+                "chi_square": row.chi_square.map_or(Value::Null, number),
+                "degrees_of_freedom": row.degrees_of_freedom,
+                "p_value": row.p_value.map_or(Value::Null, number),
+                "cells": row.cells.iter().map(|cell| json!({
+                    "outcome": cell.outcome,
+                    "text": cell.text,
+                    "exact_percent": number(cell.exact_percent),
+                    "z": cell.z.map_or(Value::Null, number),
+                    "consistent": cell.consistent,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let value = json!({
+        "comparison": "published-table",
+        "title": title,
+        "level": number(check.level),
+        "sample": {"kind": kind, "hands": hands},
+        "z_critical": number(check.z_critical),
+        "cells_tested": check.cells_tested,
+        "consistent": check.all_consistent(),
+        "inconsistent": check.inconsistent,
+        "rows": rows,
+    });
+    json_text(&value)
+}
+
+fn published_latex(title: &str, check: &PublishedCheck, options: &RenderOptions) -> String {
+    let outcomes = published_outcomes(check);
+    let sampled = check.rows.iter().any(|row| row.hands.is_some());
+    let mut out = latex_comment(title);
+    out.push_str(&latex_comment(&sample_sentence(check)));
+    out.push_str(&format!(
+        "\\begin{{tabular}}{{l{}{}}}\n\\toprule\n",
+        "r".repeat(outcomes.len()),
+        if sampled { "r" } else { "" }
+    ));
+    let mut header: Vec<String> = vec![String::new()];
+    header.extend(outcomes.iter().map(|o| latex_escape(o)));
+    if sampled {
+        header.push("$p$ ($\\chi^2$)".to_string());
+    }
+    out.push_str(&header.join(" & "));
+    out.push_str(" \\\\\n\\midrule\n");
+    for row in &check.rows {
+        let mut cells = vec![latex_escape(&row.label)];
+        cells.extend(
+            outcomes
+                .iter()
+                .map(|o| match row.cells.iter().find(|c| &c.outcome == o) {
+                    Some(c) if c.consistent => latex_escape(&c.text),
+                    Some(c) => format!(
+                        "\\textbf{{{}}}\\,({})",
+                        latex_escape(&c.text),
+                        fixed(c.exact_percent, shown_decimals(c, options))
+                    ),
+                    None => String::new(),
+                }),
+        );
+        if sampled {
+            cells.push(row.p_value.map(latex_p_value).unwrap_or_default());
+        }
+        out.push_str(&cells.join(" & "));
+        out.push_str(" \\\\\n");
+    }
+    out.push_str("\\bottomrule\n\\end{tabular}\n");
+    out.push_str(&latex_comment(&verdict_sentence(check)));
+    out
+}
+
+/// The cell as shown in the Table and Md matrix.
+fn cell_text(cell: &PublishedCellCheck, options: &RenderOptions) -> String {
+    if cell.consistent {
+        return format!("{} ✓", cell.text);
+    }
+    let exact = fixed(cell.exact_percent, shown_decimals(cell, options));
+    match cell.z {
+        Some(z) => format!("{} ✗ ({exact}, z={})", cell.text, z_text(Some(z), 1)),
+        None => format!("{} ✗ ({exact})", cell.text),
+    }
+}
+
+/// Decimals for an exact percentage beside a printed one: at least as many
+/// as the printed figure has, so the two can be compared digit by digit.
+fn shown_decimals(cell: &PublishedCellCheck, options: &RenderOptions) -> usize {
+    let printed = cell.text.split_once('.').map_or(0, |(_, f)| f.len());
+    options.percent_decimals.max(printed)
+}
+
+fn sample_sentence(check: &PublishedCheck) -> String {
+    match check.sample {
+        SampleSize::Exact => {
+            "Checked as exact values: a cell is consistent when the exact percentage rounds to it."
+                .to_string()
+        }
+        SampleSize::PerRow(n) => {
+            format!("Checked as estimates from {} hands per row.", hands_text(n))
+        }
+        SampleSize::Total(n) => format!(
+            "Checked as estimates from {} hands in all, {} per row.",
+            hands_text(n),
+            hands_text(n / check.rows.len().max(1) as f64)
+        ),
+    }
+}
+
+fn verdict_sentence(check: &PublishedCheck) -> String {
+    let cells: usize = check.rows.iter().map(|row| row.cells.len()).sum();
+    let criterion = match check.sample {
+        SampleSize::Exact => "exact rounding check".to_string(),
+        _ => format!(
+            "family-wise level {}, Bonferroni over {} cells with a z-score: |z| ≤ {}",
+            level_text(check.level),
+            check.cells_tested,
+            fixed(check.z_critical, 2)
+        ),
+    };
+    if check.inconsistent.is_empty() {
+        format!("All {cells} cells consistent ({criterion}).")
+    } else {
+        format!(
+            "Inconsistent: {} of {cells} cells ({criterion}): {}.",
+            check.inconsistent.len(),
+            check.inconsistent.join(", ")
+        )
+    }
+}
+
+fn published_outcomes(check: &PublishedCheck) -> Vec<String> {
+    let per_row: Vec<Vec<String>> = check
+        .rows
+        .iter()
+        .map(|row| row.cells.iter().map(|c| c.outcome.clone()).collect())
+        .collect();
+    union_in_order(per_row.iter().map(Vec::as_slice))
+}
+
+// ---------------------------------------------------------------------------
+// Shared helpers
+// ---------------------------------------------------------------------------
+
+/// Every label of `lists`, in first-seen order, once.
+fn union_in_order<'a>(lists: impl Iterator<Item = &'a [String]>) -> Vec<String> {
+    let mut all: Vec<String> = Vec::new();
+    for list in lists {
+        for label in list {
+            if !all.contains(label) {
+                all.push(label.clone());
+            }
+        }
+    }
+    all
+}
+
+/// Text output for the Table and Md formats, built block by block: Md
+/// separates blocks by a blank line (Markdown needs one around tables and
+/// paragraphs), Table by a line break only, with [`Blocks::gap`] for a
+/// blank line where one helps the eye.
+struct Blocks {
+    format: Format,
+    parts: Vec<String>,
+}
+
+impl Blocks {
+    fn new(format: Format) -> Blocks {
+        Blocks {
+            format,
+            parts: Vec::new(),
+        }
+    }
+
+    fn md(&self) -> bool {
+        self.format == Format::Md
+    }
+
+    fn title(&mut self, title: &str) {
+        let block = if self.md() {
+            format!("**{}**", md_escape(title))
+        } else {
+            title.to_string()
+        };
+        self.parts.push(block);
+    }
+
+    fn text(&mut self, text: &str) {
+        let block = if self.md() {
+            md_escape(text)
+        } else {
+            text.to_string()
+        };
+        self.parts.push(block);
+    }
+
+    fn list(&mut self, lines: &[String]) {
+        let prefix = if self.md() { "- " } else { "  " };
+        let block: Vec<String> = lines
+            .iter()
+            .map(|line| {
+                let line = if self.md() {
+                    md_escape(line)
+                } else {
+                    line.clone()
+                };
+                format!("{prefix}{line}")
+            })
+            .collect();
+        self.parts.push(block.join("\n"));
+    }
+
+    fn gap(&mut self) {
+        if !self.md() {
+            self.parts.push(String::new());
+        }
+    }
+
+    /// A table in the rounded-box (Table) or Markdown style. Columns in
+    /// `right` are right-aligned (numbers).
+    fn grid(&mut self, header: &[String], rows: &[Vec<String>], right: std::ops::Range<usize>) {
+        let md = self.md();
+        let cell = |s: &String| if md { md_escape(s) } else { s.clone() };
+        let mut builder = Builder::new();
+        builder.push_record(header.iter().map(cell));
+        for row in rows {
+            builder.push_record(row.iter().map(cell));
+        }
+        let mut table = builder.build();
+        if md {
+            table.with(Style::markdown());
+        } else {
+            table.with(Style::rounded());
+        }
+        for column in right.start..right.end.min(header.len()) {
+            table.modify(Columns::one(column), Alignment::right());
+        }
+        self.parts.push(table.to_string());
+    }
+
+    /// The text, ending with exactly one newline.
+    fn finish(self) -> String {
+        let separator = if self.md() { "\n\n" } else { "\n" };
+        let mut text = self.parts.join(separator);
+        text.push('\n');
+        text
+    }
+}
+
+/// Escapes what would break a Markdown table cell or start emphasis.
+fn md_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '|' | '*' | '_' | '\\' | '`') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A number with `decimals` places; `inf`, `-inf` or `NaN` when not finite.
+fn fixed(x: f64, decimals: usize) -> String {
+    if x.is_finite() {
+        format!("{x:.decimals$}")
+    } else {
+        non_finite(x)
+    }
+}
+
+fn non_finite(x: f64) -> String {
+    if x.is_nan() {
+        "NaN".to_string()
+    } else if x > 0.0 {
+        "inf".to_string()
+    } else {
+        "-inf".to_string()
+    }
+}
+
+/// A z-score with an explicit sign, or the undefined marker.
+fn z_text(z: Option<f64>, decimals: usize) -> String {
+    match z {
+        Some(z) if z.is_finite() => format!("{z:+.decimals$}"),
+        Some(z) => non_finite(z),
+        None => UNDEFINED.to_string(),
+    }
+}
+
+/// A p-value as `0.4321`, or `3.2e-7` below 0.0001 where four decimals
+/// would show only zeros; exactly 0 as `0`.
+fn p_value_text(p: f64) -> String {
+    if !p.is_finite() {
+        non_finite(p)
+    } else if p == 0.0 {
+        "0".to_string()
+    } else if p < 1e-4 {
+        format!("{p:.1e}")
+    } else {
+        format!("{p:.4}")
+    }
+}
+
+/// A significance level as written, e.g. `0.05` (shortest exact form).
+fn level_text(level: f64) -> String {
+    format!("{level}")
+}
+
+fn hands_text(hands: f64) -> String {
+    if hands.fract() == 0.0 {
+        format!("{hands:.0}")
+    } else {
+        format!("{hands:.1}")
+    }
+}
+
+/// A number at full (shortest round-trip) precision, for CSV.
+fn full(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x}")
+    } else {
+        non_finite(x)
+    }
+}
+
+/// A JSON number, or `null` for NaN and infinities (JSON has neither).
+fn number(x: f64) -> Value {
+    serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
+}
+
+fn json_text(value: &Value) -> String {
+    // The alternate form of `Display` pretty-prints and cannot fail.
+    format!("{value:#}\n")
+}
+
+fn csv_text(header: &[&str], records: &[Vec<String>]) -> String {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    // Writing to a Vec cannot fail for I/O reasons; a failure would only
+    // lose the row, never panic.
+    let mut ok = writer.write_record(header).is_ok();
+    for record in records {
+        ok &= writer.write_record(record).is_ok();
+    }
+    debug_assert!(ok, "writing CSV to memory failed");
+    let bytes = writer.into_inner().unwrap_or_default();
+    let mut text = String::from_utf8(bytes).unwrap_or_default();
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+fn latex_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\textbackslash{}"),
+            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '~' => out.push_str("\\textasciitilde{}"),
+            '^' => out.push_str("\\textasciicircum{}"),
+            '|' => out.push_str("\\textbar{}"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A LaTeX comment line (`%`), one per line of `text`.
+fn latex_comment(text: &str) -> String {
+    text.lines().map(|line| format!("% {line}\n")).collect()
+}
+
+fn latex_number(x: f64, decimals: usize) -> String {
+    if x.is_finite() {
+        fixed(x, decimals)
+    } else if x > 0.0 {
+        "$\\infty$".to_string()
+    } else if x < 0.0 {
+        "$-\\infty$".to_string()
+    } else {
+        "NaN".to_string()
+    }
+}
+
+/// A p-value in LaTeX: `0.4321`, or `$3.2\times10^{-7}$`.
+fn latex_p_value(p: f64) -> String {
+    let text = p_value_text(p);
+    match text.split_once('e') {
+        Some((mantissa, exponent)) => format!("${mantissa}\\times10^{{{exponent}}}$"),
+        None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use num_bigint::BigInt;
+    use num_rational::BigRational;
+
+    use super::*;
+    use crate::compare::{PublishedTable, check_published, goodness_of_fit, homogeneity};
+    use crate::distribution::{CountDistribution, ExactDistribution};
+
+    fn labels(names: &[&str]) -> Vec<String> {
+        names.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn exact(key: &str, outcomes: &[&str], probabilities: &[(i64, i64)]) -> ExactDistribution {
+        ExactDistribution {
+            key: key.to_string(),
+            outcomes: labels(outcomes),
+            probabilities: probabilities
+                .iter()
+                .map(|&(n, d)| BigRational::new(BigInt::from(n), BigInt::from(d)))
+                .collect(),
+        }
+    }
+
+    fn counts(key: &str, outcomes: &[&str], counts: &[u64]) -> CountDistribution {
+        CountDistribution {
+            key: key.to_string(),
+            outcomes: labels(outcomes),
+            counts: counts.to_vec(),
+        }
+    }
+
+    /// Three goodness-of-fit results: a close fit, a clear misfit, and one
+    /// with a count where the probability is zero; the last two pool bins.
+    fn agreements() -> Vec<Agreement> {
+        let outcomes = ["bust", "17", "natural"];
+        let d = exact("upcard=2", &outcomes, &[(1, 3), (1, 6), (1, 2)]);
+        let fit = goodness_of_fit(&d, &counts("upcard=2", &outcomes, &[205, 97, 298]), 0.05);
+        // n = 500: expected 250, 247.5, 2.5 and 0, so z pools into y.
+        let e = exact(
+            "upcard_A",
+            &["x", "y", "z", "never"],
+            &[(1, 2), (99, 200), (1, 200), (0, 1)],
+        );
+        let misfit = goodness_of_fit(
+            &e,
+            &counts("upcard_A", &["x", "y", "z", "never"], &[300, 192, 8, 0]),
+            0.05,
+        );
+        let e3 = ExactDistribution {
+            key: "upcard=3".to_string(),
+            ..e.clone()
+        };
+        let impossible = goodness_of_fit(
+            &e3,
+            &counts("upcard=3", &["x", "y", "z", "never"], &[249, 248, 2, 1]),
+            0.05,
+        );
+        vec![
+            fit.expect("valid"),
+            misfit.expect("valid"),
+            impossible.expect("valid"),
+        ]
+    }
+
+    fn homogeneity_result() -> Agreement {
+        let a = counts("upcard=2", &["bust", "17"], &[30, 70]);
+        let b = counts("upcard=2", &["bust", "17"], &[50, 150]);
+        homogeneity(&a, &b, 0.01).expect("valid")
+    }
+
+    fn row_key(label: &str) -> Option<String> {
+        match label {
+            "2" => Some("upcard=2".to_string()),
+            "T" | "J" => Some("upcard=10".to_string()),
+            _ => None,
+        }
+    }
+
+    fn published(sample: SampleSize) -> PublishedCheck {
+        let exact = [
+            exact(
+                "upcard=2",
+                &["bust", "17", "natural"],
+                &[(1, 3), (2, 3), (0, 1)],
+            ),
+            exact(
+                "upcard=10",
+                &["bust", "17", "natural"],
+                &[(1, 5), (7, 10), (1, 10)],
+            ),
+        ];
+        let table = PublishedTable::parse_csv(
+            "up,bust,17,natural\n2,33.33,66.67,0.00\nT,20.00,70.00,10.00\nJ,25.31,64.69,10.0\n",
+            &row_key,
+        )
+        .expect("valid table");
+        check_published(&exact, &table, sample, 0.05).expect("valid check")
+    }
+
+    #[test]
+    fn agreements_as_table() {
+        insta::assert_snapshot!(render_agreements(
+            "Exact vs Monte Carlo",
+            &agreements(),
+            Format::Table
+        ));
+    }
+
+    #[test]
+    fn agreements_as_markdown() {
+        insta::assert_snapshot!(render_agreements(
+            "Exact vs Monte Carlo",
+            &agreements(),
+            Format::Md
+        ));
+    }
+
+    #[test]
+    fn homogeneity_as_table() {
+        insta::assert_snapshot!(render_agreements(
+            "Run A vs run B",
+            &[homogeneity_result()],
+            Format::Table
+        ));
+    }
+
+    #[test]
+    fn published_sampled_as_table() {
+        insta::assert_snapshot!(render_published_check(
+            "Seed simulation",
+            &published(SampleSize::Total(3000.0)),
+            Format::Table,
+            &RenderOptions::default()
+        ));
+    }
+
+    #[test]
+    fn published_sampled_as_markdown() {
+        insta::assert_snapshot!(render_published_check(
+            "Seed simulation",
+            &published(SampleSize::PerRow(1000.0)),
+            Format::Md,
+            &RenderOptions::default()
+        ));
+    }
+
+    #[test]
+    fn published_exact_as_table() {
+        insta::assert_snapshot!(render_published_check(
+            "Seed exact table",
+            &published(SampleSize::Exact),
+            Format::Table,
+            &RenderOptions::default()
+        ));
+    }
+
+    #[test]
+    fn every_format_ends_with_a_newline() {
+        let formats = [
+            Format::Table,
+            Format::Md,
+            Format::Csv,
+            Format::Json,
+            Format::Latex,
+        ];
+        for format in formats {
+            for text in [
+                render_agreements("t", &agreements(), format),
+                render_agreements("t", &[], format),
+                render_published_check(
+                    "t",
+                    &published(SampleSize::Exact),
+                    format,
+                    &RenderOptions::default(),
+                ),
+                render_published_check(
+                    "t",
+                    &published(SampleSize::PerRow(500.0)),
+                    format,
+                    &RenderOptions::default(),
+                ),
+            ] {
+                assert!(text.ends_with('\n'), "{format:?}: {text:?}");
+                assert!(!text.ends_with("\n\n"), "{format:?}: {text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn csv_is_long_form_with_full_precision() {
+        let all = agreements();
+        let text = render_agreements("t", &all, Format::Csv);
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        let header = reader.headers().expect("header").clone();
+        assert_eq!(&header[0], "test");
+        assert_eq!(&header[12], "z");
+        let records: Vec<csv::StringRecord> = reader
+            .records()
+            .collect::<Result<_, _>>()
+            .expect("valid CSV");
+        assert_eq!(records.len(), 3 + 4 + 4);
+        assert_eq!(&records[0][1], "upcard=2");
+        assert_eq!(&records[0][2], "bust");
+        let z: f64 = records[0][12].parse().expect("a number");
+        assert_eq!(z, all[0].z_scores[0].expect("defined"));
+        let p: f64 = records[0][7].parse().expect("a number");
+        assert_eq!(p, all[0].p_value);
+        // Undefined z is empty; the infinite statistic is spelled out.
+        assert_eq!(&records[10][12], "");
+        assert_eq!(&records[10][5], "inf");
+        assert_eq!(&records[10][7], "0");
+        // The misfit's z bin (expected 2.5) pooled into y.
+        let pooled: Vec<&str> = records[3..7].iter().map(|r| &r[13]).collect();
+        assert_eq!(pooled, ["", "y+z", "y+z", ""]);
+    }
+
+    #[test]
+    fn published_csv_has_one_row_per_cell() {
+        let check = published(SampleSize::PerRow(1000.0));
+        let text = render_published_check("t", &check, Format::Csv, &RenderOptions::default());
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        let records: Vec<csv::StringRecord> = reader
+            .records()
+            .collect::<Result<_, _>>()
+            .expect("valid CSV");
+        assert_eq!(records.len(), 9);
+        let natural_2 = &records[2];
+        assert_eq!(
+            (&natural_2[0], &natural_2[2], &natural_2[6]),
+            ("2", "natural", "")
+        );
+        assert_eq!(&natural_2[7], "true");
+        let j_bust = &records[6];
+        assert_eq!(&j_bust[0], "J");
+        assert_eq!(&j_bust[7], "false");
+    }
+
+    #[test]
+    fn json_carries_every_field_and_nulls_non_finite_numbers() {
+        let all = agreements();
+        let text = render_agreements("Exact vs MC", &all, Format::Json);
+        let value: Value = serde_json::from_str(&text).expect("valid JSON");
+        assert_eq!(value["comparison"], "goodness-of-fit");
+        assert_eq!(value["title"], "Exact vs MC");
+        assert_eq!(value["level"], 0.05);
+        let rows = value["rows"].as_array().expect("rows");
+        assert_eq!(rows.len(), 3);
+        assert_eq!(rows[0]["key"], "upcard=2");
+        assert_eq!(rows[0]["trials"], 600);
+        assert_eq!(rows[0]["trials_b"], Value::Null);
+        assert_eq!(rows[0]["p_value"], all[0].p_value);
+        assert_eq!(rows[0]["verdict"], "agree");
+        assert_eq!(rows[2]["chi_square"], Value::Null);
+        assert_eq!(rows[2]["p_value"], 0.0);
+        assert_eq!(rows[2]["z_scores"][3], Value::Null);
+        assert_eq!(rows[2]["verdict"], "disagree");
+        assert!(
+            rows[1]["pooled_bins"]
+                .as_array()
+                .is_some_and(|g| !g.is_empty())
+        );
+        for field in [
+            "outcomes",
+            "test",
+            "degrees_of_freedom",
+            "pooled_outcomes",
+            "max_abs_z",
+            "total_variation",
+            "level",
+        ] {
+            assert!(rows[0].get(field).is_some(), "{field}");
+        }
+
+        let mixed = [all[0].clone(), homogeneity_result()];
+        let value: Value =
+            serde_json::from_str(&render_agreements("t", &mixed, Format::Json)).expect("JSON");
+        assert_eq!(value["comparison"], Value::Null);
+        assert_eq!(value["level"], Value::Null);
+        assert_eq!(value["rows"][1]["test"], "homogeneity");
+        assert_eq!(value["rows"][1]["trials_b"], 200);
+    }
+
+    #[test]
+    fn published_json_names_inconsistent_cells() {
+        let check = published(SampleSize::PerRow(1000.0));
+        let text = render_published_check("t", &check, Format::Json, &RenderOptions::default());
+        let value: Value = serde_json::from_str(&text).expect("valid JSON");
+        assert_eq!(value["comparison"], "published-table");
+        assert_eq!(value["sample"]["kind"], "per-row");
+        assert_eq!(value["sample"]["hands"], 1000.0);
+        assert_eq!(value["consistent"], false);
+        assert_eq!(value["inconsistent"][0], "J/bust");
+        assert_eq!(value["rows"][0]["cells"][2]["z"], Value::Null);
+        assert_eq!(value["rows"][2]["cells"][0]["consistent"], false);
+        assert_eq!(value["z_critical"], check.z_critical);
+        let exact: Value = serde_json::from_str(&render_published_check(
+            "t",
+            &published(SampleSize::Exact),
+            Format::Json,
+            &RenderOptions::default(),
+        ))
+        .expect("valid JSON");
+        assert_eq!(exact["sample"]["hands"], Value::Null);
+        assert_eq!(exact["rows"][0]["chi_square"], Value::Null);
+    }
+
+    #[test]
+    fn latex_uses_booktabs_and_escapes_specials() {
+        let text = render_agreements("50% of A&B #1", &agreements(), Format::Latex);
+        for rule in ["\\toprule", "\\midrule", "\\bottomrule"] {
+            assert_eq!(text.matches(rule).count(), 1, "{rule}");
+        }
+        // Inside a comment nothing needs escaping, only line breaks.
+        assert!(
+            text.starts_with("% 50% of A&B #1\n\\begin{tabular}"),
+            "{text}"
+        );
+        assert!(text.contains("upcard\\_A &"), "{text}");
+        assert!(text.contains("$\\infty$"), "{text}");
+        // Five columns of numbers and the verdict: 8 cells per body row.
+        let body = text
+            .lines()
+            .find(|l| l.starts_with("upcard=2"))
+            .expect("row");
+        assert_eq!(body.matches(" & ").count(), 7, "{body}");
+
+        let published = render_published_check(
+            "t",
+            &published(SampleSize::PerRow(1000.0)),
+            Format::Latex,
+            &RenderOptions::default(),
+        );
+        assert!(
+            published.contains("\\textbf{25.31}\\,(20.00)"),
+            "{published}"
+        );
+        assert!(published.contains("\\begin{tabular}{lrrrr}"), "{published}");
+    }
+
+    #[test]
+    fn latex_escape_covers_the_specials() {
+        assert_eq!(
+            latex_escape(r"50% A&B #1 x_y {z} $ ~ ^ \ |"),
+            r"50\% A\&B \#1 x\_y \{z\} \$ \textasciitilde{} \textasciicircum{} \textbackslash{} \textbar{}"
+        );
+        assert_eq!(latex_comment("two\nlines"), "% two\n% lines\n");
+    }
+
+    #[test]
+    fn p_values_are_fixed_or_scientific() {
+        let cases = [
+            (0.43214, "0.4321"),
+            (1.0, "1.0000"),
+            (0.0001, "0.0001"),
+            (3.2e-7, "3.2e-7"),
+            (0.0, "0"),
+            (f64::NAN, "NaN"),
+        ];
+        for (p, expected) in cases {
+            assert_eq!(p_value_text(p), expected, "{p}");
+        }
+        assert_eq!(latex_p_value(3.2e-7), "$3.2\\times10^{-7}$");
+    }
+}

@@ -81,5 +81,10 @@ fn shuffle_52(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, exact_dealer_table, monte_carlo_dealer_hands, shuffle_52);
+criterion_group!(
+    benches,
+    exact_dealer_table,
+    monte_carlo_dealer_hands,
+    shuffle_52
+);
 criterion_main!(benches);

@@ -76,7 +76,12 @@ pub enum BlackjackCommand {
         published: Option<PathBuf>,
         /// The published table's sample size in hands, in all, split equally
         /// over its rows.
-        #[arg(long, value_name = "N", requires = "published", conflicts_with = "hands_per_row")]
+        #[arg(
+            long,
+            value_name = "N",
+            requires = "published",
+            conflicts_with = "hands_per_row"
+        )]
         hands: Option<String>,
         /// The published table's sample size in hands per row.
         #[arg(long, value_name = "N", requires = "published")]

@@ -28,7 +28,10 @@ fn main() -> ExitCode {
                     // One line, as every other error: clap's first line
                     // already names the value and what is allowed.
                     let rendered = error.render().to_string();
-                    let first = rendered.lines().next().unwrap_or("error: invalid arguments");
+                    let first = rendered
+                        .lines()
+                        .next()
+                        .unwrap_or("error: invalid arguments");
                     eprintln!("{first} (see --help)");
                     ExitCode::from(2)
                 }

@@ -5,9 +5,7 @@ use std::fs;
 use num_rational::BigRational;
 use serde_json::json;
 
-use super::{
-    Context, emit, output_format, parse_count, parse_level, parse_seed,
-};
+use super::{Context, emit, output_format, parse_count, parse_level, parse_seed};
 use crate::cli::{BlackjackCommand, BlackjackRules, OutputArgs, SamplingArgs};
 use crate::compare::{self, PublishedTable, SampleSize};
 use crate::distribution::ExactDistribution;
@@ -43,7 +41,9 @@ pub(super) fn run(command: BlackjackCommand, context: &Context) -> Result<()> {
             match published {
                 Some(path) => {
                     let sample = match (hands, hands_per_row) {
-                        (Some(total), _) => SampleSize::Total(parse_count("--hands", &total)? as f64),
+                        (Some(total), _) => {
+                            SampleSize::Total(parse_count("--hands", &total)? as f64)
+                        }
                         (None, Some(per_row)) => {
                             SampleSize::PerRow(parse_count("--hands-per-row", &per_row)? as f64)
                         }
@@ -66,7 +66,11 @@ pub(super) fn run(command: BlackjackCommand, context: &Context) -> Result<()> {
 fn dealer_params(rules: &BlackjackRules) -> Result<DealerParams> {
     let params = DealerParams {
         decks: Decks::parse(&rules.decks)?,
-        soft17: if rules.h17 { Soft17::Hit } else { Soft17::Stand },
+        soft17: if rules.h17 {
+            Soft17::Hit
+        } else {
+            Soft17::Stand
+        },
         peek: rules.peek,
         removed: DealerParams::parse_removed(&rules.remove)?,
     };
@@ -225,18 +229,28 @@ fn compare_published(
     )
 }
 
-fn eor(rules: &BlackjackRules, outcome: &str, output: &OutputArgs, context: &Context) -> Result<()> {
+fn eor(
+    rules: &BlackjackRules,
+    outcome: &str,
+    output: &OutputArgs,
+    context: &Context,
+) -> Result<()> {
     let params = dealer_params(rules)?;
     let (format, options) = output_format(output, 3)?;
     let outcomes: Vec<usize> = match outcome {
         "all" => (0..OUTCOME_LABELS.len()).collect(),
-        label => vec![OUTCOME_LABELS.iter().position(|&l| l == label).ok_or_else(|| {
-            Error::invalid(
-                "--outcome",
-                label,
-                format!("must be one of {}, or all", OUTCOME_LABELS.join(", ")),
-            )
-        })?],
+        label => vec![
+            OUTCOME_LABELS
+                .iter()
+                .position(|&l| l == label)
+                .ok_or_else(|| {
+                    Error::invalid(
+                        "--outcome",
+                        label,
+                        format!("must be one of {}, or all", OUTCOME_LABELS.join(", ")),
+                    )
+                })?,
+        ],
     };
     let effects = effect_of_removal(&params)?;
     let reports: Vec<Report> = outcomes
@@ -282,7 +296,11 @@ fn eor(rules: &BlackjackRules, outcome: &str, output: &OutputArgs, context: &Con
 /// The effect of removal on one outcome as a report: one distribution per
 /// upcard, whose "outcomes" are the removed card's value and whose
 /// probabilities are the signed exact changes.
-fn eor_report(params: &DealerParams, effects: &[(u8, Vec<[BigRational; 7]>)], outcome: usize) -> Report {
+fn eor_report(
+    params: &DealerParams,
+    effects: &[(u8, Vec<[BigRational; 7]>)],
+    outcome: usize,
+) -> Report {
     let mut report_params = params.to_json();
     report_params.insert("outcome".into(), json!(OUTCOME_LABELS[outcome]));
     report_params.insert(

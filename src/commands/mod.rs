@@ -101,8 +101,7 @@ impl Progress for ProgressReporter {
     fn advance(&self, trials: u64) {
         // Short runs finish without a flicker of a bar: it appears only once
         // the run has taken a second.
-        if self.visible && self.bar.is_hidden() && self.started.elapsed() > Duration::from_secs(1)
-        {
+        if self.visible && self.bar.is_hidden() && self.started.elapsed() > Duration::from_secs(1) {
             self.bar.set_draw_target(ProgressDrawTarget::stderr());
         }
         self.bar.inc(trials);
@@ -152,7 +151,10 @@ fn emit(text: &str, output: &OutputArgs, context: &Context) -> Result<()> {
         }
         None => {
             let mut stdout = io::stdout().lock();
-            match stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush()) {
+            match stdout
+                .write_all(text.as_bytes())
+                .and_then(|_| stdout.flush())
+            {
                 // A closed pipe (`deckodds ... | head`) is a normal end.
                 Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Error::Io {
                     path: PathBuf::from("<stdout>"),
@@ -215,10 +217,13 @@ fn parse_count(option: &str, text: &str) -> Result<u64> {
 
 /// Parses a seed: any unsigned 64-bit integer.
 fn parse_seed(text: &str) -> Result<u64> {
-    text.trim()
-        .replace('_', "")
-        .parse()
-        .map_err(|_| Error::invalid("--seed", text, "must be a whole number 0..=18446744073709551615"))
+    text.trim().replace('_', "").parse().map_err(|_| {
+        Error::invalid(
+            "--seed",
+            text,
+            "must be a whole number 0..=18446744073709551615",
+        )
+    })
 }
 
 /// Parses a significance level in (0, 1).
@@ -227,7 +232,13 @@ fn parse_level(text: &str) -> Result<f64> {
         .parse::<f64>()
         .ok()
         .filter(|level| *level > 0.0 && *level < 1.0)
-        .ok_or_else(|| Error::invalid("--level", text, "must be a probability between 0 and 1, e.g. 0.001"))
+        .ok_or_else(|| {
+            Error::invalid(
+                "--level",
+                text,
+                "must be a probability between 0 and 1, e.g. 0.001",
+            )
+        })
 }
 
 #[cfg(test)]
@@ -242,7 +253,10 @@ mod tests {
         assert_eq!(parse_count("--trials", "25E2").unwrap(), 2_500);
         for bad in ["0", "-1", "x", "1e99", "1.5", ""] {
             let message = parse_count("--trials", bad).unwrap_err().to_string();
-            assert!(message.starts_with(&format!("--trials {bad}:")), "{message}");
+            assert!(
+                message.starts_with(&format!("--trials {bad}:")),
+                "{message}"
+            );
         }
     }
 

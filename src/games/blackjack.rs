@@ -534,7 +534,10 @@ pub fn upcard_key(upcard: u8) -> String {
 
 /// The outcome labels as owned strings, for distributions.
 pub fn outcome_labels() -> Vec<String> {
-    OUTCOME_LABELS.iter().map(|label| label.to_string()).collect()
+    OUTCOME_LABELS
+        .iter()
+        .map(|label| label.to_string())
+        .collect()
 }
 
 #[cfg(test)]

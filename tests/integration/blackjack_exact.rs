@@ -54,7 +54,12 @@ fn every_cell_of_the_quiz_table_is_the_exact_value_rounded() {
 
 #[test]
 fn every_row_sums_to_exactly_one() {
-    for decks in [Decks::Finite(1), Decks::Finite(2), Decks::Finite(6), Decks::Infinite] {
+    for decks in [
+        Decks::Finite(1),
+        Decks::Finite(2),
+        Decks::Finite(6),
+        Decks::Infinite,
+    ] {
         for soft17 in [Soft17::Stand, Soft17::Hit] {
             for peek in [false, true] {
                 let params = DealerParams {
@@ -127,7 +132,11 @@ fn large_shoes_approach_the_infinite_deck() {
             assert!(pair[1] < pair[0], "{soft17:?}: not shrinking: {pair:?}");
         }
         // The gap shrinks like 1/decks: 64 decks are within 0.05 points.
-        assert!(distances[6] < ratio(1, 2000), "{soft17:?}: {}", distances[6]);
+        assert!(
+            distances[6] < ratio(1, 2000),
+            "{soft17:?}: {}",
+            distances[6]
+        );
     }
 }
 
@@ -185,7 +194,13 @@ fn brute_force_rows(soft17: Soft17) -> Vec<OutcomeRow> {
             counts[usize::from(upcard - 1)] -= 1;
             let mut row: OutcomeRow = std::array::from_fn(|_| BigRational::zero());
             let mut dealt = vec![Card::new(upcard, 0)];
-            walk(soft17, &mut dealt, &mut counts, BigRational::one(), &mut row);
+            walk(
+                soft17,
+                &mut dealt,
+                &mut counts,
+                BigRational::one(),
+                &mut row,
+            );
             row
         })
         .collect()

@@ -1,0 +1,311 @@
+//! The `deckodds blackjack` command line: output contract, errors, atomic
+//! output files, determinism across thread counts, printed tables.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn deckodds() -> Command {
+    Command::cargo_bin("deckodds").unwrap()
+}
+
+/// Runs deckodds with `args`, expecting success; returns stdout.
+fn run_ok(args: &[&str]) -> String {
+    let output = deckodds().args(args).output().unwrap();
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[test]
+fn exact_table_prints_as_published() {
+    insta::assert_snapshot!("blackjack_exact_table", run_ok(&["blackjack", "exact"]));
+}
+
+#[test]
+fn exact_markdown_carries_percentages_and_fractions() {
+    insta::assert_snapshot!(
+        "blackjack_exact_md_1_deck_h17",
+        run_ok(&[
+            "blackjack",
+            "exact",
+            "--decks",
+            "1",
+            "--h17",
+            "--format",
+            "md"
+        ])
+    );
+}
+
+#[test]
+fn json_follows_the_contract() {
+    let text = run_ok(&[
+        "blackjack",
+        "exact",
+        "--format",
+        "json",
+        "--remove",
+        "10 10 6",
+    ]);
+    let json: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(json["game"], "blackjack-dealer");
+    assert_eq!(json["method"], "exact");
+    assert_eq!(json["params"]["decks"], 2);
+    assert_eq!(json["params"]["soft17"], "stand");
+    assert_eq!(json["params"]["peek"], false);
+    assert_eq!(
+        json["params"]["removed"],
+        serde_json::json!(["10", "10", "6"])
+    );
+    assert!(json["seed"].is_null() && json["trials"].is_null());
+    let distributions = json["distributions"].as_array().unwrap();
+    let keys: Vec<&str> = distributions
+        .iter()
+        .map(|d| d["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "upcard=2",
+            "upcard=3",
+            "upcard=4",
+            "upcard=5",
+            "upcard=6",
+            "upcard=7",
+            "upcard=8",
+            "upcard=9",
+            "upcard=10",
+            "upcard=A"
+        ]
+    );
+    for distribution in distributions {
+        let labels: Vec<&str> = distribution["outcomes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["outcome"].as_str().unwrap())
+            .collect();
+        assert_eq!(labels, ["bust", "17", "18", "19", "20", "21", "natural"]);
+        for outcome in distribution["outcomes"].as_array().unwrap() {
+            let fraction = outcome["probability"].as_str().unwrap();
+            assert!(fraction == "0" || fraction.contains('/'), "{fraction}");
+            assert!(outcome["value"].is_f64());
+        }
+    }
+    // The ace's natural: 30 tens left among 100 cards (104 - 3 removed - the ace).
+    assert_eq!(distributions[9]["outcomes"][6]["probability"], "3/10");
+}
+
+#[test]
+fn monte_carlo_json_carries_counts_and_intervals() {
+    let text = run_ok(&[
+        "blackjack",
+        "mc",
+        "--trials",
+        "20000",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+        "--quiet",
+    ]);
+    let json: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(json["method"], "monte-carlo");
+    assert_eq!(json["seed"], 3);
+    assert_eq!(json["trials"], 20000);
+    for distribution in json["distributions"].as_array().unwrap() {
+        let outcomes = distribution["outcomes"].as_array().unwrap();
+        let total: u64 = outcomes.iter().map(|o| o["count"].as_u64().unwrap()).sum();
+        assert_eq!(total, 20000);
+        for outcome in outcomes {
+            let estimate = outcome["estimate"].as_f64().unwrap();
+            let low = outcome["ci95"][0].as_f64().unwrap();
+            let high = outcome["ci95"][1].as_f64().unwrap();
+            assert!(low <= estimate && estimate <= high, "{outcome}");
+        }
+    }
+}
+
+#[test]
+fn monte_carlo_output_is_identical_for_one_and_two_threads() {
+    let run = |threads: &str| {
+        run_ok(&[
+            "blackjack",
+            "mc",
+            "--trials",
+            "200000",
+            "--seed",
+            "42",
+            "--format",
+            "csv",
+            "--threads",
+            threads,
+            "--h17",
+            "--decks",
+            "6",
+        ])
+    };
+    let one = run("1");
+    assert_eq!(run("2"), one);
+    assert_eq!(run("8"), one);
+}
+
+/// Bad input: one line on stderr naming the value, exit status 2, nothing
+/// on stdout, and no output file.
+#[test]
+fn bad_input_gets_one_clear_line_and_exit_status_2() {
+    let cases: [(&[&str], &str); 9] = [
+        (&["blackjack", "exact", "--decks", "0"], "--decks 0"),
+        (&["blackjack", "exact", "--decks", "x"], "--decks x"),
+        (&["blackjack", "exact", "--decks", "65"], "--decks 65"),
+        (&["blackjack", "exact", "--remove", "11"], "--remove 11"),
+        (
+            &[
+                "blackjack",
+                "exact",
+                "--decks",
+                "1",
+                "--remove",
+                "5 5 5 5 5",
+            ],
+            "removes 5 cards of value 5",
+        ),
+        (&["blackjack", "mc", "--trials", "0"], "--trials 0"),
+        (&["blackjack", "exact", "--format", "pdf"], "--format pdf"),
+        (&["blackjack", "mc", "--threads", "0"], "--threads 0"),
+        (&["blackjack", "eor", "--outcome", "22"], "--outcome 22"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (args, expected) in cases {
+        let out = dir.path().join("table.json");
+        let output = deckodds()
+            .args(args)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error: "), "{stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(output.stdout.is_empty());
+        assert!(!out.exists(), "{args:?} left an output file");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+}
+
+#[test]
+fn unknown_options_are_one_line_too() {
+    let output = deckodds()
+        .args(["blackjack", "exact", "--bogus"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("--bogus"));
+}
+
+#[test]
+fn out_writes_the_file_in_the_format_its_extension_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dealer.json");
+    deckodds()
+        .args(["blackjack", "exact", "--quiet", "--out"])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout("");
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(json["method"], "exact");
+}
+
+#[test]
+fn published_tables_are_judged_cell_by_cell() {
+    let exact = run_ok(&[
+        "blackjack",
+        "compare",
+        "--published",
+        "analysis/published/quiz151-exact.csv",
+        "--format",
+        "json",
+    ]);
+    let exact: Value = serde_json::from_str(&exact).unwrap();
+    assert_eq!(exact["consistent"], true, "{exact:#}");
+
+    let simulated = run_ok(&[
+        "blackjack",
+        "compare",
+        "--published",
+        "analysis/published/quiz151-simulation.csv",
+        "--hands",
+        "100000",
+        "--level",
+        "0.05",
+        "--format",
+        "json",
+    ]);
+    let simulated: Value = serde_json::from_str(&simulated).unwrap();
+    assert_eq!(simulated["consistent"], false);
+    assert_eq!(simulated["inconsistent"], serde_json::json!(["A/bust"]));
+}
+
+#[test]
+fn published_table_errors_name_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.csv");
+    std::fs::write(&path, "upcard,bust,17\nZ,1.0,2.0\n").unwrap();
+    let output = deckodds()
+        .args(["blackjack", "compare", "--published"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("bad.csv"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+#[test]
+fn removing_a_five_makes_a_six_bust_more_often() {
+    // Removing a 5 (a card the dealer hopes to draw on 12-16) makes the
+    // dealer bust more often with a 6 up: the sign card counters rely on.
+    let text = run_ok(&["blackjack", "eor", "--outcome", "bust", "--format", "json"]);
+    let json: Value = serde_json::from_str(&text).unwrap();
+    let six = &json["distributions"][4];
+    assert_eq!(six["key"], "upcard=6");
+    let removed_five = six["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["outcome"] == "removed 5")
+        .unwrap();
+    assert!(
+        removed_five["value"].as_f64().unwrap() > 0.0,
+        "{removed_five}"
+    );
+}
+
+#[test]
+fn help_explains_every_option() {
+    let help = run_ok(&["blackjack", "mc", "--help"]);
+    for option in [
+        "--decks",
+        "--h17",
+        "--peek",
+        "--remove",
+        "--trials",
+        "--seed",
+        "--threads",
+        "--quiet",
+        "--format",
+        "--out",
+    ] {
+        assert!(help.contains(option), "{option} missing from --help");
+    }
+    assert!(run_ok(&["--version"]).starts_with("deckodds "));
+}

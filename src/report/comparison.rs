@@ -44,9 +44,9 @@ pub fn render_agreements(title: &str, agreements: &[Agreement], format: Format) 
 /// Renders the check of a published table in `format`.
 ///
 /// - Table and Md: the title, a matrix (rows = row labels, columns =
-///   outcomes) whose cells show the published text and `✓` when consistent,
-///   or `✗` with the exact percentage and z (`13.13 ✗ (11.59, z=+4.2)`) when
-///   not; then one chi-square line per row (sampled tables only), and a
+///   outcomes) whose cells show the published text, `✓` when consistent or
+///   `✗` when not, and the exact percentage with z beside it
+///   (`13.13 ✗ (11.593, z=+4.2)`); then one chi-square line per row (sampled tables only), and a
 ///   closing line naming the inconsistent cells as `row/outcome` (or saying
 ///   all are consistent) with the level and critical |z| used. Exact
 ///   percentages use `options.percent_decimals`, or the cell's own number
@@ -530,23 +530,24 @@ fn published_latex(title: &str, check: &PublishedCheck, options: &RenderOptions)
     out
 }
 
-/// The cell as shown in the Table and Md matrix.
+/// The cell as shown in the Table and Md matrix: the published figure, its
+/// verdict, and beside it the exact percentage (and z, for sampled tables),
+/// so the table reads side by side.
 fn cell_text(cell: &PublishedCellCheck, options: &RenderOptions) -> String {
-    if cell.consistent {
-        return format!("{} ✓", cell.text);
-    }
+    let mark = if cell.consistent { "✓" } else { "✗" };
     let exact = fixed(cell.exact_percent, shown_decimals(cell, options));
     match cell.z {
-        Some(z) => format!("{} ✗ ({exact}, z={})", cell.text, z_text(Some(z), 1)),
-        None => format!("{} ✗ ({exact})", cell.text),
+        Some(z) => format!("{} {mark} ({exact}, z={})", cell.text, z_text(Some(z), 1)),
+        None => format!("{} {mark} ({exact})", cell.text),
     }
 }
 
-/// Decimals for an exact percentage beside a printed one: at least as many
-/// as the printed figure has, so the two can be compared digit by digit.
+/// Decimals for an exact percentage beside a printed one: one more than the
+/// printed figure has (at least `percent_decimals`), so the reader sees
+/// which way the exact value rounds.
 fn shown_decimals(cell: &PublishedCellCheck, options: &RenderOptions) -> usize {
     let printed = cell.text.split_once('.').map_or(0, |(_, f)| f.len());
-    options.percent_decimals.max(printed)
+    options.percent_decimals.max(printed + 1)
 }
 
 fn sample_sentence(check: &PublishedCheck) -> String {
@@ -1187,7 +1188,7 @@ mod tests {
             &RenderOptions::default(),
         );
         assert!(
-            published.contains("\\textbf{25.31}\\,(20.00)"),
+            published.contains("\\textbf{25.31}\\,(20.000)"),
             "{published}"
         );
         assert!(published.contains("\\begin{tabular}{lrrrr}"), "{published}");

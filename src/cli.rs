@@ -119,6 +119,12 @@ pub struct BlackjackRules {
     #[arg(long)]
     pub h17: bool,
 
+    /// How hand totals are scored: "correct", or "sorted-fold", the error
+    /// the quiz write-up found in a published simulation (ten, ace, ace
+    /// scored 22), to see what that error does to a table.
+    #[arg(long, value_name = "RULE", default_value = "correct")]
+    pub scoring: String,
+
     /// Condition on the dealer not holding a natural (the dealer peeked and
     /// play went on).
     #[arg(long)]

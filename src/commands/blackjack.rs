@@ -12,7 +12,7 @@ use crate::distribution::ExactDistribution;
 use crate::error::{Error, Result};
 use crate::exact::dealer::{dealer_distributions, effect_of_removal};
 use crate::games::blackjack::{
-    DealerParams, Decks, OUTCOME_LABELS, Soft17, UPCARDS, dealer_monte_carlo, parse_value,
+    DealerParams, Decks, OUTCOME_LABELS, Scoring, Soft17, UPCARDS, dealer_monte_carlo, parse_value,
     upcard_key, value_name,
 };
 use crate::report::{self, Format, Method, Report, ReportDistribution, comparison};
@@ -71,6 +71,7 @@ fn dealer_params(rules: &BlackjackRules) -> Result<DealerParams> {
         } else {
             Soft17::Stand
         },
+        scoring: Scoring::parse(&rules.scoring)?,
         peek: rules.peek,
         removed: DealerParams::parse_removed(&rules.remove)?,
     };
@@ -153,6 +154,9 @@ fn rules_title(params: &DealerParams) -> String {
         Soft17::Hit => "H17",
     };
     let mut title = format!("blackjack dealer, {} deck(s), {soft17}", params.decks);
+    if params.scoring != Scoring::Correct {
+        title.push_str(&format!(", {} scoring", params.scoring.name()));
+    }
     if params.peek {
         title.push_str(", peek");
     }

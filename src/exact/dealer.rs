@@ -45,7 +45,7 @@ use num_traits::{One, Zero};
 use crate::distribution::ExactDistribution;
 use crate::error::{Error, Result};
 use crate::games::blackjack::{
-    DealerHand, DealerOutcome, DealerParams, N_OUTCOMES, N_VALUES, Shoe, Soft17, UPCARDS,
+    DealerHand, DealerOutcome, DealerParams, DealerRules, N_OUTCOMES, N_VALUES, Shoe, UPCARDS,
     outcome_labels, upcard_key, value_name,
 };
 
@@ -82,7 +82,7 @@ pub fn dealer_table(params: &DealerParams) -> Result<Vec<OutcomeRow>> {
     for &upcard in &UPCARDS {
         shoe.without(upcard)?;
     }
-    let rows = unconditional_rows(&shoe, params.soft17, &UPCARDS);
+    let rows = unconditional_rows(&shoe, params.rules(), &UPCARDS);
     if params.peek {
         UPCARDS
             .iter()
@@ -124,10 +124,10 @@ pub fn effect_of_removal(params: &DealerParams) -> Result<Vec<(u8, Vec<OutcomeRo
 
 /// Unconditional rows for `upcards` from `shoe` (which still holds the
 /// upcards). Tries `u128` first and falls back to `BigUint` on overflow.
-fn unconditional_rows(shoe: &Shoe, soft17: Soft17, upcards: &[u8]) -> Vec<OutcomeRow> {
-    match Enumerator::<u128>::new(shoe, soft17).rows(upcards) {
+fn unconditional_rows(shoe: &Shoe, rules: DealerRules, upcards: &[u8]) -> Vec<OutcomeRow> {
+    match Enumerator::<u128>::new(shoe, rules).rows(upcards) {
         Some(rows) => rows,
-        None => Enumerator::<BigUint>::new(shoe, soft17)
+        None => Enumerator::<BigUint>::new(shoe, rules)
             .rows(upcards)
             .expect("BigUint arithmetic cannot overflow"),
     }
@@ -213,15 +213,15 @@ struct Node<W> {
 /// The memoised recursion over held multisets for one shoe.
 struct Enumerator<W> {
     shoe: Shoe,
-    soft17: Soft17,
+    rules: DealerRules,
     memo: AHashMap<u64, Node<W>>,
 }
 
 impl<W: Weight> Enumerator<W> {
-    fn new(shoe: &Shoe, soft17: Soft17) -> Self {
+    fn new(shoe: &Shoe, rules: DealerRules) -> Self {
         Enumerator {
             shoe: *shoe,
-            soft17,
+            rules,
             memo: AHashMap::with_capacity(4096),
         }
     }
@@ -264,9 +264,9 @@ impl<W: Weight> Enumerator<W> {
 
     /// The node for the held multiset `key` (hand `hand`, `held` cards).
     fn visit(&mut self, key: u64, hand: DealerHand, held: u32) -> Option<Node<W>> {
-        if !hand.must_draw(self.soft17) {
+        if !hand.must_draw(self.rules) {
             let mut weights: [W; N_OUTCOMES] = std::array::from_fn(|_| W::zero());
-            weights[hand.outcome().index()] = W::from_u64(1);
+            weights[hand.outcome(self.rules).index()] = W::from_u64(1);
             return Some(Node { depth: 0, weights });
         }
         if let Some(node) = self.memo.get(&key) {
@@ -325,7 +325,7 @@ impl<W: Weight> Enumerator<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::blackjack::Decks;
+    use crate::games::blackjack::{Decks, Soft17};
 
     fn ratio(numerator: i64, denominator: i64) -> BigRational {
         BigRational::new(numerator.into(), denominator.into())
@@ -389,7 +389,7 @@ mod tests {
         };
         let shoe = params.shoe().unwrap();
         assert!(
-            Enumerator::<u128>::new(&shoe, Soft17::Hit)
+            Enumerator::<u128>::new(&shoe, params.rules())
                 .rows(&UPCARDS)
                 .is_none()
         );

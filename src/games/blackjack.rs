@@ -113,6 +113,8 @@ pub struct DealerParams {
     pub decks: Decks,
     /// The soft-17 rule.
     pub soft17: Soft17,
+    /// How totals are scored (correct, or a published simulation's error).
+    pub scoring: Scoring,
     /// Report probabilities conditional on the dealer not holding a natural
     /// (the dealer peeked and play went on), instead of unconditional ones.
     pub peek: bool,
@@ -127,6 +129,7 @@ impl Default for DealerParams {
         DealerParams {
             decks: Decks::Finite(2),
             soft17: Soft17::Stand,
+            scoring: Scoring::Correct,
             peek: false,
             removed: Vec::new(),
         }
@@ -134,6 +137,14 @@ impl Default for DealerParams {
 }
 
 impl DealerParams {
+    /// The rules the dealer plays by.
+    pub fn rules(&self) -> DealerRules {
+        DealerRules {
+            soft17: self.soft17,
+            scoring: self.scoring,
+        }
+    }
+
     /// Parses a `--remove` list such as `"10 10 6"` or `"A,K"` into values.
     pub fn parse_removed(text: &str) -> Result<Vec<u8>> {
         text.split(|c: char| c.is_whitespace() || c == ',')
@@ -215,6 +226,7 @@ impl DealerParams {
             Soft17::Hit => "hit",
         };
         params.insert("soft17".into(), json!(soft17));
+        params.insert("scoring".into(), json!(self.scoring.name()));
         params.insert("peek".into(), json!(self.peek));
         let removed: Vec<&str> = self.removed.iter().map(|&v| value_name(v)).collect();
         params.insert("removed".into(), json!(removed));
@@ -307,12 +319,68 @@ impl DealerOutcome {
     }
 }
 
+/// How a hand's total is scored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scoring {
+    /// The rules: one ace counts 11 whenever that does not bust (the
+    /// default).
+    Correct,
+    /// The error the quiz write-up found in a published simulation: the
+    /// cards are sorted with aces (valued 11) last, summed in that order, and
+    /// an ace counts 1 only if 11 would take the running sum past 21. So
+    /// ten, ace, ace scores 10 + 11 + 1 = 22 (a bust) instead of 12.
+    /// Modelled to show what that error does to the published table.
+    SortedFold,
+}
+
+impl Scoring {
+    /// Parses `--scoring`: `correct` or `sorted-fold`.
+    pub fn parse(text: &str) -> Result<Scoring> {
+        match text.trim() {
+            "correct" => Ok(Scoring::Correct),
+            "sorted-fold" => Ok(Scoring::SortedFold),
+            _ => Err(Error::invalid(
+                "--scoring",
+                text,
+                "must be correct or sorted-fold",
+            )),
+        }
+    }
+
+    /// The name `--scoring` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scoring::Correct => "correct",
+            Scoring::SortedFold => "sorted-fold",
+        }
+    }
+}
+
+/// The rules a dealer plays by: everything [`DealerHand`] needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DealerRules {
+    /// Stand or hit on soft 17.
+    pub soft17: Soft17,
+    /// How totals are scored.
+    pub scoring: Scoring,
+}
+
+impl DealerRules {
+    /// Correct scoring with the given soft-17 rule.
+    pub fn new(soft17: Soft17) -> DealerRules {
+        DealerRules {
+            soft17,
+            scoring: Scoring::Correct,
+        }
+    }
+}
+
 /// The dealer's hand so far, as the rules see it: the hard total (aces as
-/// 1), whether it holds an ace, and how many cards.
+/// 1), how many aces, and how many cards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DealerHand {
     hard_total: u8,
-    has_ace: bool,
+    aces: u8,
     n_cards: u8,
 }
 
@@ -322,7 +390,7 @@ impl DealerHand {
     pub fn new(upcard: u8) -> DealerHand {
         let mut hand = DealerHand {
             hard_total: 0,
-            has_ace: false,
+            aces: 0,
             n_cards: 0,
         };
         hand.add(upcard);
@@ -333,39 +401,48 @@ impl DealerHand {
     #[inline]
     pub fn add(&mut self, value: u8) {
         self.hard_total += value;
-        self.has_ace |= value == 1;
+        self.aces += u8::from(value == 1);
         self.n_cards += 1;
     }
 
-    /// Whether one ace counts 11 (it does whenever that does not bust; two
-    /// aces can never both count 11).
+    /// The hand's total under `scoring`.
     #[inline]
-    pub fn is_soft(&self) -> bool {
-        self.has_ace && self.hard_total <= 11
-    }
-
-    /// The hand's best total.
-    #[inline]
-    pub fn total(&self) -> u8 {
-        if self.is_soft() {
+    pub fn total(&self, scoring: Scoring) -> u8 {
+        let ace_counts_eleven = self.aces > 0
+            && match scoring {
+                // One ace counts 11 whenever that does not bust; two aces
+                // can never both count 11.
+                Scoring::Correct => self.hard_total <= 11,
+                // The sorted fold reaches the first ace with the other
+                // cards' sum and counts it 11 if that sum is at most 10,
+                // whatever the aces after it then do.
+                Scoring::SortedFold => self.hard_total - self.aces <= 10,
+            };
+        if ace_counts_eleven {
             self.hard_total + 10
         } else {
             self.hard_total
         }
     }
 
+    /// Whether an ace counts 11 in the total.
+    #[inline]
+    pub fn is_soft(&self, scoring: Scoring) -> bool {
+        self.total(scoring) != self.hard_total
+    }
+
     /// Whether the dealer draws another card: below 17 always, and on a
     /// soft 17 under H17. The dealer's soft 17 is decided here.
     #[inline]
-    pub fn must_draw(&self, soft17: Soft17) -> bool {
-        let total = self.total();
-        total < 17 || (total == 17 && soft17 == Soft17::Hit && self.is_soft())
+    pub fn must_draw(&self, rules: DealerRules) -> bool {
+        let total = self.total(rules.scoring);
+        total < 17 || (total == 17 && rules.soft17 == Soft17::Hit && self.is_soft(rules.scoring))
     }
 
     /// The outcome of a finished hand (one for which `must_draw` is false).
     #[inline]
-    pub fn outcome(&self) -> DealerOutcome {
-        match self.total() {
+    pub fn outcome(&self, rules: DealerRules) -> DealerOutcome {
+        match self.total(rules.scoring) {
             21 if self.n_cards == 2 => DealerOutcome::Natural,
             17 => DealerOutcome::Seventeen,
             18 => DealerOutcome::Eighteen,
@@ -383,25 +460,30 @@ impl DealerHand {
 /// This is the play function the Monte-Carlo runner uses; `next_value` is
 /// called only for cards the dealer actually takes.
 #[inline]
-pub fn play_with(soft17: Soft17, upcard: u8, mut next_value: impl FnMut() -> u8) -> DealerOutcome {
+pub fn play_with(
+    rules: DealerRules,
+    upcard: u8,
+    mut next_value: impl FnMut() -> u8,
+) -> DealerOutcome {
     let mut hand = DealerHand::new(upcard);
-    while hand.must_draw(soft17) {
+    while hand.must_draw(rules) {
         hand.add(next_value());
     }
-    hand.outcome()
+    hand.outcome(rules)
 }
 
 /// Plays one dealer hand from a dealt order: `dealt[0]` is the upcard,
 /// `dealt[1]` the hole card, the rest the hits in order. Returns the outcome
 /// and the number of cards used, or `None` if the cards ran out first.
-pub fn play(soft17: Soft17, dealt: &[Card]) -> Option<(DealerOutcome, usize)> {
+pub fn play(rules: DealerRules, dealt: &[Card]) -> Option<(DealerOutcome, usize)> {
     let (&upcard, rest) = dealt.split_first()?;
     let mut cards = rest.iter();
     let mut ran_out = false;
-    let outcome = play_with(soft17, card_value(upcard), || match cards.next() {
+    let outcome = play_with(rules, card_value(upcard), || match cards.next() {
         Some(&card) => card_value(card),
         None => {
-            // A value of 10 ends any hand, so the loop stops at once.
+            // Feeding tens ends the hand within two cards; the result is
+            // discarded anyway.
             ran_out = true;
             10
         }
@@ -419,7 +501,7 @@ pub fn play(soft17: Soft17, dealt: &[Card]) -> Option<(DealerOutcome, usize)> {
 /// natural, as the exact engine's peek does.
 #[derive(Clone, Debug)]
 pub struct DealerSimulation {
-    soft17: Soft17,
+    rules: DealerRules,
     peek: bool,
     upcard: u8,
     shoe: Shoe,
@@ -445,7 +527,7 @@ impl DealerSimulation {
             ));
         }
         Ok(DealerSimulation {
-            soft17: params.soft17,
+            rules: params.rules(),
             peek: params.peek,
             upcard,
             shoe,
@@ -456,12 +538,12 @@ impl DealerSimulation {
     #[inline]
     fn hand(&self, rng: &mut GameRng, cards: &mut [u8]) -> DealerOutcome {
         if self.shoe.infinite {
-            play_with(self.soft17, self.upcard, || {
+            play_with(self.rules, self.upcard, || {
                 VALUE_OF_RANK[bounded(rng, 13) as usize]
             })
         } else {
             let mut position = 0;
-            play_with(self.soft17, self.upcard, || {
+            play_with(self.rules, self.upcard, || {
                 let value = draw(rng, cards, position);
                 position += 1;
                 value
@@ -545,12 +627,12 @@ mod tests {
     use super::*;
     use crate::cards::parse_card;
 
-    fn outcome_of(soft17: Soft17, cards: &str) -> Option<(DealerOutcome, usize)> {
+    fn outcome_of(rules: DealerRules, cards: &str) -> Option<(DealerOutcome, usize)> {
         let dealt: Vec<Card> = cards
             .split_whitespace()
             .map(|c| parse_card(c).unwrap())
             .collect();
-        play(soft17, &dealt)
+        play(rules, &dealt)
     }
 
     #[test]
@@ -558,7 +640,8 @@ mod tests {
         use DealerOutcome::*;
         use Soft17::*;
         let check = |soft17, cards: &str, outcome, used| {
-            assert_eq!(outcome_of(soft17, cards), Some((outcome, used)), "{cards}");
+            let rules = DealerRules::new(soft17);
+            assert_eq!(outcome_of(rules, cards), Some((outcome, used)), "{cards}");
         };
         check(Stand, "AS KH 5C", Natural, 2);
         check(Stand, "KH AS", Natural, 2);
@@ -575,8 +658,32 @@ mod tests {
 
     #[test]
     fn running_out_of_cards_is_reported() {
-        assert_eq!(outcome_of(Soft17::Stand, "2S 3H"), None);
-        assert_eq!(outcome_of(Soft17::Stand, ""), None);
+        let rules = DealerRules::new(Soft17::Stand);
+        assert_eq!(outcome_of(rules, "2S 3H"), None);
+        assert_eq!(outcome_of(rules, ""), None);
+    }
+
+    #[test]
+    fn sorted_fold_scoring_busts_two_aces_over_ten() {
+        use DealerOutcome::*;
+        let check = |cards: &str, correct, sorted_fold| {
+            let rules = |scoring| DealerRules {
+                soft17: Soft17::Stand,
+                scoring,
+            };
+            let outcome = |scoring| outcome_of(rules(scoring), cards).map(|(o, _)| o);
+            assert_eq!(outcome(Scoring::Correct), Some(correct), "{cards}");
+            assert_eq!(outcome(Scoring::SortedFold), Some(sorted_fold), "{cards}");
+        };
+        // Aces with other cards summing to 10: hard 12 (a 7 then makes
+        // 19), but the fold says 11 + 10 + 1 = 22.
+        check("AS AH 4C 6D 7S", Nineteen, Bust);
+        check("AS AH 10C 7D", Nineteen, Bust);
+        // Where the fold agrees with the rules.
+        check("AS KH", Natural, Natural);
+        check("AS AH 5C", Seventeen, Seventeen);
+        check("6S 5H AC AD 4C", Seventeen, Seventeen);
+        check("AS AH 9C", TwentyOne, TwentyOne);
     }
 
     #[test]

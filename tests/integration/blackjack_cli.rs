@@ -157,7 +157,7 @@ fn monte_carlo_output_is_identical_for_one_and_two_threads() {
 /// on stdout, and no output file.
 #[test]
 fn bad_input_gets_one_clear_line_and_exit_status_2() {
-    let cases: [(&[&str], &str); 9] = [
+    let cases: [(&[&str], &str); 10] = [
         (&["blackjack", "exact", "--decks", "0"], "--decks 0"),
         (&["blackjack", "exact", "--decks", "x"], "--decks x"),
         (&["blackjack", "exact", "--decks", "65"], "--decks 65"),
@@ -177,6 +177,7 @@ fn bad_input_gets_one_clear_line_and_exit_status_2() {
         (&["blackjack", "exact", "--format", "pdf"], "--format pdf"),
         (&["blackjack", "mc", "--threads", "0"], "--threads 0"),
         (&["blackjack", "eor", "--outcome", "22"], "--outcome 22"),
+        (&["blackjack", "exact", "--scoring", "lax"], "--scoring lax"),
     ];
     let dir = tempfile::tempdir().unwrap();
     for (args, expected) in cases {
@@ -252,6 +253,40 @@ fn published_tables_are_judged_cell_by_cell() {
     let simulated: Value = serde_json::from_str(&simulated).unwrap();
     assert_eq!(simulated["consistent"], false);
     assert_eq!(simulated["inconsistent"], serde_json::json!(["A/bust"]));
+}
+
+/// The quiz write-up describes a scoring error (ten, ace, ace scored 22).
+/// Under that scoring the simulated table's ace row fits; under the rules
+/// it does not. This is how deckodds shows where that simulation went wrong.
+#[test]
+fn the_simulated_table_fits_the_sorted_fold_scoring_error() {
+    let check = |scoring: &str| -> Value {
+        let text = run_ok(&[
+            "blackjack",
+            "compare",
+            "--published",
+            "analysis/published/quiz151-simulation.csv",
+            "--hands",
+            "100000",
+            "--level",
+            "0.05",
+            "--format",
+            "json",
+            "--scoring",
+            scoring,
+        ]);
+        serde_json::from_str(&text).unwrap()
+    };
+    let ace_row_p = |json: &Value| {
+        let rows = json["rows"].as_array().unwrap();
+        let ace = rows.iter().find(|r| r["label"] == "A").unwrap();
+        ace["p_value"].as_f64().unwrap()
+    };
+    let correct = check("correct");
+    assert!(ace_row_p(&correct) < 0.01, "{}", ace_row_p(&correct));
+    let sorted_fold = check("sorted-fold");
+    assert_eq!(sorted_fold["consistent"], true);
+    assert!(ace_row_p(&sorted_fold) > 0.5, "{}", ace_row_p(&sorted_fold));
 }
 
 #[test]

@@ -4,7 +4,8 @@
 use deckodds::cards::Card;
 use deckodds::exact::dealer::{OutcomeRow, dealer_table};
 use deckodds::games::blackjack::{
-    DealerParams, Decks, N_OUTCOMES, N_VALUES, PER_DECK, Soft17, UPCARDS, play,
+    DealerParams, DealerRules, Decks, N_OUTCOMES, N_VALUES, PER_DECK, Scoring, Soft17, UPCARDS,
+    play,
 };
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -160,15 +161,15 @@ fn natural_with_an_ace_up_is_tens_over_cards_left() {
 /// Every ordered deal from a one-deck shoe, played card by card through the
 /// game's `play` function, with exact path probabilities: an enumeration
 /// that shares nothing with the memoised engine but the rules.
-fn brute_force_rows(soft17: Soft17) -> Vec<OutcomeRow> {
+fn brute_force_rows(rules: DealerRules) -> Vec<OutcomeRow> {
     fn walk(
-        soft17: Soft17,
+        rules: DealerRules,
         dealt: &mut Vec<Card>,
         counts: &mut [u32; N_VALUES],
         probability: BigRational,
         row: &mut OutcomeRow,
     ) {
-        if let Some((outcome, used)) = play(soft17, dealt) {
+        if let Some((outcome, used)) = play(rules, dealt) {
             assert_eq!(used, dealt.len(), "the hand ended before its last card");
             row[outcome.index()] += probability;
             return;
@@ -182,7 +183,7 @@ fn brute_force_rows(soft17: Soft17) -> Vec<OutcomeRow> {
             counts[usize::from(value - 1)] -= 1;
             dealt.push(Card::new(value, 0));
             let next = &probability * ratio(i64::from(available), i64::from(cards_left));
-            walk(soft17, dealt, counts, next, row);
+            walk(rules, dealt, counts, next, row);
             dealt.pop();
             counts[usize::from(value - 1)] += 1;
         }
@@ -194,13 +195,7 @@ fn brute_force_rows(soft17: Soft17) -> Vec<OutcomeRow> {
             counts[usize::from(upcard - 1)] -= 1;
             let mut row: OutcomeRow = std::array::from_fn(|_| BigRational::zero());
             let mut dealt = vec![Card::new(upcard, 0)];
-            walk(
-                soft17,
-                &mut dealt,
-                &mut counts,
-                BigRational::one(),
-                &mut row,
-            );
+            walk(rules, &mut dealt, &mut counts, BigRational::one(), &mut row);
             row
         })
         .collect()
@@ -209,7 +204,13 @@ fn brute_force_rows(soft17: Soft17) -> Vec<OutcomeRow> {
 #[test]
 fn memoised_engine_equals_brute_force_enumeration_on_one_deck() {
     for soft17 in [Soft17::Stand, Soft17::Hit] {
-        let memoised = dealer_table(&params(Decks::Finite(1), soft17)).unwrap();
-        assert_eq!(memoised, brute_force_rows(soft17), "{soft17:?}");
+        for scoring in [Scoring::Correct, Scoring::SortedFold] {
+            let params = DealerParams {
+                scoring,
+                ..params(Decks::Finite(1), soft17)
+            };
+            let memoised = dealer_table(&params).unwrap();
+            assert_eq!(memoised, brute_force_rows(params.rules()), "{params:?}");
+        }
     }
 }

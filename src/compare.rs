@@ -1571,38 +1571,12 @@ mod tests {
 
     // --- the blackjack seed tables (RULES.md section 5) -------------------
 
-    /// The exact seed table, in hundredths of a percent. The true exact
-    /// probabilities come from the blackjack engine; these rounded figures
-    /// stand in for them here, which is close enough to exercise the check
-    /// at the seed's real scale.
-    const SEED_EXACT: &str = "up,bust,17,18,19,20,21,natural
-2,35.33,13.94,13.33,13.07,12.40,11.93,0.00
-3,37.48,13.28,13.07,12.46,12.18,11.54,0.00
-4,39.85,13.07,12.02,12.10,11.64,11.31,0.00
-5,42.25,12.10,12.28,11.73,10.90,10.73,0.00
-6,42.21,16.62,10.62,10.67,10.12,9.75,0.00
-7,26.11,37.05,13.82,7.80,7.88,7.34,0.00
-8,24.16,12.97,36.12,12.90,6.89,6.96,0.00
-9,23.09,12.09,11.20,35.41,12.11,6.10,0.00
-10,21.32,11.29,11.22,11.30,33.56,3.55,7.77
-A,11.59,12.85,13.09,13.02,13.12,5.28,31.07
-";
+    /// The seed tables as shipped. The true exact probabilities come from
+    /// the blackjack engine; the exact table's rounded figures stand in for
+    /// them here, close enough to exercise the check at the seed's scale.
+    const SEED_EXACT: &str = include_str!("../analysis/published/quiz151-exact.csv");
 
-    const SEED_SIMULATED: &str = "up,bust,17,18,19,20,21,natural
-2,35.02,14.06,13.36,13.12,12.53,11.90,0.00
-3,37.24,13.47,12.94,12.67,12.27,11.42,0.00
-4,39.29,13.25,12.58,12.16,11.59,11.13,0.00
-5,41.78,12.29,12.24,11.78,11.20,10.71,0.00
-6,42.05,16.36,10.75,10.69,10.14,10.02,0.00
-7,25.97,37.00,13.89,7.83,7.75,7.57,0.00
-8,24.52,12.75,35.93,12.75,6.94,7.10,0.00
-9,22.86,12.00,11.97,35.02,12.08,6.07,0.00
-T,21.43,11.04,11.11,11.05,34.37,3.36,7.63
-J,21.39,11.11,11.15,11.17,34.07,3.44,7.67
-Q,21.16,10.97,11.30,11.13,34.19,3.47,7.79
-K,21.23,11.27,11.13,11.24,34.07,3.49,7.58
-A,13.13,12.88,12.86,12.71,12.71,4.95,30.77
-";
+    const SEED_SIMULATED: &str = include_str!("../analysis/published/quiz151-simulation.csv");
 
     fn upcard_key(label: &str) -> Option<String> {
         match label {

@@ -225,6 +225,26 @@ fn out_writes_the_file_in_the_format_its_extension_names() {
     assert_eq!(json["method"], "exact");
 }
 
+/// The JSON check of the quiz's simulated table (100,000 hands, family-wise
+/// level 0.05) against the exact table under `scoring`.
+fn check_simulated_table(scoring: &str) -> Value {
+    let text = run_ok(&[
+        "blackjack",
+        "compare",
+        "--published",
+        "analysis/published/quiz151-simulation.csv",
+        "--hands",
+        "100000",
+        "--level",
+        "0.05",
+        "--format",
+        "json",
+        "--scoring",
+        scoring,
+    ]);
+    serde_json::from_str(&text).unwrap()
+}
+
 #[test]
 fn published_tables_are_judged_cell_by_cell() {
     let exact = run_ok(&[
@@ -238,19 +258,7 @@ fn published_tables_are_judged_cell_by_cell() {
     let exact: Value = serde_json::from_str(&exact).unwrap();
     assert_eq!(exact["consistent"], true, "{exact:#}");
 
-    let simulated = run_ok(&[
-        "blackjack",
-        "compare",
-        "--published",
-        "analysis/published/quiz151-simulation.csv",
-        "--hands",
-        "100000",
-        "--level",
-        "0.05",
-        "--format",
-        "json",
-    ]);
-    let simulated: Value = serde_json::from_str(&simulated).unwrap();
+    let simulated = check_simulated_table("correct");
     assert_eq!(simulated["consistent"], false);
     assert_eq!(simulated["inconsistent"], serde_json::json!(["A/bust"]));
 }
@@ -260,31 +268,14 @@ fn published_tables_are_judged_cell_by_cell() {
 /// it does not. This is how deckodds shows where that simulation went wrong.
 #[test]
 fn the_simulated_table_fits_the_sorted_fold_scoring_error() {
-    let check = |scoring: &str| -> Value {
-        let text = run_ok(&[
-            "blackjack",
-            "compare",
-            "--published",
-            "analysis/published/quiz151-simulation.csv",
-            "--hands",
-            "100000",
-            "--level",
-            "0.05",
-            "--format",
-            "json",
-            "--scoring",
-            scoring,
-        ]);
-        serde_json::from_str(&text).unwrap()
-    };
     let ace_row_p = |json: &Value| {
         let rows = json["rows"].as_array().unwrap();
         let ace = rows.iter().find(|r| r["label"] == "A").unwrap();
         ace["p_value"].as_f64().unwrap()
     };
-    let correct = check("correct");
+    let correct = check_simulated_table("correct");
     assert!(ace_row_p(&correct) < 0.01, "{}", ace_row_p(&correct));
-    let sorted_fold = check("sorted-fold");
+    let sorted_fold = check_simulated_table("sorted-fold");
     assert_eq!(sorted_fold["consistent"], true);
     assert!(ace_row_p(&sorted_fold) > 0.5, "{}", ace_row_p(&sorted_fold));
 }

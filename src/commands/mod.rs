@@ -70,9 +70,15 @@ impl Context {
         let visible = !self.quiet && io::stderr().is_terminal();
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
         let style = ProgressStyle::with_template(
-            "{msg} {bar:40} {percent:>3}% {human_pos}/{human_len} trials, {per_sec}, eta {eta}",
+            "{msg} {bar:40} {percent:>3}% {human_pos}/{human_len} trials, {rate}, eta {eta}",
         )
-        .unwrap_or_else(|_| ProgressStyle::default_bar());
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.1} M/s", state.per_sec() / 1e6);
+            },
+        );
         bar.set_style(style);
         bar.set_message(message.to_string());
         ProgressReporter {

@@ -8,7 +8,7 @@ use serde_json::json;
 use super::{Context, emit, output_format, parse_count, parse_level, parse_seed};
 use crate::cli::{BlackjackCommand, BlackjackRules, OutputArgs, SamplingArgs};
 use crate::compare::{self, PublishedTable, SampleSize};
-use crate::distribution::ExactDistribution;
+use crate::distribution::{CountDistribution, ExactDistribution};
 use crate::error::{Error, Result};
 use crate::exact::dealer::{dealer_distributions, effect_of_removal};
 use crate::games::blackjack::{
@@ -110,18 +110,26 @@ fn sampling_plan(sampling: &SamplingArgs) -> Result<(u64, u64)> {
     ))
 }
 
-/// Runs the Monte-Carlo table with a progress bar.
-fn monte_carlo_report(
+/// Runs the Monte-Carlo counts for every upcard with a progress bar.
+fn monte_carlo_counts(
     params: &DealerParams,
     n_trials: u64,
     seed: u64,
     context: &Context,
-) -> Result<Report> {
+) -> Result<Vec<CountDistribution>> {
     let total = n_trials.saturating_mul(UPCARDS.len() as u64);
     let progress = context.progress(total, "dealer hands");
-    let distributions =
-        context.with_threads(|| dealer_monte_carlo(params, n_trials, seed, &progress))??;
-    Ok(Report {
+    context.with_threads(|| dealer_monte_carlo(params, n_trials, seed, &progress))?
+}
+
+/// The report of Monte-Carlo counts under `params`.
+fn monte_carlo_report(
+    params: &DealerParams,
+    n_trials: u64,
+    seed: u64,
+    distributions: Vec<CountDistribution>,
+) -> Report {
+    Report {
         game: GAME.into(),
         method: Method::MonteCarlo,
         params: params.to_json(),
@@ -131,7 +139,7 @@ fn monte_carlo_report(
             .into_iter()
             .map(ReportDistribution::Counts)
             .collect(),
-    })
+    }
 }
 
 fn monte_carlo(
@@ -143,7 +151,8 @@ fn monte_carlo(
     let params = dealer_params(rules)?;
     let (n_trials, seed) = sampling_plan(sampling)?;
     let (format, options) = output_format(output, 2)?;
-    let report = monte_carlo_report(&params, n_trials, seed, context)?;
+    let counts = monte_carlo_counts(&params, n_trials, seed, context)?;
+    let report = monte_carlo_report(&params, n_trials, seed, counts);
     emit(&report::render(&report, format, &options), output, context)
 }
 
@@ -177,15 +186,8 @@ fn compare_monte_carlo(
     let (n_trials, seed) = sampling_plan(sampling)?;
     let (format, _) = output_format(output, 2)?;
     let exact = dealer_distributions(&params)?;
-    let simulated = monte_carlo_report(&params, n_trials, seed, context)?;
-    let agreements = exact
-        .iter()
-        .zip(&simulated.distributions)
-        .map(|(exact, simulated)| match simulated {
-            ReportDistribution::Counts(counts) => compare::goodness_of_fit(exact, counts, level),
-            ReportDistribution::Exact(_) => unreachable!("a Monte-Carlo report holds counts"),
-        })
-        .collect::<Result<Vec<_>>>()?;
+    let simulated = monte_carlo_counts(&params, n_trials, seed, context)?;
+    let agreements = compare::goodness_of_fit_all(&exact, &simulated, level)?;
     let title = format!(
         "{}: Monte Carlo ({n_trials} hands per upcard, seed {seed}) vs exact",
         rules_title(&params)
@@ -263,15 +265,10 @@ fn eor(
         .collect();
     let text = match format {
         Format::Json => {
-            let values: Vec<serde_json::Value> = reports
-                .iter()
-                .map(|r| serde_json::from_str(&report::render(r, Format::Json, &options)))
-                .collect::<std::result::Result<_, _>>()
-                .map_err(|e| Error::invalid("--format", "json", e))?;
-            let value = if values.len() == 1 {
-                values.into_iter().next().unwrap_or_default()
-            } else {
-                json!(values)
+            let mut values: Vec<serde_json::Value> = reports.iter().map(report::to_json).collect();
+            let value = match values.len() {
+                1 => values.remove(0),
+                _ => json!(values),
             };
             format!("{value:#}\n")
         }

@@ -275,6 +275,8 @@ impl<W: Weight> Enumerator<W> {
 
         // First every child, to learn the deepest one; then combine over the
         // common denominator that depth implies.
+        // One small vector per memoised node (about 1,500 per table); a
+        // stack array of ten optional nodes measured 20% slower.
         let mut children: Vec<(u64, Node<W>)> = Vec::with_capacity(N_VALUES);
         for value in 1..=N_VALUES as u8 {
             let held_of_value = (key >> (KEY_BITS * u32::from(value - 1))) & KEY_MASK;
@@ -292,9 +294,9 @@ impl<W: Weight> Enumerator<W> {
             let child = self.visit(key + key_unit(value), next, held + 1)?;
             children.push((available, child));
         }
-        // A dealer who must draw from an empty shoe cannot occur: every shoe
-        // here holds at least the cards of one deck minus a few removals, and
-        // the deepest draw uses at most 17 cards. Guard anyway.
+        // Some child always exists: `dealer_table` requires a card of every
+        // value in the shoe, so its cards total at least 1 + 2 + ... + 10 =
+        // 55 and the dealer reaches hard 17 before the shoe runs dry.
         let depth = 1 + children.iter().map(|(_, c)| c.depth).max()?;
 
         let cards_left_after = self.cards_left(held + 1);

@@ -728,6 +728,19 @@ fn csv_bytes(view: &View) -> Result<Vec<u8>, csv::Error> {
 // JSON.
 
 fn render_json(view: &View) -> String {
+    // Serialising a `Value` cannot fail: its keys are strings and
+    // non-finite floats are already `null`.
+    serde_json::to_string_pretty(&json_value(view)).unwrap_or_else(|_| "null".to_string())
+}
+
+/// The report as a JSON value, per the machine contract of DESIGN.md: what
+/// [`render`] prints for `Format::Json`, for callers that assemble larger
+/// documents.
+pub fn to_json(report: &Report) -> Value {
+    json_value(&View::new(report))
+}
+
+fn json_value(view: &View) -> Value {
     let report = view.report;
     let mut root = Map::new();
     root.insert("game".into(), Value::from(report.game.clone()));
@@ -750,9 +763,7 @@ fn render_json(view: &View) -> String {
         })
         .collect();
     root.insert("distributions".into(), Value::Array(distributions));
-    // Serialising a `Value` cannot fail: its keys are strings and
-    // non-finite floats are already `null`.
-    serde_json::to_string_pretty(&Value::Object(root)).unwrap_or_else(|_| "null".to_string())
+    Value::Object(root)
 }
 
 /// One outcome per the contract; `Value::from` turns a non-finite float

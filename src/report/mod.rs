@@ -7,6 +7,8 @@
 pub mod comparison;
 pub mod distributions;
 
+pub use distributions::to_json;
+
 use serde_json::{Map, Value};
 
 use crate::distribution::{CountDistribution, ExactDistribution};

@@ -38,6 +38,18 @@ impl Card {
     pub const fn suit(self) -> u8 {
         self.0 >> 4
     }
+
+    /// Whether the two cards have the same suit (one XOR and one mask).
+    #[inline]
+    pub const fn same_suit(self, other: Card) -> bool {
+        (self.0 ^ other.0) & 0xf0 == 0
+    }
+
+    /// Whether the two cards have the same rank (one XOR and one mask).
+    #[inline]
+    pub const fn same_rank(self, other: Card) -> bool {
+        (self.0 ^ other.0) & 0x0f == 0
+    }
 }
 
 impl fmt::Display for Card {

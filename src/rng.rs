@@ -10,6 +10,8 @@
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
+use crate::error::{Error, Result};
+
 /// The generator every game uses: xoshiro256++ (fast, 256 bits of state,
 /// passes BigCrush).
 pub type GameRng = Xoshiro256PlusPlus;
@@ -98,6 +100,59 @@ pub fn naive_shuffle<T, R: Rng + ?Sized>(rng: &mut R, items: &mut [T]) {
     }
 }
 
+/// How a deck is shuffled before each game (RULES.md, "Shuffles").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shuffle {
+    /// Fisher-Yates: every order equally likely. The default everywhere.
+    Uniform,
+    /// The naive shuffle applied to the sorted deck before every game,
+    /// which exposes its bias.
+    Naive,
+    /// The naive shuffle applied to the previous game's deck, as the SAS
+    /// program does.
+    NaiveCarry,
+}
+
+impl Shuffle {
+    /// Every shuffle, in the order `--help` lists them.
+    pub const ALL: [Shuffle; 3] = [Shuffle::Uniform, Shuffle::Naive, Shuffle::NaiveCarry];
+
+    /// Parses `uniform`, `naive` or `naive-carry`.
+    pub fn parse(text: &str) -> Result<Shuffle> {
+        Shuffle::ALL
+            .into_iter()
+            .find(|shuffle| shuffle.name() == text)
+            .ok_or_else(|| {
+                Error::invalid("--shuffle", text, "must be uniform, naive or naive-carry")
+            })
+    }
+
+    /// The name used on the command line and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Shuffle::Uniform => "uniform",
+            Shuffle::Naive => "naive",
+            Shuffle::NaiveCarry => "naive-carry",
+        }
+    }
+
+    /// Shuffles `deck` for the next game. `sorted` is the deck in sorted
+    /// order (the same cards), which `Naive` starts from every time;
+    /// `Uniform` and `NaiveCarry` start from whatever order `deck` is in
+    /// (for `Uniform` that makes no difference).
+    #[inline]
+    pub fn apply<T: Copy, R: Rng + ?Sized>(self, rng: &mut R, deck: &mut [T], sorted: &[T]) {
+        match self {
+            Shuffle::Uniform => shuffle(rng, deck),
+            Shuffle::Naive => {
+                deck.copy_from_slice(sorted);
+                naive_shuffle(rng, deck);
+            }
+            Shuffle::NaiveCarry => naive_shuffle(rng, deck),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,6 +236,48 @@ mod tests {
             .map(|(&c, e)| (c as f64 - e).powi(2) / e)
             .sum();
         assert!(chi < 33.4, "{counts:?}");
+    }
+
+    #[test]
+    fn shuffles_parse_by_name() {
+        for shuffle in Shuffle::ALL {
+            assert_eq!(Shuffle::parse(shuffle.name()).unwrap(), shuffle);
+        }
+        assert_eq!(
+            Shuffle::parse("riffle").unwrap_err().to_string(),
+            "--shuffle riffle: must be uniform, naive or naive-carry"
+        );
+    }
+
+    #[test]
+    fn naive_restarts_from_sorted_and_carry_does_not() {
+        let sorted = [0u8, 1, 2, 3, 4];
+        let run = |shuffle: Shuffle| {
+            let mut rng = stream_rng(11, 0, 0);
+            let mut deck = sorted;
+            let first = {
+                shuffle.apply(&mut rng, &mut deck, &sorted);
+                deck
+            };
+            shuffle.apply(&mut rng, &mut deck, &sorted);
+            (first, deck)
+        };
+        // Same generator, same first game; the second game differs only in
+        // where the naive shuffle starts.
+        let (naive_first, naive_second) = run(Shuffle::Naive);
+        let (carry_first, carry_second) = run(Shuffle::NaiveCarry);
+        assert_eq!(naive_first, carry_first);
+        let mut rng = stream_rng(11, 0, 0);
+        let mut expected = sorted;
+        naive_shuffle(&mut rng, &mut expected);
+        let mut again = sorted;
+        naive_shuffle(&mut rng, &mut again);
+        assert_eq!(naive_second, again);
+        let mut carried = expected;
+        let mut rng = stream_rng(11, 0, 0);
+        naive_shuffle(&mut rng, &mut [0u8; 5]);
+        naive_shuffle(&mut rng, &mut carried);
+        assert_eq!(carry_second, carried);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! Architecture invariant: renderers return strings and never do I/O; the
 //! `commands` layer decides where the text goes.
 
+pub mod chart;
 pub mod comparison;
 pub mod distributions;
 

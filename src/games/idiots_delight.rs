@@ -1,0 +1,406 @@
+//! Idiot's Delight ("Simple Solitaire"), RULES.md section 1.
+//!
+//! Cards are dealt one at a time onto the right end of a row, the hand.
+//! After each card, while the hand has at least four cards, the rightmost
+//! card is compared with the card three to its left: the same suit discards
+//! the two cards between them; otherwise the same rank discards all four;
+//! otherwise the next card is dealt. The suit test comes first. The outcome
+//! is the number of cards left when the deck is exhausted, which has the
+//! parity of the deck (discards come in twos and fours).
+//!
+//! The rules live in [`IdiotsDelight::deal`]; every engine reaches them
+//! through [`SequentialGame`].
+
+use serde_json::json;
+
+use crate::cards::{Card, DeckSpec, MAX_RANKS, MAX_SUITS};
+use crate::error::{Error, Result};
+use crate::games::SequentialGame;
+use crate::montecarlo::Simulation;
+use crate::rng::{GameRng, Shuffle};
+
+/// The most cards a deck may have: 16 suits x 13 ranks.
+pub const MAX_CARDS: usize = MAX_SUITS as usize * MAX_RANKS as usize;
+
+/// The most cards the exact enumerators accept. The memo key packs the
+/// hand (five bits a card) and the cards to come (one bit each) into 128
+/// bits, which holds for 20 cards; no deck beyond that is within reach of
+/// exhaustive counting anyway.
+pub const EXACT_MAX_CARDS: usize = 20;
+
+/// The game on one `suits x ranks` deck (one copy of each card).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IdiotsDelight {
+    deck: DeckSpec,
+}
+
+/// The row of cards in front of the player. A fixed array, so that dealing
+/// never allocates.
+#[derive(Clone, Debug)]
+pub struct Hand {
+    cards: [Card; MAX_CARDS],
+    len: u8,
+}
+
+impl Hand {
+    /// The cards in the hand, left to right.
+    pub fn cards(&self) -> &[Card] {
+        &self.cards[..usize::from(self.len)]
+    }
+
+    /// The number of cards in the hand.
+    pub fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
+    /// Whether the hand is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl IdiotsDelight {
+    /// The game on a `suits x ranks` deck. Errors name the bad option.
+    pub fn new(suits: u8, ranks: u8) -> Result<IdiotsDelight> {
+        let deck = DeckSpec {
+            suits,
+            ranks,
+            copies: 1,
+        }
+        .validated()?;
+        Ok(IdiotsDelight { deck })
+    }
+
+    /// The standard 52-card game.
+    pub fn standard() -> IdiotsDelight {
+        IdiotsDelight {
+            deck: DeckSpec::STANDARD,
+        }
+    }
+
+    /// The deck.
+    pub fn deck(&self) -> DeckSpec {
+        self.deck
+    }
+
+    /// The number of cards in the deck.
+    pub fn n_cards(&self) -> usize {
+        self.deck.len()
+    }
+
+    /// The number of cards left in the hand for outcome bin `bin`.
+    pub fn cards_left(&self, bin: usize) -> usize {
+        self.n_cards() % 2 + 2 * bin
+    }
+
+    /// Outcome labels: the possible numbers of cards left, `"0"`, `"2"`,
+    /// ..., `"n"` (odd numbers for an odd deck).
+    pub fn outcome_labels(&self) -> Vec<String> {
+        (0..self.n_outcomes())
+            .map(|bin| self.cards_left(bin).to_string())
+            .collect()
+    }
+
+    /// The parameters as they appear in JSON output.
+    pub fn to_json(&self) -> serde_json::Value {
+        json!({"suits": self.deck.suits, "ranks": self.deck.ranks})
+    }
+
+    /// Labels suits and ranks canonically for a memo key: first those in
+    /// the hand, in order of first appearance; then the others, those with
+    /// more cards still to come first (ties by their own order).
+    ///
+    /// Why this is sound: the rules only ever ask whether two suits (or two
+    /// ranks) are equal, so renaming suits among themselves and ranks among
+    /// themselves maps every future deal to one with the same outcome. Any
+    /// bijective renaming would do; this one merges most of the states
+    /// that are equal up to renaming.
+    fn canonical_labels(&self, hand: &Hand, values: &[Card], remaining: &[u8]) -> Labels {
+        let mut suit = [u8::MAX; MAX_SUITS as usize];
+        let mut rank = [u8::MAX; MAX_RANKS as usize + 1];
+        let (mut n_suits, mut n_ranks) = (0u8, 0u8);
+        for card in hand.cards() {
+            let (s, r) = (usize::from(card.suit()), usize::from(card.rank()));
+            if suit[s] == u8::MAX {
+                suit[s] = n_suits;
+                n_suits += 1;
+            }
+            if rank[r] == u8::MAX {
+                rank[r] = n_ranks;
+                n_ranks += 1;
+            }
+        }
+        let mut suit_left = [0u8; MAX_SUITS as usize];
+        let mut rank_left = [0u8; MAX_RANKS as usize + 1];
+        for (card, &copies) in values.iter().zip(remaining) {
+            suit_left[usize::from(card.suit())] += copies;
+            rank_left[usize::from(card.rank())] += copies;
+        }
+        let label_rest =
+            |labels: &mut [u8], left: &[u8], range: std::ops::Range<usize>, next: u8| {
+                for label in next.. {
+                    // The unlabelled value with the most cards to come, lowest
+                    // first among equals.
+                    let Some(best) = range
+                        .clone()
+                        .filter(|&v| labels[v] == u8::MAX)
+                        .max_by_key(|&v| (left[v], std::cmp::Reverse(v)))
+                    else {
+                        break;
+                    };
+                    labels[best] = label;
+                }
+            };
+        label_rest(
+            &mut suit,
+            &suit_left,
+            0..usize::from(self.deck.suits),
+            n_suits,
+        );
+        label_rest(
+            &mut rank,
+            &rank_left,
+            1..usize::from(self.deck.ranks) + 1,
+            n_ranks,
+        );
+        Labels { suit, rank }
+    }
+}
+
+/// A renaming of suits and ranks (see `canonical_labels`).
+struct Labels {
+    suit: [u8; MAX_SUITS as usize],
+    rank: [u8; MAX_RANKS as usize + 1],
+}
+
+impl SequentialGame for IdiotsDelight {
+    type State = Hand;
+    /// The hand's length, its cards and the set of cards to come, under the
+    /// canonical renaming, packed into 128 bits.
+    type Key = u128;
+
+    fn n_outcomes(&self) -> usize {
+        self.n_cards() / 2 + 1
+    }
+
+    fn start(&self) -> Hand {
+        Hand {
+            cards: [Card::new(1, 0); MAX_CARDS],
+            len: 0,
+        }
+    }
+
+    /// The rules of RULES.md section 1.
+    #[inline]
+    fn deal(&self, hand: &mut Hand, card: Card) {
+        let mut len = usize::from(hand.len);
+        hand.cards[len] = card;
+        len += 1;
+        while len >= 4 {
+            let rightmost = hand.cards[len - 1];
+            let three_left = hand.cards[len - 4];
+            if rightmost.same_suit(three_left) {
+                // Discard the two cards between them.
+                hand.cards[len - 3] = rightmost;
+                len -= 2;
+            } else if rightmost.same_rank(three_left) {
+                // Discard all four.
+                len -= 4;
+            } else {
+                break;
+            }
+        }
+        hand.len = len as u8;
+    }
+
+    #[inline]
+    fn outcome(&self, hand: &Hand) -> usize {
+        usize::from(hand.len) / 2
+    }
+
+    fn memo_key(&self, hand: &Hand, values: &[Card], remaining: &[u8]) -> Option<u128> {
+        let n = self.n_cards();
+        if n > EXACT_MAX_CARDS {
+            return None;
+        }
+        let labels = self.canonical_labels(hand, values, remaining);
+        let ranks = usize::from(self.deck.ranks);
+        let index = |card: Card| {
+            usize::from(labels.suit[usize::from(card.suit())]) * ranks
+                + usize::from(labels.rank[usize::from(card.rank())])
+        };
+        // Five bits hold the hand's length and each card's index (n <= 20),
+        // so the key takes at most 5 + 5 * 20 + 20 = 125 bits.
+        let mut key = u128::from(hand.len);
+        for &card in hand.cards() {
+            key = key << 5 | index(card) as u128;
+        }
+        let mut to_come = 0u128;
+        for (&card, &copies) in values.iter().zip(remaining) {
+            if copies > 0 {
+                to_come |= 1 << index(card);
+            }
+        }
+        Some(key << n | to_come)
+    }
+}
+
+/// Monte Carlo of the game: shuffle the deck as `shuffle` says, then play.
+#[derive(Clone, Debug)]
+pub struct IdiotsDelightSimulation {
+    game: IdiotsDelight,
+    shuffle: Shuffle,
+    sorted: Vec<Card>,
+}
+
+impl IdiotsDelightSimulation {
+    /// A simulation of `game` with decks shuffled by `shuffle`.
+    pub fn new(game: IdiotsDelight, shuffle: Shuffle) -> IdiotsDelightSimulation {
+        IdiotsDelightSimulation {
+            game,
+            shuffle,
+            sorted: game.deck.sorted_cards(),
+        }
+    }
+}
+
+impl Simulation for IdiotsDelightSimulation {
+    /// The deck, which starts every chunk sorted. Under `naive-carry` it is
+    /// carried from game to game within a chunk (and only within a chunk, so
+    /// that counts stay independent of threads and shards).
+    type Scratch = Vec<Card>;
+
+    fn n_bins(&self) -> usize {
+        self.game.n_outcomes()
+    }
+
+    fn new_scratch(&self) -> Vec<Card> {
+        self.sorted.clone()
+    }
+
+    #[inline]
+    fn trial(&self, rng: &mut GameRng, deck: &mut Vec<Card>) -> usize {
+        self.shuffle.apply(rng, deck, &self.sorted);
+        self.game.play(deck)
+    }
+}
+
+/// Checks that a deck is small enough for exact enumeration at all (the
+/// memo key's limit), naming the deck otherwise.
+pub fn check_exact_size(game: &IdiotsDelight) -> Result<()> {
+    if game.n_cards() > EXACT_MAX_CARDS {
+        return Err(Error::invalid(
+            "--suits x --ranks",
+            format!("{}x{}", game.deck.suits, game.deck.ranks),
+            format!(
+                "exact enumeration handles at most {EXACT_MAX_CARDS} cards; use `idiots-delight mc` for larger decks"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::parse_card;
+
+    fn cards(text: &str) -> Vec<Card> {
+        text.split_whitespace()
+            .map(|c| parse_card(c).unwrap())
+            .collect()
+    }
+
+    fn hand_after(deal: &str) -> Vec<Card> {
+        let game = IdiotsDelight::standard();
+        let mut hand = game.start();
+        for card in cards(deal) {
+            game.deal(&mut hand, card);
+        }
+        hand.cards().to_vec()
+    }
+
+    #[test]
+    fn the_papers_worked_example() {
+        // The SAS paper's illustration: 4H 9C QD 6S; 3C matches 9C's suit
+        // and sweeps QD 6S; JD 9S then match 9C's rank and sweep four.
+        assert_eq!(hand_after("4H 9C QD 6S"), cards("4H 9C QD 6S"));
+        assert_eq!(hand_after("4H 9C QD 6S 3C"), cards("4H 9C 3C"));
+        assert_eq!(hand_after("4H 9C QD 6S 3C JD 9S"), cards("4H"));
+    }
+
+    #[test]
+    fn a_rank_match_discards_four_a_suit_match_two() {
+        // With one copy of each card a pair cannot match in both suit and
+        // rank, so the order of the two tests never decides anything here.
+        assert_eq!(hand_after("2H 3C 4D 2S"), Vec::<Card>::new());
+        assert_eq!(hand_after("2H 3C 4D 9H"), cards("2H 9H"));
+    }
+
+    #[test]
+    fn suit_discards_cascade() {
+        // 9H sweeps 7S 3D (matching 6H), lands next to 6H and is compared
+        // again, now with 2H: another suit match sweeps 5C 6H.
+        assert_eq!(hand_after("2H 5C 6H 7S 3D"), cards("2H 5C 6H 7S 3D"));
+        assert_eq!(hand_after("2H 5C 6H 7S 3D 9H"), cards("2H 9H"));
+    }
+
+    #[test]
+    fn play_agrees_with_deal() {
+        let game = IdiotsDelight::standard();
+        let deal = cards("4H 9C QD 6S 3C JD 9S");
+        assert_eq!(game.cards_left(game.play(&deal)), 0);
+        // One suit only: whatever the order, the fourth card sweeps two,
+        // and so does every second card after it, so 13 cards leave 3.
+        let one_suit = IdiotsDelight::new(1, 13).unwrap();
+        let deal = one_suit.deck().sorted_cards();
+        assert_eq!(one_suit.cards_left(one_suit.play(&deal)), 3);
+    }
+
+    #[test]
+    fn labels_have_the_decks_parity() {
+        let game = IdiotsDelight::new(3, 3).unwrap();
+        assert_eq!(game.outcome_labels(), ["1", "3", "5", "7", "9"]);
+        assert_eq!(
+            IdiotsDelight::standard().outcome_labels().last().unwrap(),
+            "52"
+        );
+    }
+
+    #[test]
+    fn keys_merge_renamed_states_only() {
+        let game = IdiotsDelight::new(3, 3).unwrap();
+        let values = game.deck.sorted_cards();
+        let key = |deal: &[Card]| {
+            let mut hand = game.start();
+            let mut remaining = vec![1u8; values.len()];
+            for &card in deal {
+                game.deal(&mut hand, card);
+                remaining[values.iter().position(|&v| v == card).unwrap()] = 0;
+            }
+            game.memo_key(&hand, &values, &remaining).unwrap()
+        };
+        let c = |rank, suit| Card::new(rank, suit);
+        // Swapping suits 0 and 1 and ranks 1 and 3 everywhere: same key.
+        assert_eq!(key(&[c(1, 0), c(2, 1)]), key(&[c(3, 1), c(2, 0)]));
+        // A different pattern of equalities: different keys.
+        assert_ne!(key(&[c(1, 0), c(2, 1)]), key(&[c(1, 0), c(2, 0)]));
+        assert_ne!(key(&[c(1, 0), c(2, 1)]), key(&[c(1, 0), c(1, 1)]));
+        // Same hand, different cards to come (2 of suit 2 discarded vs
+        // still to come) must differ.
+        assert_ne!(
+            key(&[c(1, 0), c(2, 1), c(3, 2), c(1, 1), c(3, 1)]),
+            key(&[c(1, 0), c(2, 1), c(2, 2), c(1, 1), c(3, 1)])
+        );
+    }
+
+    #[test]
+    fn too_large_for_exact_is_refused_by_name() {
+        assert!(check_exact_size(&IdiotsDelight::new(4, 5).unwrap()).is_ok());
+        let err = check_exact_size(&IdiotsDelight::new(3, 7).unwrap()).unwrap_err();
+        assert!(
+            err.to_string().starts_with("--suits x --ranks 3x7:"),
+            "{err}"
+        );
+    }
+}

@@ -6,9 +6,11 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use deckodds::cards::DeckSpec;
 use deckodds::exact::dealer::dealer_table;
+use deckodds::games::SequentialGame;
 use deckodds::games::blackjack::{DealerParams, DealerSimulation, Decks, Soft17};
+use deckodds::games::idiots_delight::{IdiotsDelight, IdiotsDelightSimulation};
 use deckodds::montecarlo::Simulation;
-use deckodds::rng::{shuffle, stream_rng};
+use deckodds::rng::{Shuffle, shuffle, stream_rng};
 use rand::seq::SliceRandom;
 
 /// The full exact 10-upcard table; the target is at most 1 ms for 8 decks
@@ -81,10 +83,49 @@ fn shuffle_52(c: &mut Criterion) {
     group.finish();
 }
 
+/// 52-card Idiot's Delight games on one core, shuffle included (the
+/// Monte-Carlo runner's trial, exactly); the target is at least 5 million
+/// games per second. "play only" replays one shuffled deck, to show how the
+/// cost splits between shuffling and playing.
+fn idiots_delight_games(c: &mut Criterion) {
+    const GAMES: u64 = 100_000;
+    let mut group = c.benchmark_group("idiots delight 52-card games (one core)");
+    group.throughput(Throughput::Elements(GAMES));
+    let game = IdiotsDelight::standard();
+    for shuffle in Shuffle::ALL {
+        let simulation = IdiotsDelightSimulation::new(game, shuffle);
+        let mut rng = stream_rng(1, 0, 0);
+        let mut deck = simulation.new_scratch();
+        group.bench_function(format!("{} shuffle + play", shuffle.name()), |b| {
+            b.iter(|| {
+                let mut left = 0usize;
+                for _ in 0..GAMES {
+                    left += simulation.trial(&mut rng, &mut deck);
+                }
+                left
+            })
+        });
+    }
+    let mut rng = stream_rng(2, 0, 0);
+    let mut deck = DeckSpec::STANDARD.sorted_cards();
+    shuffle(&mut rng, &mut deck);
+    group.bench_function("play only", |b| {
+        b.iter(|| {
+            let mut left = 0usize;
+            for _ in 0..GAMES {
+                left += game.play(black_box(&deck));
+            }
+            left
+        })
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
     exact_dealer_table,
     monte_carlo_dealer_hands,
-    shuffle_52
+    shuffle_52,
+    idiots_delight_games
 );
 criterion_main!(benches);

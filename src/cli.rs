@@ -39,6 +39,133 @@ pub enum Command {
     /// Blackjack dealer outcomes by upcard (RULES.md section 5).
     #[command(subcommand)]
     Blackjack(BlackjackCommand),
+    /// Idiot's Delight: the distribution of cards left (RULES.md section 1).
+    #[command(subcommand, name = "idiots-delight")]
+    IdiotsDelight(IdiotsDelightCommand),
+}
+
+/// Idiot's Delight commands.
+#[derive(Debug, Subcommand)]
+pub enum IdiotsDelightCommand {
+    /// Exact distribution of cards left on a small deck, as reduced
+    /// fractions: every arrangement counted.
+    Exact {
+        #[command(flatten)]
+        deck: IdiotsDelightDeck,
+        /// Which enumerator: "memo" (memoised deal by deal, canonical up to
+        /// renaming suits and ranks) or "exhaustive" (every arrangement
+        /// played; the independent cross-check, for decks up to about 13
+        /// cards).
+        #[arg(long, value_name = "ENGINE", default_value = "memo")]
+        engine: String,
+        /// The shuffle: "uniform" (every order equally likely), "naive",
+        /// the SAS paper's biased shuffle applied to the sorted deck (exact
+        /// for decks of at most 10 cards), or "both" (one table, a row
+        /// each).
+        #[arg(long, value_name = "SHUFFLE", default_value = "uniform")]
+        shuffle: String,
+        /// Run even when the estimated time or memory is over the limits.
+        #[arg(long)]
+        force: bool,
+        /// Memory the memo may use, in GiB; beyond it results stay exact
+        /// but slower.
+        #[arg(long, value_name = "GIB", default_value = "16")]
+        memory: String,
+        /// Run only part k of n of the exhaustive enumeration (e.g. 3/8);
+        /// the parts' counts (--format json) add up to the whole.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<String>,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Monte-Carlo distribution of cards left, with 95% intervals and the
+    /// mean with its standard error.
+    Mc {
+        #[command(flatten)]
+        deck: IdiotsDelightDeck,
+        #[command(flatten)]
+        sampling: GameSamplingArgs,
+        /// The shuffle before each game: uniform, naive (the SAS paper's
+        /// biased shuffle of the sorted deck) or naive-carry (of the
+        /// previous game's deck, as the SAS program does).
+        #[arg(long, value_name = "SHUFFLE", default_value = "uniform")]
+        shuffle: String,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Agreement report: Monte Carlo against the exact distribution (decks
+    /// of at most 20 cards), or against the SAS paper's table of 1,000,000
+    /// games (52 cards, or --published).
+    Compare {
+        #[command(flatten)]
+        deck: IdiotsDelightDeck,
+        #[command(flatten)]
+        sampling: GameSamplingArgs,
+        /// The shuffle(s) to run: uniform, naive, naive-carry, or all (one
+        /// row each).
+        #[arg(long, value_name = "SHUFFLE", default_value = "uniform")]
+        shuffle: String,
+        /// Compare with a published table instead of the exact
+        /// distribution: "sas" (the paper's counts, built in), or a CSV file
+        /// with a header and rows `cards_left,count`.
+        #[arg(long, value_name = "sas|FILE.csv")]
+        published: Option<String>,
+        /// Significance level of the verdicts.
+        #[arg(long, value_name = "ALPHA", default_value = "0.001")]
+        level: String,
+        /// Also draw the distributions as an SVG bar chart (the first
+        /// shuffle's estimates as bars with 95% intervals, the published
+        /// table and any other shuffles as markers). Needs --published.
+        #[arg(long, value_name = "FILE.svg", requires = "published")]
+        chart: Option<PathBuf>,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// How many games it takes to detect the naive shuffle's bias: the
+    /// power of a chi-square test of naive-shuffle counts against the
+    /// uniform distribution, from deckodds' own runs.
+    Power {
+        #[command(flatten)]
+        deck: IdiotsDelightDeck,
+        #[command(flatten)]
+        sampling: GameSamplingArgs,
+        /// The biased shuffle to measure: naive or naive-carry.
+        #[arg(long, value_name = "SHUFFLE", default_value = "naive")]
+        shuffle: String,
+        /// Significance level of the test whose power is computed.
+        #[arg(long, value_name = "ALPHA", default_value = "0.001")]
+        level: String,
+        /// Replicate experiments run at the predicted 90%-power size to
+        /// check the prediction (0 to skip).
+        #[arg(long, value_name = "N", default_value = "100")]
+        replicates: String,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+}
+
+/// The deck of an Idiot's Delight game.
+#[derive(Debug, Args)]
+pub struct IdiotsDelightDeck {
+    /// Suits in the deck, 1..=16.
+    #[arg(long, value_name = "S", default_value = "4")]
+    pub suits: String,
+    /// Ranks in each suit, 1..=13.
+    #[arg(long, value_name = "R", default_value = "13")]
+    pub ranks: String,
+}
+
+/// How a Monte-Carlo run of games samples.
+#[derive(Debug, Args)]
+pub struct GameSamplingArgs {
+    /// Games to play (accepts 1000000, 1_000_000 or 1e6).
+    #[arg(long, value_name = "N", default_value = "1000000")]
+    pub trials: String,
+
+    /// Master seed. The same seed and trials give the same counts on any
+    /// machine with any number of threads.
+    #[arg(long, value_name = "S", default_value = "1")]
+    pub seed: String,
 }
 
 /// Blackjack dealer-outcome commands.

@@ -48,6 +48,51 @@ impl CountDistribution {
     }
 }
 
+/// Parses a published table of counts: CSV with a header row, then rows
+/// `outcome,count` (e.g. `cards_left,count` then `0,7057`). Every label in
+/// `outcomes` must appear exactly once; the counts come back in the order
+/// of `outcomes`. Blank lines are skipped; thousands separators are not
+/// allowed (`7,057` would be two fields).
+///
+/// Errors are one-line messages naming the line; the caller adds the file.
+pub fn parse_count_table(text: &str, outcomes: &[String]) -> Result<Vec<u64>, String> {
+    let mut counts: Vec<Option<u64>> = vec![None; outcomes.len()];
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.trim()))
+        .filter(|(_, line)| !line.is_empty());
+    if lines.next().is_none() {
+        return Err("empty file: expected a header row, then rows `outcome,count`".into());
+    }
+    for (number, line) in lines {
+        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+        let [label, count] = fields[..] else {
+            return Err(format!(
+                "line {number}: expected two fields `outcome,count`, found {}",
+                fields.len()
+            ));
+        };
+        let index = outcomes.iter().position(|o| o == label).ok_or_else(|| {
+            format!(
+                "line {number}: unknown outcome {label:?}; expected one of {}",
+                outcomes.join(", ")
+            )
+        })?;
+        let count: u64 = count
+            .parse()
+            .map_err(|_| format!("line {number}: count {count:?} is not a whole number"))?;
+        if counts[index].replace(count).is_some() {
+            return Err(format!("line {number}: outcome {label} appears twice"));
+        }
+    }
+    counts
+        .into_iter()
+        .zip(outcomes)
+        .map(|(count, label)| count.ok_or_else(|| format!("no row for outcome {label}")))
+        .collect()
+}
+
 /// Converts an exact rational to the nearest `f64` (display only).
 ///
 /// Works for numerators and denominators far beyond `f64` range by scaling
@@ -59,4 +104,22 @@ pub fn rational_to_f64(r: &BigRational) -> f64 {
     let bits = r.numer().bits().max(r.denom().bits());
     let shift = bits.saturating_sub(1000);
     shrink(r.numer(), shift) / shrink(r.denom(), shift)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn count_tables_parse_and_name_their_errors() {
+        let outcomes: Vec<String> = ["0", "2", "4"].map(String::from).to_vec();
+        let check = |text: &str| parse_count_table(text, &outcomes);
+        assert_eq!(check("left,count\n4,3\n0,1\n\n2,2\n"), Ok(vec![1, 2, 3]));
+        assert_eq!(check(""), Err("empty file: expected a header row, then rows `outcome,count`".into()));
+        assert!(check("h\n0,1\n2,2").unwrap_err().contains("no row for outcome 4"));
+        assert!(check("h\n0,1\n0,2\n4,1\n2,1").unwrap_err().starts_with("line 3: outcome 0 appears twice"));
+        assert!(check("h\n6,1").unwrap_err().starts_with("line 2: unknown outcome \"6\""));
+        assert!(check("h\n0,7,057").unwrap_err().starts_with("line 2: expected two fields"));
+        assert!(check("h\n0,x").unwrap_err().contains("not a whole number"));
+    }
 }

@@ -79,6 +79,105 @@ pub fn normal_quantile(p: f64) -> f64 {
     standard_normal().inverse_cdf(p)
 }
 
+/// The critical value of a chi-square test at `level`: the `1 - level`
+/// quantile of the chi-square distribution with `degrees_of_freedom`.
+pub fn chi_square_critical(degrees_of_freedom: usize, level: f64) -> f64 {
+    match ChiSquared::new(degrees_of_freedom.max(1) as f64) {
+        Ok(chi) => chi.inverse_cdf(1.0 - level),
+        Err(_) => f64::NAN,
+    }
+}
+
+/// `P(X > x)` for a noncentral chi-square variable with `degrees_of_freedom`
+/// and noncentrality `lambda`, as the Poisson mixture of central chi-square
+/// tails `sum_j Poisson(j; lambda/2) P(chi2_{df+2j} > x)`. The sum runs
+/// from the Poisson mode outwards until the remaining weight is below
+/// 1e-12, so the result is accurate to about that.
+pub fn noncentral_chi_square_sf(x: f64, degrees_of_freedom: usize, lambda: f64) -> f64 {
+    if lambda <= 0.0 {
+        return chi_square_p_value(x, degrees_of_freedom);
+    }
+    let half = lambda / 2.0;
+    let ln_weight = |j: f64| -half + j * half.ln() - statrs::function::gamma::ln_gamma(j + 1.0);
+    let term = |j: u64| {
+        ln_weight(j as f64).exp() * chi_square_p_value(x, degrees_of_freedom + 2 * j as usize)
+    };
+    let mode = half.floor() as u64;
+    let (mut total, mut weight) = (0.0, 0.0);
+    // Upwards from the mode, then downwards: the weights fall away on both
+    // sides, so stop once the remaining mass cannot matter.
+    let mut j = mode;
+    loop {
+        total += term(j);
+        weight += ln_weight(j as f64).exp();
+        j += 1;
+        if ln_weight(j as f64).exp() < 1e-16 && j > mode + 10 {
+            break;
+        }
+    }
+    for j in (0..mode).rev() {
+        let w = ln_weight(j as f64).exp();
+        total += term(j);
+        weight += w;
+        if w < 1e-16 {
+            break;
+        }
+    }
+    debug_assert!(weight > 1.0 - 1e-9, "Poisson weights sum to {weight}");
+    total.min(1.0)
+}
+
+/// The power of a chi-square test at `level` with `degrees_of_freedom`
+/// when the statistic is noncentral with `lambda`.
+pub fn chi_square_power(degrees_of_freedom: usize, lambda: f64, level: f64) -> f64 {
+    noncentral_chi_square_sf(
+        chi_square_critical(degrees_of_freedom, level),
+        degrees_of_freedom,
+        lambda,
+    )
+}
+
+/// The noncentrality per trial, `delta = sum (p_i - q_i)^2 / q_i`, estimated
+/// from the chi-square statistic of a two-sample homogeneity test of `n_a`
+/// and `n_b` trials: the statistic's expectation is about `df + delta n_a
+/// n_b / (n_a + n_b)`, so the excess over the degrees of freedom, scaled,
+/// is an unbiased estimate. Clamped at 0.
+pub fn noncentrality_per_trial(
+    chi_square: f64,
+    degrees_of_freedom: usize,
+    n_a: u64,
+    n_b: u64,
+) -> f64 {
+    let (a, b) = (n_a as f64, n_b as f64);
+    ((chi_square - degrees_of_freedom as f64) * (a + b) / (a * b)).max(0.0)
+}
+
+/// The smallest number of trials `m` at which a chi-square test at `level`
+/// with `degrees_of_freedom` reaches power `target`, when the noncentrality
+/// grows as `delta m` (one sample against the true distribution). `None` if
+/// `delta` is zero or the answer is beyond 10^15 trials.
+pub fn trials_for_power(delta: f64, degrees_of_freedom: usize, level: f64, target: f64) -> Option<u64> {
+    if delta.is_nan() || delta <= 0.0 {
+        return None;
+    }
+    let reaches = |m: u64| chi_square_power(degrees_of_freedom, delta * m as f64, level) >= target;
+    let (mut low, mut high) = (1u64, 2u64);
+    while !reaches(high) {
+        low = high;
+        high = high.checked_mul(2).filter(|&h| h <= 1_000_000_000_000_000)?;
+    }
+    // Power grows with m: bisect for the first m that reaches the target.
+    while high - low > 1 {
+        let middle = low + (high - low) / 2;
+        if reaches(middle) {
+            high = middle;
+        } else {
+            low = middle;
+        }
+    }
+    Some(high)
+}
+
 fn standard_normal() -> Normal {
     // Mean 0 and standard deviation 1 are valid parameters.
     Normal::standard()
@@ -117,5 +216,35 @@ mod tests {
     fn normal_quantile_inverts_the_two_sided_p_value() {
         assert!((normal_quantile(0.975) - Z95).abs() < 1e-9);
         assert!((two_sided_normal_p_value(Z95) - 0.05).abs() < 1e-9);
+    }
+
+    #[test]
+    fn noncentral_tail_matches_known_values() {
+        // Central case: the noncentral tail is the central one.
+        let central = chi_square_p_value(10.0, 4);
+        assert!((noncentral_chi_square_sf(10.0, 4, 0.0) - central).abs() < 1e-15);
+        // Reference values from SciPy 1.x: scipy.stats.ncx2.sf(x, df, nc).
+        let tail = noncentral_chi_square_sf(10.0, 4, 5.0);
+        assert!((tail - 0.361_771_140_4).abs() < 1e-9, "{tail}");
+        let tail = noncentral_chi_square_sf(150.0, 10, 120.0);
+        assert!((tail - 0.182_920_583_9).abs() < 1e-9, "{tail}");
+    }
+
+    #[test]
+    fn power_at_the_level_is_the_level_and_grows() {
+        let at_zero = chi_square_power(5, 0.0, 0.01);
+        assert!((at_zero - 0.01).abs() < 1e-9, "{at_zero}");
+        assert!(chi_square_power(5, 10.0, 0.01) < chi_square_power(5, 20.0, 0.01));
+        let m = trials_for_power(1e-4, 5, 0.01, 0.9).unwrap();
+        assert!(chi_square_power(5, 1e-4 * m as f64, 0.01) >= 0.9);
+        assert!(chi_square_power(5, 1e-4 * (m - 1) as f64, 0.01) < 0.9);
+        assert_eq!(trials_for_power(0.0, 5, 0.01, 0.9), None);
+    }
+
+    #[test]
+    fn noncentrality_estimate_subtracts_the_degrees_of_freedom() {
+        assert_eq!(noncentrality_per_trial(3.0, 5, 100, 100), 0.0);
+        let delta = noncentrality_per_trial(25.0, 5, 1000, 1000);
+        assert!((delta - 20.0 * 2000.0 / 1e6).abs() < 1e-12);
     }
 }

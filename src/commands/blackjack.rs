@@ -118,7 +118,7 @@ fn monte_carlo_counts(
     context: &Context,
 ) -> Result<Vec<CountDistribution>> {
     let total = n_trials.saturating_mul(UPCARDS.len() as u64);
-    let progress = context.progress(total, "dealer hands");
+    let progress = context.progress(total, "dealer hands", "hands");
     context.with_threads(|| dealer_monte_carlo(params, n_trials, seed, &progress))?
 }
 

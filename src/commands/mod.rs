@@ -5,6 +5,7 @@
 //! `main`, which prints errors). It computes nothing itself.
 
 mod blackjack;
+mod idiots_delight;
 
 use std::fs;
 use std::io::{self, IsTerminal, Write};
@@ -23,6 +24,7 @@ pub fn run(cli: Cli) -> Result<()> {
     let context = Context::new(&cli.global)?;
     match cli.command {
         Command::Blackjack(command) => blackjack::run(command, &context),
+        Command::IdiotsDelight(command) => idiots_delight::run(command, &context),
     }
 }
 
@@ -64,19 +66,25 @@ impl Context {
         }
     }
 
-    /// A progress bar over `total` trials on stderr, drawn only if stderr is
-    /// a terminal, `--quiet` is off, and the run lasts over a second.
-    fn progress(&self, total: u64, message: &str) -> ProgressReporter {
+    /// A progress bar over `total` units (trials, say) on stderr, drawn only
+    /// if stderr is a terminal, `--quiet` is off, and the run lasts over a
+    /// second.
+    fn progress(&self, total: u64, message: &str, unit: &str) -> ProgressReporter {
         let visible = !self.quiet && io::stderr().is_terminal();
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
         let style = ProgressStyle::with_template(
-            "{msg} {bar:40} {percent:>3}% {human_pos}/{human_len} trials, {rate}, eta {eta}",
+            &format!("{{msg}} {{bar:40}} {{percent:>3}}% {{human_pos}}/{{human_len}} {unit}, {{rate}}, eta {{eta}}"),
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar())
         .with_key(
             "rate",
             |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = write!(w, "{:.1} M/s", state.per_sec() / 1e6);
+                let rate = state.per_sec();
+                let _ = match rate {
+                    r if r >= 1e6 => write!(w, "{:.1} M/s", r / 1e6),
+                    r if r >= 1e3 => write!(w, "{:.1} k/s", r / 1e3),
+                    r => write!(w, "{r:.1}/s"),
+                };
             },
         );
         bar.set_style(style);
@@ -118,6 +126,15 @@ impl Drop for ProgressReporter {
     fn drop(&mut self) {
         self.bar.finish_and_clear();
     }
+}
+
+/// The process's peak resident memory so far, in bytes (Linux: `VmHWM`
+/// in `/proc/self/status`), or `None` where that is not available.
+fn peak_memory_bytes() -> Option<u64> {
+    let status = fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
 }
 
 /// The format and rendering options an [`OutputArgs`] asks for.

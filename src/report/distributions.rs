@@ -104,6 +104,106 @@ struct DistView<'a> {
     trials: u64,
     is_exact: bool,
     outcomes: Vec<OutcomeView<'a>>,
+    /// The mean outcome, when every outcome label is a number (cards left,
+    /// say).
+    mean: Option<Mean>,
+}
+
+/// The mean of a distribution whose outcomes are numbers.
+enum Mean {
+    /// The exact mean.
+    Exact(BigRational),
+    /// A Monte-Carlo mean with the standard error of the mean (sample
+    /// standard deviation over the square root of the trials) and the
+    /// normal 95% interval `mean ± 1.96 se`.
+    Estimate {
+        mean: f64,
+        standard_error: f64,
+        interval: (f64, f64),
+    },
+}
+
+impl Mean {
+    /// The mean of `distribution`, or `None` if an outcome label is not an
+    /// integer, or there are no trials.
+    fn of(distribution: &ReportDistribution) -> Option<Mean> {
+        let values: Vec<i64> = distribution
+            .outcomes()
+            .iter()
+            .map(|label| label.trim().parse::<i64>().ok())
+            .collect::<Option<_>>()?;
+        match distribution {
+            ReportDistribution::Exact(d) => Some(Mean::Exact(
+                values
+                    .iter()
+                    .zip(&d.probabilities)
+                    .map(|(&x, p)| p * BigInt::from(x))
+                    .fold(BigRational::zero(), |sum, term| sum + term),
+            )),
+            ReportDistribution::Counts(d) => {
+                let n: f64 = d.counts.iter().map(|&c| c as f64).sum();
+                if n < 1.0 {
+                    return None;
+                }
+                let pairs = || values.iter().zip(&d.counts).map(|(&x, &c)| (x as f64, c as f64));
+                let mean = pairs().map(|(x, c)| x * c).sum::<f64>() / n;
+                let variance = if n > 1.0 {
+                    pairs().map(|(x, c)| c * (x - mean).powi(2)).sum::<f64>() / (n - 1.0)
+                } else {
+                    0.0
+                };
+                let standard_error = (variance / n).sqrt();
+                Some(Mean::Estimate {
+                    mean,
+                    standard_error,
+                    interval: (mean - Z95 * standard_error, mean + Z95 * standard_error),
+                })
+            }
+        }
+    }
+
+    /// One line for people: `mean 12.3457 (exact 1234/99)` or `mean
+    /// 12.3457, standard error 0.0063, 95% interval [12.3334, 12.3580]`.
+    fn text(&self) -> String {
+        match self {
+            Mean::Exact(mean) => format!(
+                "mean {:.4} (exactly {})",
+                rational_value(mean),
+                fraction_text(mean)
+            ),
+            Mean::Estimate {
+                mean,
+                standard_error,
+                interval,
+            } => format!(
+                "mean {mean:.4}, standard error {standard_error:.4}, 95% interval [{:.4}, {:.4}]",
+                interval.0, interval.1
+            ),
+        }
+    }
+
+    fn json(&self) -> Value {
+        let mut entry = Map::new();
+        match self {
+            Mean::Exact(mean) => {
+                entry.insert("probability".into(), Value::from(fraction_text(mean)));
+                entry.insert("value".into(), Value::from(rational_value(mean)));
+            }
+            Mean::Estimate {
+                mean,
+                standard_error,
+                interval,
+            } => {
+                entry.insert("estimate".into(), Value::from(*mean));
+                entry.insert("standard_error".into(), Value::from(*standard_error));
+                entry.insert(
+                    "ci95".into(),
+                    Value::Array(vec![Value::from(interval.0), Value::from(interval.1)]),
+                );
+            }
+        }
+        Value::Object(entry)
+    }
 }
 
 impl<'a> DistView<'a> {
@@ -113,6 +213,7 @@ impl<'a> DistView<'a> {
                 key: &d.key,
                 trials: 0,
                 is_exact: true,
+                mean: Mean::of(distribution),
                 outcomes: d
                     .outcomes
                     .iter()
@@ -134,6 +235,7 @@ impl<'a> DistView<'a> {
                     key: &d.key,
                     trials,
                     is_exact: false,
+                    mean: Mean::of(distribution),
                     outcomes: d
                         .outcomes
                         .iter()
@@ -251,6 +353,22 @@ impl<'a> View<'a> {
                 round_up_two_significant(self.max_half_width_points())
             )
         })
+    }
+
+    /// One line per distribution that has a mean, under the tables.
+    fn mean_lines(&self) -> Vec<String> {
+        let named = self.distributions.len() > 1;
+        self.distributions
+            .iter()
+            .filter_map(|d| {
+                let text = d.mean.as_ref()?.text();
+                Some(if named {
+                    format!("{}: {text}", d.key)
+                } else {
+                    text
+                })
+            })
+            .collect()
     }
 
     /// The title above a single-distribution table: its key, plus its trials
@@ -539,6 +657,10 @@ fn render_table(view: &View, decimals: usize) -> String {
         out.push_str(&note);
         out.push('\n');
     }
+    for line in view.mean_lines() {
+        out.push_str(&one_line(&line));
+        out.push('\n');
+    }
     out
 }
 
@@ -583,6 +705,11 @@ fn render_markdown(view: &View, decimals: usize) -> String {
     if let Some(note) = view.interval_note() {
         out.push('\n');
         out.push_str(&note);
+        out.push('\n');
+    }
+    for line in view.mean_lines() {
+        out.push('\n');
+        out.push_str(&markdown_escape(&line));
         out.push('\n');
     }
     // Matrix cells are percentages only, so the fractions follow in their
@@ -759,6 +886,9 @@ fn json_value(view: &View) -> Value {
             let mut entry = Map::new();
             entry.insert("key".into(), Value::from(d.key));
             entry.insert("outcomes".into(), Value::Array(outcomes));
+            if let Some(mean) = &d.mean {
+                entry.insert("mean".into(), mean.json());
+            }
             Value::Object(entry)
         })
         .collect();
@@ -815,6 +945,9 @@ fn render_latex(view: &View, decimals: usize) -> String {
     }
     if let Some(note) = view.interval_note() {
         let _ = writeln!(out, "% {note}");
+    }
+    for line in view.mean_lines() {
+        let _ = writeln!(out, "% {}", one_line(&line));
     }
     out
 }

@@ -1,0 +1,795 @@
+//! `deckodds idiots-delight ...`: the distribution of cards left.
+
+use std::fs;
+use std::path::Path;
+use std::time::Instant;
+
+use serde_json::{Map, Value, json};
+
+use super::{
+    Context, emit, output_format, parse_count, parse_level, parse_seed, peak_memory_bytes,
+};
+use crate::cli::{GameSamplingArgs, IdiotsDelightCommand, IdiotsDelightDeck, OutputArgs};
+use crate::compare::{self, Agreement};
+use crate::distribution::{CountDistribution, ExactDistribution, parse_count_table};
+use crate::error::{Error, Result};
+use crate::exact::arrangements::{self, Shard};
+use crate::exact::naive_shuffle;
+use crate::exact::sequential::{self, SequentialParams};
+use crate::exact::ArrangementCounts;
+use crate::games::SequentialGame;
+use crate::games::idiots_delight::{
+    EXACT_MAX_CARDS, ExactCost, IdiotsDelight, IdiotsDelightSimulation, SAS_PAPER_COUNTS,
+};
+use crate::montecarlo::{self, RunPlan};
+use crate::report::chart::{self, BarChart, Series};
+use crate::report::{self, Method, Report, ReportDistribution, comparison};
+use crate::rng::Shuffle;
+use crate::stats;
+
+/// The game name in reports.
+const GAME: &str = "idiots-delight";
+
+/// The distribution key of every report (DESIGN.md).
+const KEY: &str = "cards-left";
+
+/// Above these an exact run is refused unless `--force`: ten minutes, or
+/// more memory than the memo budget.
+const MAX_EXACT_SECONDS: f64 = 600.0;
+
+pub(super) fn run(command: IdiotsDelightCommand, context: &Context) -> Result<()> {
+    match command {
+        IdiotsDelightCommand::Exact {
+            deck,
+            engine,
+            shuffle,
+            force,
+            memory,
+            shard,
+            output,
+        } => {
+            let shuffles = match shuffle.as_str() {
+                "both" => vec![Shuffle::Uniform, Shuffle::Naive],
+                _ => vec![Shuffle::parse(&shuffle).map_err(|_| {
+                    Error::invalid("--shuffle", &shuffle, "must be uniform, naive or both")
+                })?],
+            };
+            let request = ExactRequest {
+                game: game(&deck)?,
+                engine: Engine::parse(&engine)?,
+                shuffle: shuffles[0],
+                force,
+                memory_bytes: parse_gib(&memory)?,
+                shard: shard.as_deref().map(Shard::parse).transpose()?,
+            };
+            exact(&request, &shuffles, &output, context)
+        }
+        IdiotsDelightCommand::Mc {
+            deck,
+            sampling,
+            shuffle,
+            output,
+        } => {
+            let game = game(&deck)?;
+            let shuffle = Shuffle::parse(&shuffle)?;
+            let (n_trials, seed) = sampling_plan(&sampling)?;
+            let (format, options) = output_format(&output, 2)?;
+            let counts = monte_carlo_counts(game, shuffle, n_trials, seed, context)?;
+            let report = monte_carlo_report(game, shuffle, n_trials, seed, counts);
+            emit(&report::render(&report, format, &options), &output, context)
+        }
+        IdiotsDelightCommand::Compare {
+            deck,
+            sampling,
+            shuffle,
+            published,
+            level,
+            chart,
+            output,
+        } => {
+            let game = game(&deck)?;
+            let shuffles = parse_shuffles(&shuffle)?;
+            let (n_trials, seed) = sampling_plan(&sampling)?;
+            let level = parse_level(&level)?;
+            let (format, _) = output_format(&output, 2)?;
+            let (title, agreements) = match published {
+                Some(source) => {
+                    let comparison =
+                        compare_published(game, &shuffles, &source, n_trials, seed, level, context)?;
+                    if let Some(path) = &chart {
+                        let svg = chart_svg(&comparison)?;
+                        super::write_atomically(path, svg.as_bytes())?;
+                        context.note(&format!("wrote {}", path.display()));
+                    }
+                    (comparison.title, comparison.agreements)
+                }
+                None => compare_exact(game, &shuffles, n_trials, seed, level, context)?,
+            };
+            emit(
+                &comparison::render_agreements(&title, &agreements, format),
+                &output,
+                context,
+            )
+        }
+        IdiotsDelightCommand::Power {
+            deck,
+            sampling,
+            shuffle,
+            level,
+            replicates,
+            output,
+        } => {
+            let game = game(&deck)?;
+            let shuffle = Shuffle::parse(&shuffle)?;
+            if shuffle == Shuffle::Uniform {
+                return Err(Error::invalid(
+                    "--shuffle",
+                    "uniform",
+                    "must be naive or naive-carry: the power is that of detecting a biased shuffle against the uniform one",
+                ));
+            }
+            let (n_trials, seed) = sampling_plan(&sampling)?;
+            let level = parse_level(&level)?;
+            let replicates = match replicates.trim() {
+                "0" => 0,
+                text => parse_count("--replicates", text)?,
+            };
+            let (format, _) = output_format(&output, 2)?;
+            let study = power(game, shuffle, n_trials, seed, level, replicates, context)?;
+            emit(&render_power(&study, format), &output, context)
+        }
+    }
+}
+
+/// The game for `--suits` and `--ranks`.
+fn game(deck: &IdiotsDelightDeck) -> Result<IdiotsDelight> {
+    let dimension = |option: &str, text: &str, max: u8| {
+        text.trim()
+            .parse::<u8>()
+            .ok()
+            .filter(|v| (1..=max).contains(v))
+            .ok_or_else(|| Error::invalid(option, text, format!("must be a whole number 1..={max}")))
+    };
+    IdiotsDelight::new(
+        dimension("--suits", &deck.suits, crate::cards::MAX_SUITS)?,
+        dimension("--ranks", &deck.ranks, crate::cards::MAX_RANKS)?,
+    )
+}
+
+/// Validated sampling options: (games, seed).
+fn sampling_plan(sampling: &GameSamplingArgs) -> Result<(u64, u64)> {
+    Ok((
+        parse_count("--trials", &sampling.trials)?,
+        parse_seed(&sampling.seed)?,
+    ))
+}
+
+/// Parses `--shuffle` where `all` is allowed too.
+fn parse_shuffles(text: &str) -> Result<Vec<Shuffle>> {
+    match text {
+        "all" => Ok(Shuffle::ALL.to_vec()),
+        _ => Shuffle::parse(text)
+            .map(|shuffle| vec![shuffle])
+            .map_err(|_| Error::invalid("--shuffle", text, "must be uniform, naive, naive-carry or all")),
+    }
+}
+
+/// Parses `--memory` in GiB (fractions allowed) into bytes.
+fn parse_gib(text: &str) -> Result<u64> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|gib| *gib > 0.0 && *gib <= 1024.0)
+        .map(|gib| (gib * GIB) as u64)
+        .ok_or_else(|| Error::invalid("--memory", text, "must be a number of GiB, more than 0 and at most 1024"))
+}
+
+const GIB: f64 = (1u64 << 30) as f64;
+
+/// The report parameters: the deck and the shuffle.
+fn params(game: IdiotsDelight, shuffle: Shuffle) -> Map<String, Value> {
+    let mut params = Map::new();
+    params.insert("suits".into(), json!(game.deck().suits));
+    params.insert("ranks".into(), json!(game.deck().ranks));
+    params.insert("shuffle".into(), json!(shuffle.name()));
+    params
+}
+
+// ---------------------------------------------------------------------------
+// Exact.
+
+/// Which exact enumerator to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Engine {
+    /// The memoised sequential enumerator.
+    Memo,
+    /// Every arrangement through the play function.
+    Exhaustive,
+}
+
+impl Engine {
+    fn parse(text: &str) -> Result<Engine> {
+        match text {
+            "memo" => Ok(Engine::Memo),
+            "exhaustive" => Ok(Engine::Exhaustive),
+            _ => Err(Error::invalid("--engine", text, "must be memo or exhaustive")),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Engine::Memo => "memo",
+            Engine::Exhaustive => "exhaustive",
+        }
+    }
+}
+
+/// A validated `exact` command.
+#[derive(Clone, Copy)]
+struct ExactRequest {
+    game: IdiotsDelight,
+    engine: Engine,
+    shuffle: Shuffle,
+    force: bool,
+    memory_bytes: u64,
+    shard: Option<Shard>,
+}
+
+/// The exact counts a request asks for, with a note on what they cost.
+fn exact_counts(request: &ExactRequest, context: &Context) -> Result<(ArrangementCounts, Vec<String>)> {
+    let game = request.game;
+    let deck = game.deck().sorted_cards();
+    let started = Instant::now();
+    let mut notes = Vec::new();
+    let counts = match (request.shuffle, request.engine) {
+        (Shuffle::NaiveCarry, _) => {
+            return Err(Error::invalid(
+                "--shuffle",
+                "naive-carry",
+                "has no exact distribution (each game depends on all earlier ones); use uniform or naive, or `mc --shuffle naive-carry`",
+            ));
+        }
+        (Shuffle::Naive, _) => {
+            if request.shard.is_some() {
+                return Err(Error::invalid("--shard", "with --shuffle naive", "only the exhaustive uniform enumeration is sharded"));
+            }
+            if deck.len() > naive_shuffle::MAX_CARDS {
+                return Err(Error::invalid(
+                    "--suits x --ranks",
+                    deck_name(&game),
+                    format!(
+                        "the exact naive-shuffle distribution handles at most {} cards ({} swap sequences); use `mc --shuffle naive`",
+                        naive_shuffle::MAX_CARDS,
+                        naive_shuffle::MAX_CARDS.pow(naive_shuffle::MAX_CARDS as u32)
+                    ),
+                ));
+            }
+            naive_shuffle::naive_shuffle_counts(&deck, game.n_outcomes(), |order| game.play(order))?
+        }
+        (Shuffle::Uniform, Engine::Memo) => {
+            if request.shard.is_some() {
+                return Err(Error::invalid("--shard", "with --engine memo", "only --engine exhaustive is sharded"));
+            }
+            check_cost(&game, &game.exact_cost(), request)?;
+            let params = SequentialParams {
+                max_memo_bytes: request.memory_bytes,
+                ..SequentialParams::default()
+            };
+            let progress = context.progress(sequential::progress_units(&deck), "deals", "parts");
+            let (counts, stats) = context.with_threads(|| {
+                sequential::count_outcomes(&game, &deck, &params, &progress)
+            })??;
+            notes.push(format!(
+                "memo: {} entries, about {} MiB{}; {} nodes expanded, {} memo hits",
+                stats.memo_entries,
+                stats.memo_bytes >> 20,
+                if stats.memo_full { " (budget reached: later states recomputed)" } else { "" },
+                stats.nodes,
+                stats.memo_hits
+            ));
+            counts
+        }
+        (Shuffle::Uniform, Engine::Exhaustive) => {
+            let n_arrangements = arrangements::n_arrangements(&deck);
+            let seconds = n_arrangements.to_string().parse::<f64>().unwrap_or(f64::INFINITY)
+                * EXHAUSTIVE_SECONDS_PER_ARRANGEMENT;
+            if seconds > MAX_EXACT_SECONDS && !request.force {
+                return Err(Error::invalid(
+                    "--suits x --ranks",
+                    deck_name(&game),
+                    format!(
+                        "{n_arrangements} arrangements would take about {} on 2 cores; use --engine memo, a smaller deck, or --force",
+                        human_seconds(seconds)
+                    ),
+                ));
+            }
+            let shard = request.shard.unwrap_or(Shard::WHOLE);
+            let progress = context.progress(arrangements::progress_units(&deck), "arrangements", "parts");
+            context.with_threads(|| {
+                arrangements::count_arrangements(&deck, game.n_outcomes(), |order| game.play(order), shard, &progress)
+            })??
+        }
+    };
+    let mut cost = format!("{:.2} s", started.elapsed().as_secs_f64());
+    if let Some(peak) = peak_memory_bytes() {
+        cost.push_str(&format!(", peak memory {} MiB", peak >> 20));
+    }
+    notes.insert(0, cost);
+    Ok((counts, notes))
+}
+
+/// Seconds per arrangement of the exhaustive enumerator on this machine
+/// (two threads), for the up-front estimate; measured on 12-card decks.
+const EXHAUSTIVE_SECONDS_PER_ARRANGEMENT: f64 = 15e-9;
+
+/// Refuses a memoised run whose estimate is over the limits, unless forced,
+/// and any deck beyond the memo key's limit.
+fn check_cost(game: &IdiotsDelight, cost: &ExactCost, request: &ExactRequest) -> Result<()> {
+    let estimate = format!(
+        "exact enumeration is estimated at {} and {:.1} GiB of memo ({})",
+        human_seconds(cost.seconds),
+        cost.memory_bytes as f64 / GIB,
+        cost.basis
+    );
+    if game.n_cards() > EXACT_MAX_CARDS {
+        return Err(Error::invalid(
+            "--suits x --ranks",
+            deck_name(game),
+            format!("{estimate}; deckodds enumerates at most {EXACT_MAX_CARDS} cards exactly, even with --force: use `idiots-delight mc`"),
+        ));
+    }
+    let too_slow = cost.seconds > MAX_EXACT_SECONDS;
+    let too_big = cost.memory_bytes > request.memory_bytes;
+    if (too_slow || too_big) && !request.force {
+        return Err(Error::invalid(
+            "--suits x --ranks",
+            deck_name(game),
+            format!("{estimate}; choose a smaller deck, use `mc`, or pass --force"),
+        ));
+    }
+    Ok(())
+}
+
+fn deck_name(game: &IdiotsDelight) -> String {
+    format!("{}x{}", game.deck().suits, game.deck().ranks)
+}
+
+fn human_seconds(seconds: f64) -> String {
+    match seconds {
+        s if s < 120.0 => format!("{s:.0} s"),
+        s if s < 7200.0 => format!("{:.0} min", s / 60.0),
+        s if s < 172_800.0 => format!("{:.0} h", s / 3600.0),
+        s if s < 3.2e9 => format!("{:.0} days", s / 86_400.0),
+        _ => "longer than a century".to_string(),
+    }
+}
+
+/// Prints the exact distribution under each of `shuffles` (one, or uniform
+/// and naive side by side).
+fn exact(
+    request: &ExactRequest,
+    shuffles: &[Shuffle],
+    output: &OutputArgs,
+    context: &Context,
+) -> Result<()> {
+    let (format, options) = output_format(output, 4)?;
+    let game = request.game;
+    let mut params = params(game, request.shuffle);
+    let mut distributions = Vec::new();
+    for &shuffle in shuffles {
+        let request = ExactRequest { shuffle, ..*request };
+        let (counts, notes) = exact_counts(&request, context)?;
+        for note in notes {
+            context.note(&format!("{} {}: {note}", deck_name(&game), shuffle.name()));
+        }
+        // The denominator, so that counts can be recovered exactly (and
+        // shards added): count = probability x arrangements (for the naive
+        // shuffle, swap sequences: n^n).
+        let key = if shuffles.len() == 1 {
+            params.insert("arrangements".into(), json!(counts.total.to_string()));
+            KEY.to_string()
+        } else {
+            format!("shuffle={}", shuffle.name())
+        };
+        distributions.push(ReportDistribution::Exact(
+            counts.to_distribution(&key, game.outcome_labels()),
+        ));
+    }
+    if shuffles.len() > 1 {
+        params.insert(
+            "shuffle".into(),
+            json!(shuffles.iter().map(|s| s.name()).collect::<Vec<_>>()),
+        );
+    }
+    if shuffles.contains(&Shuffle::Uniform) {
+        params.insert("engine".into(), json!(request.engine.name()));
+    }
+    if let Some(shard) = request.shard {
+        params.insert("shard".into(), json!(format!("{}/{}", shard.index + 1, shard.count)));
+    }
+    let report = Report {
+        game: GAME.into(),
+        method: Method::Exact,
+        params,
+        seed: None,
+        trials: None,
+        distributions,
+    };
+    emit(&report::render(&report, format, &options), output, context)
+}
+
+/// The exact distribution of `game` under `shuffle`, for comparisons.
+fn exact_distribution(game: IdiotsDelight, shuffle: Shuffle, context: &Context) -> Result<ExactDistribution> {
+    let request = ExactRequest {
+        game,
+        engine: Engine::Memo,
+        shuffle,
+        force: false,
+        memory_bytes: (16.0 * GIB) as u64,
+        shard: None,
+    };
+    let (counts, _) = exact_counts(&request, context)?;
+    Ok(counts.to_distribution(KEY, game.outcome_labels()))
+}
+
+// ---------------------------------------------------------------------------
+// Monte Carlo.
+
+/// Monte-Carlo counts of `n_trials` games, with a progress bar.
+fn monte_carlo_counts(
+    game: IdiotsDelight,
+    shuffle: Shuffle,
+    n_trials: u64,
+    seed: u64,
+    context: &Context,
+) -> Result<CountDistribution> {
+    let simulation = IdiotsDelightSimulation::new(game, shuffle);
+    let plan = RunPlan::new(n_trials, seed, 0);
+    let progress = context.progress(n_trials, &format!("{} games", shuffle.name()), "games");
+    let counts = context.with_threads(|| montecarlo::run(&simulation, &plan, &progress))?;
+    Ok(CountDistribution {
+        key: KEY.into(),
+        outcomes: game.outcome_labels(),
+        counts,
+    })
+}
+
+fn monte_carlo_report(
+    game: IdiotsDelight,
+    shuffle: Shuffle,
+    n_trials: u64,
+    seed: u64,
+    counts: CountDistribution,
+) -> Report {
+    Report {
+        game: GAME.into(),
+        method: Method::MonteCarlo,
+        params: params(game, shuffle),
+        seed: Some(seed),
+        trials: Some(n_trials),
+        distributions: vec![ReportDistribution::Counts(counts)],
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Comparisons.
+
+fn compare_exact(
+    game: IdiotsDelight,
+    shuffles: &[Shuffle],
+    n_trials: u64,
+    seed: u64,
+    level: f64,
+    context: &Context,
+) -> Result<(String, Vec<Agreement>)> {
+    let mut agreements = Vec::new();
+    for &shuffle in shuffles {
+        let exact = exact_distribution(game, shuffle, context)?;
+        let counts = monte_carlo_counts(game, shuffle, n_trials, seed, context)?;
+        let mut agreement = compare::goodness_of_fit(&exact, &counts, level)?;
+        agreement.key = format!("shuffle={}", shuffle.name());
+        agreements.push(agreement);
+    }
+    let title = format!(
+        "Idiot's Delight {}: Monte Carlo ({n_trials} games, seed {seed}) vs exact",
+        deck_name(&game)
+    );
+    Ok((title, agreements))
+}
+
+/// A published table against deckodds' runs, one per shuffle.
+struct PublishedComparison {
+    title: String,
+    agreements: Vec<Agreement>,
+    /// The published table's name and counts.
+    published: (String, CountDistribution),
+    /// Each shuffle's Monte-Carlo counts.
+    runs: Vec<(Shuffle, CountDistribution)>,
+}
+
+fn compare_published(
+    game: IdiotsDelight,
+    shuffles: &[Shuffle],
+    source: &str,
+    n_trials: u64,
+    seed: u64,
+    level: f64,
+    context: &Context,
+) -> Result<PublishedComparison> {
+    let (name, published) = published_counts(game, source)?;
+    let mut agreements = Vec::new();
+    let mut runs = Vec::new();
+    for &shuffle in shuffles {
+        let counts = monte_carlo_counts(game, shuffle, n_trials, seed, context)?;
+        let mut agreement = compare::homogeneity(&published, &counts, level)?;
+        agreement.key = format!("shuffle={}", shuffle.name());
+        agreements.push(agreement);
+        runs.push((shuffle, counts));
+    }
+    let title = format!(
+        "Idiot's Delight {}: {name} ({} games) vs deckodds Monte Carlo ({n_trials} games, seed {seed}) by shuffle",
+        deck_name(&game),
+        published.trials()
+    );
+    Ok(PublishedComparison {
+        title,
+        agreements,
+        published: (name, published),
+        runs,
+    })
+}
+
+/// The chart of a published comparison: the first run as bars with 95%
+/// Wilson intervals, the published table and the other runs as markers.
+fn chart_svg(comparison: &PublishedComparison) -> Result<String> {
+    let series_of = |name: String, counts: &CountDistribution, intervals: bool| {
+        let trials = counts.trials();
+        Series {
+            name,
+            values: counts
+                .counts
+                .iter()
+                .map(|&c| c as f64 / trials as f64)
+                .collect(),
+            intervals: intervals.then(|| {
+                counts
+                    .counts
+                    .iter()
+                    .map(|&c| {
+                        let interval = stats::wilson_interval(c, trials, stats::Z95);
+                        (interval.low, interval.high)
+                    })
+                    .collect()
+            }),
+        }
+    };
+    let run_name = |shuffle: Shuffle, counts: &CountDistribution| {
+        format!("deckodds, {} shuffle ({} games)", shuffle.name(), counts.trials())
+    };
+    let mut series = Vec::new();
+    let mut runs = comparison.runs.iter();
+    if let Some((shuffle, counts)) = runs.next() {
+        series.push(series_of(run_name(*shuffle, counts), counts, true));
+    }
+    let (name, published) = &comparison.published;
+    series.push(series_of(format!("{name} ({} games)", published.trials()), published, false));
+    for (shuffle, counts) in runs {
+        series.push(series_of(run_name(*shuffle, counts), counts, false));
+    }
+    chart::render_svg(&BarChart {
+        title: "Idiot's Delight, 52 cards: distribution of cards left".into(),
+        x_label: "cards left".into(),
+        y_label: "percent of games".into(),
+        categories: published.outcomes.clone(),
+        series,
+    })
+}
+
+/// The published counts named by `--published`: `sas` or a CSV file.
+fn published_counts(game: IdiotsDelight, source: &str) -> Result<(String, CountDistribution)> {
+    let labels = game.outcome_labels();
+    if source == "sas" {
+        if game.deck() != IdiotsDelight::standard().deck() {
+            return Err(Error::invalid(
+                "--published",
+                "sas",
+                "the SAS paper's table is for the standard 4x13 deck; drop --suits/--ranks",
+            ));
+        }
+        return Ok((
+            "the SAS paper's table".into(),
+            CountDistribution {
+                key: KEY.into(),
+                outcomes: labels,
+                counts: SAS_PAPER_COUNTS.iter().map(|&(_, count)| count).collect(),
+            },
+        ));
+    }
+    let path = Path::new(source);
+    let text = fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let counts = parse_count_table(&text, &labels).map_err(|message| Error::BadInputFile {
+        path: path.to_path_buf(),
+        message,
+    })?;
+    Ok((
+        path.display().to_string(),
+        CountDistribution {
+            key: KEY.into(),
+            outcomes: labels,
+            counts,
+        },
+    ))
+}
+
+// ---------------------------------------------------------------------------
+// Power.
+
+/// How many games it takes to detect a biased shuffle.
+struct PowerStudy {
+    game: IdiotsDelight,
+    shuffle: Shuffle,
+    n_trials: u64,
+    seed: u64,
+    level: f64,
+    /// The homogeneity test of the two reference runs.
+    reference: Agreement,
+    /// The estimated noncentrality per game, `sum (p_b - p_u)^2 / p_u`.
+    lambda_per_game: f64,
+    /// Games for 50% and 90% power (`None`: no bias detected).
+    games_50: Option<u64>,
+    games_90: Option<u64>,
+    /// Samples of `games_90` games tested like a user would.
+    replicate_check: Option<ReplicateCheck>,
+}
+
+/// Independent samples at the predicted size, to check the prediction.
+struct ReplicateCheck {
+    replicates: u64,
+    rejections: u64,
+    games: u64,
+    /// The rejection rate the noncentral chi-square predicts for them.
+    predicted: f64,
+}
+
+fn power(
+    game: IdiotsDelight,
+    shuffle: Shuffle,
+    n_trials: u64,
+    seed: u64,
+    level: f64,
+    replicates: u64,
+    context: &Context,
+) -> Result<PowerStudy> {
+    let uniform = monte_carlo_counts(game, Shuffle::Uniform, n_trials, seed, context)?;
+    let biased = monte_carlo_counts(game, shuffle, n_trials, seed.wrapping_add(1), context)?;
+    let reference = compare::homogeneity(&uniform, &biased, level)?;
+    // Only a bias the reference runs actually detect is extrapolated; an
+    // insignificant excess is noise, and the answer is "more games than
+    // these runs had".
+    let lambda_per_game = if reference.p_value < level {
+        stats::noncentrality_per_trial(
+            reference.chi_square,
+            reference.degrees_of_freedom,
+            n_trials,
+            n_trials,
+        )
+    } else {
+        0.0
+    };
+    let df = reference.degrees_of_freedom;
+    let games_for = |target: f64| stats::trials_for_power(lambda_per_game, df, level, target);
+    let (games_50, games_90) = (games_for(0.5), games_for(0.9));
+    let replicate_check = match games_90 {
+        Some(games) if replicates > 0 => {
+            // Each replicate is tested against the uniform reference run
+            // (a sample too, so the check's own power is a little lower than
+            // 90%: its noncentrality is delta * m * N / (m + N)).
+            let mut rejections = 0;
+            for replicate in 0..replicates {
+                let sample = monte_carlo_counts(
+                    game,
+                    shuffle,
+                    games,
+                    seed.wrapping_add(2 + replicate),
+                    context,
+                )?;
+                if compare::homogeneity(&uniform, &sample, level)?.p_value < level {
+                    rejections += 1;
+                }
+            }
+            let (m, n) = (games as f64, n_trials as f64);
+            let predicted = stats::chi_square_power(df, lambda_per_game * m * n / (m + n), level);
+            Some(ReplicateCheck {
+                replicates,
+                rejections,
+                games,
+                predicted,
+            })
+        }
+        _ => None,
+    };
+    Ok(PowerStudy {
+        game,
+        shuffle,
+        n_trials,
+        seed,
+        level,
+        reference,
+        lambda_per_game,
+        games_50,
+        games_90,
+        replicate_check,
+    })
+}
+
+fn render_power(study: &PowerStudy, format: report::Format) -> String {
+    let games = |g: Option<u64>| g.map_or(Value::Null, Value::from);
+    let value = json!({
+        "game": GAME,
+        "params": params(study.game, study.shuffle),
+        "seed": study.seed,
+        "trials": study.n_trials,
+        "level": study.level,
+        "reference": {
+            "chi_square": study.reference.chi_square,
+            "degrees_of_freedom": study.reference.degrees_of_freedom,
+            "p_value": study.reference.p_value,
+            "max_abs_z": study.reference.max_abs_z,
+            "total_variation": study.reference.total_variation,
+        },
+        "lambda_per_game": study.lambda_per_game,
+        "games_for_power_50": games(study.games_50),
+        "games_for_power_90": games(study.games_90),
+        "replicate_check": study.replicate_check.as_ref().map(|check| json!({
+            "replicates": check.replicates,
+            "rejections": check.rejections,
+            "games_each": check.games,
+            "predicted_rejection_rate": check.predicted,
+        })),
+    });
+    if format == report::Format::Json {
+        return format!("{value:#}\n");
+    }
+    let mut text = format!(
+        "Idiot's Delight {}: detecting the {} shuffle against uniform (chi-square, level {})\n",
+        deck_name(&study.game),
+        study.shuffle.name(),
+        study.level
+    );
+    text.push_str(&format!(
+        "reference runs: {} games each (uniform seed {}, {} seed {}): chi-square {:.1} on {} df, p = {:.3e}, max |z| {:.2}, TVD {:.5}\n",
+        study.n_trials,
+        study.seed,
+        study.shuffle.name(),
+        study.seed.wrapping_add(1),
+        study.reference.chi_square,
+        study.reference.degrees_of_freedom,
+        study.reference.p_value,
+        study.reference.max_abs_z,
+        study.reference.total_variation
+    ));
+    match (study.games_50, study.games_90) {
+        (Some(g50), Some(g90)) => text.push_str(&format!(
+            "noncentrality per game {:.3e}: 50% power at {g50} games, 90% power at {g90} games\n",
+            study.lambda_per_game
+        )),
+        _ => text.push_str(&format!(
+            "no bias detectable from reference runs of {} games: it takes more than that to see one\n",
+            study.n_trials
+        )),
+    }
+    if let Some(check) = &study.replicate_check {
+        text.push_str(&format!(
+            "check: {} of {} independent samples of {} games, each tested against the uniform reference run, were rejected ({:.0}%; {:.0}% predicted)\n",
+            check.rejections,
+            check.replicates,
+            check.games,
+            100.0 * check.rejections as f64 / check.replicates as f64,
+            100.0 * check.predicted
+        ));
+    }
+    text
+}

@@ -788,13 +788,4 @@ mod tests {
         assert_eq!(percent_label(2.5), "2.5");
         assert_eq!(percent_label(0.30000000000000004), "0.3");
     }
-
-    /// Writes the example chart for a person to look at:
-    /// `cargo test --release --lib report::chart -- --ignored`.
-    #[test]
-    #[ignore = "writes /tmp/chart-example.svg for a visual check"]
-    fn write_example() {
-        let svg = render_svg(&cards_left_chart()).unwrap();
-        std::fs::write("/tmp/chart-example.svg", svg).unwrap();
-    }
 }

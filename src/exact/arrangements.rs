@@ -677,32 +677,4 @@ mod tests {
         }
     }
 
-    /// Times the 12-card Idiot's Delight deck (479,001,600 arrangements) on
-    /// two threads. Run with `cargo test --release --lib
-    /// exact::arrangements -- --ignored --nocapture`.
-    #[test]
-    #[ignore = "takes several seconds; a measurement, not a check"]
-    fn time_idiots_delight_4x3() {
-        let game = IdiotsDelight::new(4, 3).unwrap();
-        let deck = game.deck().sorted_cards();
-        for (label, threads) in [("2 threads", 2), ("1 thread", 1)] {
-            let start = Instant::now();
-            let counts = with_threads(threads, || {
-                whole(&deck, game.n_outcomes(), |d| game.play(d))
-            });
-            let elapsed = start.elapsed();
-            assert_eq!(counts.total, factorial(12));
-            println!("4x3, {label}: {elapsed:.2?}, counts {:?}", counts.counts);
-        }
-        // The enumeration's own overhead: a play function that does
-        // (almost) nothing.
-        let start = Instant::now();
-        let counts = with_threads(1, || {
-            whole(&deck, 2, |d| {
-                usize::from(std::hint::black_box(d)[0].rank() & 1)
-            })
-        });
-        assert_eq!(counts.total, factorial(12));
-        println!("4x3, trivial play, 1 thread: {:.2?}", start.elapsed());
-    }
 }

@@ -521,23 +521,4 @@ mod tests {
         }
     }
 
-    /// Times the largest decks. Run with `cargo test --release --lib
-    /// exact::naive_shuffle -- --ignored --nocapture`.
-    #[test]
-    #[ignore = "a measurement, not a check"]
-    fn time_nine_and_ten_cards() {
-        for n in [9u8, 10] {
-            let start: Vec<Card> = (1..=n).map(|r| Card::new(r, 0)).collect();
-            let started = Instant::now();
-            let weights = naive_shuffle_weights(&start).unwrap();
-            let elapsed = started.elapsed();
-            let (least, most) = weights
-                .iter()
-                .fold((u64::MAX, 0), |(lo, hi), &(_, w)| (lo.min(w), hi.max(w)));
-            println!(
-                "{n} cards: {elapsed:.2?}, {} arrangements, weights {least}..={most}",
-                weights.len()
-            );
-        }
-    }
 }

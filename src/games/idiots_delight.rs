@@ -14,13 +14,15 @@
 use serde_json::json;
 
 use crate::cards::{Card, DeckSpec, MAX_RANKS, MAX_SUITS};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::games::SequentialGame;
 use crate::montecarlo::Simulation;
 use crate::rng::{GameRng, Shuffle};
 
-/// The most cards a deck may have: 16 suits x 13 ranks.
-pub const MAX_CARDS: usize = MAX_SUITS as usize * MAX_RANKS as usize;
+/// The most cards a deck may have. The hand is a fixed array of this many
+/// cards, filled afresh for every game, so it is kept small: 64 covers the
+/// standard deck and every shape up to 16 x 4 or 4 x 13 with room to spare.
+pub const MAX_CARDS: usize = 64;
 
 /// The most cards the exact enumerators accept. The memo key packs the
 /// hand (five bits a card) and the cards to come (one bit each) into 128
@@ -68,6 +70,13 @@ impl IdiotsDelight {
             copies: 1,
         }
         .validated()?;
+        if deck.len() > MAX_CARDS {
+            return Err(Error::invalid(
+                "--suits x --ranks",
+                format!("{suits}x{ranks}"),
+                format!("the deck may have at most {MAX_CARDS} cards"),
+            ));
+        }
         Ok(IdiotsDelight { deck })
     }
 
@@ -199,16 +208,18 @@ impl SequentialGame for IdiotsDelight {
         while len >= 4 {
             let rightmost = hand.cards[len - 1];
             let three_left = hand.cards[len - 4];
-            if rightmost.same_suit(three_left) {
-                // Discard the two cards between them.
-                hand.cards[len - 3] = rightmost;
-                len -= 2;
-            } else if rightmost.same_rank(three_left) {
-                // Discard all four.
-                len -= 4;
-            } else {
+            let suit = rightmost.same_suit(three_left);
+            if !(suit || rightmost.same_rank(three_left)) {
                 break;
             }
+            // A match. Which one is decided without a branch: whether a
+            // card matches is a coin the branch predictor cannot call, so
+            // one unpredictable branch per comparison is the least there
+            // can be. The suit test comes first: the rightmost card takes
+            // the place of the first of the two discarded cards, and two
+            // go; otherwise (rank) all four go.
+            hand.cards[len - 3] = if suit { rightmost } else { hand.cards[len - 3] };
+            len -= if suit { 2 } else { 4 };
         }
         hand.len = len as u8;
     }

@@ -139,13 +139,15 @@ fn naive_shuffle_monte_carlo_agrees_with_its_exact_distribution() {
             agreement.max_abs_z
         );
     }
-    // 3x3 from sorted: the naive shuffle's bias is several points in some
-    // bins, far beyond chance at 400,000 games.
-    let game = IdiotsDelight::new(3, 3).unwrap();
+    // 3x2 from sorted: the exact naive probability of 1 card left is
+    // 7627/46656 = 16.347% against 1/6 = 16.667% uniform, so 2,000,000 naive
+    // games put that bin about 12 standard errors from the uniform value;
+    // the test has power, not just agreement.
+    let game = IdiotsDelight::new(3, 2).unwrap();
     let uniform = memoised(&game).to_distribution("cards-left", game.outcome_labels());
-    let counts = monte_carlo(game, Shuffle::Naive, 400_000, 12);
+    let counts = monte_carlo(game, Shuffle::Naive, 2_000_000, 15);
     let against_uniform = goodness_of_fit(&uniform, &counts, 1e-6).unwrap();
-    assert!(against_uniform.max_abs_z > 10.0, "{}", against_uniform.max_abs_z);
+    assert!(against_uniform.max_abs_z > 8.0, "{}", against_uniform.max_abs_z);
 }
 
 /// 52-card Monte Carlo: the same seed gives bit-identical counts with 1, 2
@@ -314,6 +316,7 @@ fn bad_input_is_one_clear_line_and_exit_2() {
         (&["idiots-delight", "mc", "--suits", "0"], "--suits 0:"),
         (&["idiots-delight", "mc", "--ranks", "0"], "--ranks 0:"),
         (&["idiots-delight", "mc", "--ranks", "14"], "--ranks 14:"),
+        (&["idiots-delight", "mc", "--suits", "16", "--ranks", "13"], "--suits x --ranks 16x13:"),
         (&["idiots-delight", "exact", "--suits", "x"], "--suits x:"),
         (&["idiots-delight", "mc", "--shuffle", "riffle"], "--shuffle riffle:"),
         (&["idiots-delight", "compare", "--shuffle", "riffle"], "--shuffle riffle:"),

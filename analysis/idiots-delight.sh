@@ -16,14 +16,13 @@ base="$out/idiots-delight"
 
 # Exact distributions of cards left on small decks (memoised enumerator),
 # each with what it cost.
-decks="2x4 3x3 4x2 5x2 4x3 3x4 2x6 2x8 3x5 5x3 4x4"
+decks="2x4 3x3 4x2 5x2 4x3 3x4 2x6 2x8 3x5 5x3 4x4 2x10"
 cost="$base-exact.cost.txt"
 : > "$cost"
 for deck in $decks; do
   suits=${deck%x*} ranks=${deck#*x}
-  for ext in md json; do
-    id exact --suits "$suits" --ranks "$ranks" --out "$base-exact-$deck.$ext" 2>> "$cost"
-  done
+  id exact --suits "$suits" --ranks "$ranks" --out "$base-exact-$deck.md" 2>> "$cost"
+  id exact --quiet --suits "$suits" --ranks "$ranks" --out "$base-exact-$deck.json"
 done
 sed -i '/^wrote /d' "$cost"
 

@@ -33,7 +33,7 @@ CI regenerates them and fails if a committed file differs, except the
 
 | file | what it shows |
 |---|---|
-| `idiots-delight-exact-SxR.md`, `.json` | The exact distribution of cards left on an S x R deck (2x4 3x3 4x2 5x2 4x3 3x4 2x6 2x8 3x5 5x3 4x4), reduced fractions and the exact mean |
+| `idiots-delight-exact-SxR.md`, `.json` | The exact distribution of cards left on an S x R deck (2x4 3x3 4x2 5x2 4x3 3x4 2x6 2x8 3x5 5x3 4x4 2x10), reduced fractions and the exact mean |
 | `idiots-delight-exact.cost.txt` | What each exact run cost: seconds, peak memory, memo entries (varies by run) |
 | `idiots-delight-mc-vs-exact.md` | 1,000,000 Monte-Carlo games against the exact distribution on each of those decks: chi-square p, max \|z\| |
 | `idiots-delight-exact-SxR-naive-vs-uniform.md` | The exact distribution under the SAS paper's naive shuffle (from the sorted deck) beside the uniform one, decks of 8 to 10 cards |

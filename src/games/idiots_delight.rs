@@ -38,10 +38,27 @@ pub struct IdiotsDelight {
 
 /// The row of cards in front of the player. A fixed array, so that dealing
 /// never allocates.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Hand {
     cards: [Card; MAX_CARDS],
     len: u8,
+}
+
+impl Clone for Hand {
+    fn clone(&self) -> Hand {
+        Hand {
+            cards: self.cards,
+            len: self.len,
+        }
+    }
+
+    /// Copies only the cards in the hand: the memoised enumerator clones a
+    /// state per node, and the rest of the array is never read.
+    fn clone_from(&mut self, source: &Hand) {
+        let len = source.len();
+        self.cards[..len].copy_from_slice(&source.cards[..len]);
+        self.len = source.len;
+    }
 }
 
 impl Hand {
@@ -246,6 +263,8 @@ impl SequentialGame for IdiotsDelight {
         for &card in hand.cards() {
             key = key << 5 | index(card) as u128;
         }
+        // One bit per card to come is the whole multiset because the deck
+        // has one copy of each card (`new` builds no other).
         let mut to_come = 0u128;
         for (&card, &copies) in values.iter().zip(remaining) {
             if copies > 0 {
@@ -354,14 +373,19 @@ impl IdiotsDelight {
     pub fn exact_cost(&self) -> ExactCost {
         let n = self.n_cards() as f64;
         let narrow = self.deck.suits.min(self.deck.ranks);
+        // Anchored at 2x10 (4.7 s), 3x5 and 5x3 (2.0 s, 1.7 s) and 4x4
+        // (35 s) on two threads. The growth per card of two-suit (or
+        // two-rank) decks comes from 2x5 to 2x10; for the others it is set
+        // from 3x6, which was still running after 7.5 minutes and 13 GiB
+        // (estimate at least 8x per card; better to refuse too much than
+        // too little, --force exists).
         let seconds = match narrow {
-            1 | 2 => 1.0e-3 * 2.6f64.powf(n - 10.0),
-            3 => 0.05 * 4.6f64.powf(n - 12.0),
-            _ => 60.0 * 8.0f64.powf(n - 16.0),
+            1 | 2 => 5e-4 * 2.5f64.powf(n - 10.0),
+            3 => 2.0 * 8.0f64.powf(n - 15.0),
+            _ => 35.0 * 8.0f64.powf(n - 16.0),
         };
-        // The memo grows at about 20 MB per second of run time on every
-        // deck measured.
-        let memory_bytes = (seconds * 20e6).min(u64::MAX as f64) as u64;
+        // The memo grew at 64-75 MB per second of run time on those decks.
+        let memory_bytes = (seconds * 80e6).min(u64::MAX as f64) as u64;
         ExactCost {
             seconds,
             memory_bytes,

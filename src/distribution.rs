@@ -115,11 +115,30 @@ mod tests {
         let outcomes: Vec<String> = ["0", "2", "4"].map(String::from).to_vec();
         let check = |text: &str| parse_count_table(text, &outcomes);
         assert_eq!(check("left,count\n4,3\n0,1\n\n2,2\n"), Ok(vec![1, 2, 3]));
-        assert_eq!(check(""), Err("empty file: expected a header row, then rows `outcome,count`".into()));
-        assert!(check("h\n0,1\n2,2").unwrap_err().contains("no row for outcome 4"));
-        assert!(check("h\n0,1\n0,2\n4,1\n2,1").unwrap_err().starts_with("line 3: outcome 0 appears twice"));
-        assert!(check("h\n6,1").unwrap_err().starts_with("line 2: unknown outcome \"6\""));
-        assert!(check("h\n0,7,057").unwrap_err().starts_with("line 2: expected two fields"));
+        assert_eq!(
+            check(""),
+            Err("empty file: expected a header row, then rows `outcome,count`".into())
+        );
+        assert!(
+            check("h\n0,1\n2,2")
+                .unwrap_err()
+                .contains("no row for outcome 4")
+        );
+        assert!(
+            check("h\n0,1\n0,2\n4,1\n2,1")
+                .unwrap_err()
+                .starts_with("line 3: outcome 0 appears twice")
+        );
+        assert!(
+            check("h\n6,1")
+                .unwrap_err()
+                .starts_with("line 2: unknown outcome \"6\"")
+        );
+        assert!(
+            check("h\n0,7,057")
+                .unwrap_err()
+                .starts_with("line 2: expected two fields")
+        );
         assert!(check("h\n0,x").unwrap_err().contains("not a whole number"));
     }
 }

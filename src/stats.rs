@@ -156,7 +156,12 @@ pub fn noncentrality_per_trial(
 /// with `degrees_of_freedom` reaches power `target`, when the noncentrality
 /// grows as `delta m` (one sample against the true distribution). `None` if
 /// `delta` is zero or the answer is beyond 10^15 trials.
-pub fn trials_for_power(delta: f64, degrees_of_freedom: usize, level: f64, target: f64) -> Option<u64> {
+pub fn trials_for_power(
+    delta: f64,
+    degrees_of_freedom: usize,
+    level: f64,
+    target: f64,
+) -> Option<u64> {
     if delta.is_nan() || delta <= 0.0 {
         return None;
     }
@@ -164,7 +169,9 @@ pub fn trials_for_power(delta: f64, degrees_of_freedom: usize, level: f64, targe
     let (mut low, mut high) = (1u64, 2u64);
     while !reaches(high) {
         low = high;
-        high = high.checked_mul(2).filter(|&h| h <= 1_000_000_000_000_000)?;
+        high = high
+            .checked_mul(2)
+            .filter(|&h| h <= 1_000_000_000_000_000)?;
     }
     // Power grows with m: bisect for the first m that reaches the target.
     while high - low > 1 {

@@ -13,10 +13,10 @@ use crate::cli::{GameSamplingArgs, IdiotsDelightCommand, IdiotsDelightDeck, Outp
 use crate::compare::{self, Agreement};
 use crate::distribution::{CountDistribution, ExactDistribution, parse_count_table};
 use crate::error::{Error, Result};
+use crate::exact::ArrangementCounts;
 use crate::exact::arrangements::{self, Shard};
 use crate::exact::naive_shuffle;
 use crate::exact::sequential::{self, SequentialParams};
-use crate::exact::ArrangementCounts;
 use crate::games::SequentialGame;
 use crate::games::idiots_delight::{
     EXACT_MAX_CARDS, ExactCost, IdiotsDelight, IdiotsDelightSimulation, SAS_PAPER_COUNTS,
@@ -94,8 +94,9 @@ pub(super) fn run(command: IdiotsDelightCommand, context: &Context) -> Result<()
             let (format, _) = output_format(&output, 2)?;
             let (title, agreements) = match published {
                 Some(source) => {
-                    let comparison =
-                        compare_published(game, &shuffles, &source, n_trials, seed, level, context)?;
+                    let comparison = compare_published(
+                        game, &shuffles, &source, n_trials, seed, level, context,
+                    )?;
                     if let Some(path) = &chart {
                         let svg = chart_svg(&comparison)?;
                         super::write_atomically(path, svg.as_bytes())?;
@@ -148,7 +149,9 @@ fn game(deck: &IdiotsDelightDeck) -> Result<IdiotsDelight> {
             .parse::<u8>()
             .ok()
             .filter(|v| (1..=max).contains(v))
-            .ok_or_else(|| Error::invalid(option, text, format!("must be a whole number 1..={max}")))
+            .ok_or_else(|| {
+                Error::invalid(option, text, format!("must be a whole number 1..={max}"))
+            })
     };
     IdiotsDelight::new(
         dimension("--suits", &deck.suits, crate::cards::MAX_SUITS)?,
@@ -170,7 +173,13 @@ fn parse_shuffles(text: &str) -> Result<Vec<Shuffle>> {
         "all" => Ok(Shuffle::ALL.to_vec()),
         _ => Shuffle::parse(text)
             .map(|shuffle| vec![shuffle])
-            .map_err(|_| Error::invalid("--shuffle", text, "must be uniform, naive, naive-carry or all")),
+            .map_err(|_| {
+                Error::invalid(
+                    "--shuffle",
+                    text,
+                    "must be uniform, naive, naive-carry or all",
+                )
+            }),
     }
 }
 
@@ -181,7 +190,13 @@ fn parse_gib(text: &str) -> Result<u64> {
         .ok()
         .filter(|gib| *gib > 0.0 && *gib <= 1024.0)
         .map(|gib| (gib * GIB) as u64)
-        .ok_or_else(|| Error::invalid("--memory", text, "must be a number of GiB, more than 0 and at most 1024"))
+        .ok_or_else(|| {
+            Error::invalid(
+                "--memory",
+                text,
+                "must be a number of GiB, more than 0 and at most 1024",
+            )
+        })
 }
 
 const GIB: f64 = (1u64 << 30) as f64;
@@ -212,7 +227,11 @@ impl Engine {
         match text {
             "memo" => Ok(Engine::Memo),
             "exhaustive" => Ok(Engine::Exhaustive),
-            _ => Err(Error::invalid("--engine", text, "must be memo or exhaustive")),
+            _ => Err(Error::invalid(
+                "--engine",
+                text,
+                "must be memo or exhaustive",
+            )),
         }
     }
 
@@ -236,7 +255,10 @@ struct ExactRequest {
 }
 
 /// The exact counts a request asks for, with a note on what they cost.
-fn exact_counts(request: &ExactRequest, context: &Context) -> Result<(ArrangementCounts, Vec<String>)> {
+fn exact_counts(
+    request: &ExactRequest,
+    context: &Context,
+) -> Result<(ArrangementCounts, Vec<String>)> {
     let game = request.game;
     let deck = game.deck().sorted_cards();
     let started = Instant::now();
@@ -251,7 +273,11 @@ fn exact_counts(request: &ExactRequest, context: &Context) -> Result<(Arrangemen
         }
         (Shuffle::Naive, _) => {
             if request.shard.is_some() {
-                return Err(Error::invalid("--shard", "with --shuffle naive", "only the exhaustive uniform enumeration is sharded"));
+                return Err(Error::invalid(
+                    "--shard",
+                    "with --shuffle naive",
+                    "only the exhaustive uniform enumeration is sharded",
+                ));
             }
             if deck.len() > naive_shuffle::MAX_CARDS {
                 return Err(Error::invalid(
@@ -268,7 +294,11 @@ fn exact_counts(request: &ExactRequest, context: &Context) -> Result<(Arrangemen
         }
         (Shuffle::Uniform, Engine::Memo) => {
             if request.shard.is_some() {
-                return Err(Error::invalid("--shard", "with --engine memo", "only --engine exhaustive is sharded"));
+                return Err(Error::invalid(
+                    "--shard",
+                    "with --engine memo",
+                    "only --engine exhaustive is sharded",
+                ));
             }
             check_cost(&game, &game.exact_cost(), request)?;
             let params = SequentialParams {
@@ -276,14 +306,17 @@ fn exact_counts(request: &ExactRequest, context: &Context) -> Result<(Arrangemen
                 ..SequentialParams::default()
             };
             let progress = context.progress(sequential::progress_units(&deck), "deals", "parts");
-            let (counts, stats) = context.with_threads(|| {
-                sequential::count_outcomes(&game, &deck, &params, &progress)
-            })??;
+            let (counts, stats) = context
+                .with_threads(|| sequential::count_outcomes(&game, &deck, &params, &progress))??;
             notes.push(format!(
                 "memo: {} entries, about {} MiB{}; {} nodes expanded, {} memo hits",
                 stats.memo_entries,
                 stats.memo_bytes >> 20,
-                if stats.memo_full { " (budget reached: later states recomputed)" } else { "" },
+                if stats.memo_full {
+                    " (budget reached: later states recomputed)"
+                } else {
+                    ""
+                },
                 stats.nodes,
                 stats.memo_hits
             ));
@@ -291,7 +324,10 @@ fn exact_counts(request: &ExactRequest, context: &Context) -> Result<(Arrangemen
         }
         (Shuffle::Uniform, Engine::Exhaustive) => {
             let n_arrangements = arrangements::n_arrangements(&deck);
-            let seconds = n_arrangements.to_string().parse::<f64>().unwrap_or(f64::INFINITY)
+            let seconds = n_arrangements
+                .to_string()
+                .parse::<f64>()
+                .unwrap_or(f64::INFINITY)
                 * EXHAUSTIVE_SECONDS_PER_ARRANGEMENT;
             if seconds > MAX_EXACT_SECONDS && !request.force {
                 return Err(Error::invalid(
@@ -304,9 +340,16 @@ fn exact_counts(request: &ExactRequest, context: &Context) -> Result<(Arrangemen
                 ));
             }
             let shard = request.shard.unwrap_or(Shard::WHOLE);
-            let progress = context.progress(arrangements::progress_units(&deck), "arrangements", "parts");
+            let progress =
+                context.progress(arrangements::progress_units(&deck), "arrangements", "parts");
             context.with_threads(|| {
-                arrangements::count_arrangements(&deck, game.n_outcomes(), |order| game.play(order), shard, &progress)
+                arrangements::count_arrangements(
+                    &deck,
+                    game.n_outcomes(),
+                    |order| game.play(order),
+                    shard,
+                    &progress,
+                )
             })??
         }
     };
@@ -335,7 +378,9 @@ fn check_cost(game: &IdiotsDelight, cost: &ExactCost, request: &ExactRequest) ->
         return Err(Error::invalid(
             "--suits x --ranks",
             deck_name(game),
-            format!("{estimate}; deckodds enumerates at most {EXACT_MAX_CARDS} cards exactly, even with --force: use `idiots-delight mc`"),
+            format!(
+                "{estimate}; deckodds enumerates at most {EXACT_MAX_CARDS} cards exactly, even with --force: use `idiots-delight mc`"
+            ),
         ));
     }
     let too_slow = cost.seconds > MAX_EXACT_SECONDS;
@@ -377,7 +422,10 @@ fn exact(
     let mut params = params(game, request.shuffle);
     let mut distributions = Vec::new();
     for &shuffle in shuffles {
-        let request = ExactRequest { shuffle, ..*request };
+        let request = ExactRequest {
+            shuffle,
+            ..*request
+        };
         let (counts, notes) = exact_counts(&request, context)?;
         for note in notes {
             context.note(&format!("{} {}: {note}", deck_name(&game), shuffle.name()));
@@ -405,7 +453,10 @@ fn exact(
         params.insert("engine".into(), json!(request.engine.name()));
     }
     if let Some(shard) = request.shard {
-        params.insert("shard".into(), json!(format!("{}/{}", shard.index + 1, shard.count)));
+        params.insert(
+            "shard".into(),
+            json!(format!("{}/{}", shard.index + 1, shard.count)),
+        );
     }
     let report = Report {
         game: GAME.into(),
@@ -419,7 +470,11 @@ fn exact(
 }
 
 /// The exact distribution of `game` under `shuffle`, for comparisons.
-fn exact_distribution(game: IdiotsDelight, shuffle: Shuffle, context: &Context) -> Result<ExactDistribution> {
+fn exact_distribution(
+    game: IdiotsDelight,
+    shuffle: Shuffle,
+    context: &Context,
+) -> Result<ExactDistribution> {
     let request = ExactRequest {
         game,
         engine: Engine::Memo,
@@ -564,7 +619,11 @@ fn chart_svg(comparison: &PublishedComparison) -> Result<String> {
         }
     };
     let run_name = |shuffle: Shuffle, counts: &CountDistribution| {
-        format!("deckodds, {} shuffle ({} games)", shuffle.name(), counts.trials())
+        format!(
+            "deckodds, {} shuffle ({} games)",
+            shuffle.name(),
+            counts.trials()
+        )
     };
     let mut series = Vec::new();
     let mut runs = comparison.runs.iter();
@@ -572,7 +631,11 @@ fn chart_svg(comparison: &PublishedComparison) -> Result<String> {
         series.push(series_of(run_name(*shuffle, counts), counts, true));
     }
     let (name, published) = &comparison.published;
-    series.push(series_of(format!("{name} ({} games)", published.trials()), published, false));
+    series.push(series_of(
+        format!("{name} ({} games)", published.trials()),
+        published,
+        false,
+    ));
     for (shuffle, counts) in runs {
         series.push(series_of(run_name(*shuffle, counts), counts, false));
     }

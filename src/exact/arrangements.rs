@@ -397,7 +397,6 @@ fn next_permutation(items: &mut [Card]) -> bool {
 mod tests {
     use std::collections::{BTreeSet, HashMap};
     use std::sync::atomic::{AtomicU64, Ordering};
-    use std::time::Instant;
 
     use super::*;
     use crate::games::SequentialGame;
@@ -676,5 +675,4 @@ mod tests {
             }
         }
     }
-
 }

@@ -346,7 +346,6 @@ fn next_permutation(items: &mut [u64]) -> bool {
 #[cfg(test)]
 mod tests {
     use std::collections::{BTreeMap, HashMap};
-    use std::time::Instant;
 
     use super::*;
     use crate::exact::arrangements::n_arrangements;
@@ -520,5 +519,4 @@ mod tests {
             }
         }
     }
-
 }

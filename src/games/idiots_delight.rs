@@ -492,9 +492,15 @@ mod tests {
     #[test]
     fn the_sas_table_covers_every_outcome_once_and_a_million_games() {
         let labels = IdiotsDelight::standard().outcome_labels();
-        let written: Vec<String> = SAS_PAPER_COUNTS.iter().map(|(l, _)| l.to_string()).collect();
+        let written: Vec<String> = SAS_PAPER_COUNTS
+            .iter()
+            .map(|(l, _)| l.to_string())
+            .collect();
         assert_eq!(written, labels);
-        assert_eq!(SAS_PAPER_COUNTS.iter().map(|(_, c)| c).sum::<u64>(), 1_000_000);
+        assert_eq!(
+            SAS_PAPER_COUNTS.iter().map(|(_, c)| c).sum::<u64>(),
+            1_000_000
+        );
     }
 
     proptest::proptest! {

@@ -145,7 +145,12 @@ impl Mean {
                 if n < 1.0 {
                     return None;
                 }
-                let pairs = || values.iter().zip(&d.counts).map(|(&x, &c)| (x as f64, c as f64));
+                let pairs = || {
+                    values
+                        .iter()
+                        .zip(&d.counts)
+                        .map(|(&x, &c)| (x as f64, c as f64))
+                };
                 let mean = pairs().map(|(x, c)| x * c).sum::<f64>() / n;
                 let variance = if n > 1.0 {
                     pairs().map(|(x, c)| c * (x - mean).powi(2)).sum::<f64>() / (n - 1.0)

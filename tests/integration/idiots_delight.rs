@@ -4,15 +4,16 @@
 
 use assert_cmd::Command;
 use num_bigint::BigUint;
+use num_rational::BigRational;
 use num_traits::{One, Zero};
 use serde_json::Value;
 
 use deckodds::compare::goodness_of_fit;
 use deckodds::distribution::CountDistribution;
+use deckodds::exact::ArrangementCounts;
 use deckodds::exact::arrangements::{Shard, count_arrangements};
 use deckodds::exact::naive_shuffle::naive_shuffle_counts;
 use deckodds::exact::sequential::{SequentialParams, count_outcomes};
-use deckodds::exact::ArrangementCounts;
 use deckodds::games::SequentialGame;
 use deckodds::games::idiots_delight::{IdiotsDelight, IdiotsDelightSimulation};
 use deckodds::montecarlo::{NoProgress, RunPlan, run};
@@ -55,7 +56,7 @@ fn factorial(n: usize) -> BigUint {
 #[test]
 fn memoised_and_exhaustive_enumerators_agree_up_to_12_cards() {
     for suits in 1..=12u8 {
-        for ranks in 1..=12u8.min(13) {
+        for ranks in 1..=12u8 {
             let n = usize::from(suits) * usize::from(ranks);
             if n > 12 {
                 continue;
@@ -72,23 +73,41 @@ fn memoised_and_exhaustive_enumerators_agree_up_to_12_cards() {
 /// they are only ever on outcomes of the deck's parity.
 #[test]
 fn exact_distributions_sum_to_one() {
-    for (suits, ranks) in [(2, 4), (3, 3), (4, 2), (4, 3), (3, 4), (2, 6), (5, 2), (2, 8)] {
+    for (suits, ranks) in [
+        (2, 4),
+        (3, 3),
+        (4, 2),
+        (4, 3),
+        (3, 4),
+        (2, 6),
+        (5, 2),
+        (2, 8),
+    ] {
         let game = IdiotsDelight::new(suits, ranks).unwrap();
         let distribution = memoised(&game).to_distribution("cards-left", game.outcome_labels());
         let sum = distribution
             .probabilities
             .iter()
-            .fold(num_rational::BigRational::zero(), |s, p| s + p);
+            .fold(BigRational::zero(), |s, p| s + p);
         assert!(sum.is_one(), "{suits}x{ranks}: {sum}");
-        for (label, p) in distribution.outcomes.iter().zip(&distribution.probabilities) {
+        for (label, p) in distribution
+            .outcomes
+            .iter()
+            .zip(&distribution.probabilities)
+        {
             let left: usize = label.parse().unwrap();
             assert_eq!(left % 2, game.n_cards() % 2);
-            assert!(p >= &num_rational::BigRational::zero());
+            assert!(p >= &BigRational::zero());
         }
     }
 }
 
-fn monte_carlo(game: IdiotsDelight, shuffle: Shuffle, n_trials: u64, seed: u64) -> CountDistribution {
+fn monte_carlo(
+    game: IdiotsDelight,
+    shuffle: Shuffle,
+    n_trials: u64,
+    seed: u64,
+) -> CountDistribution {
     let simulation = IdiotsDelightSimulation::new(game, shuffle);
     CountDistribution {
         key: "cards-left".into(),
@@ -104,7 +123,16 @@ fn monte_carlo(game: IdiotsDelight, shuffle: Shuffle, n_trials: u64, seed: u64) 
 /// percentage points (|z| in the hundreds at 400,000 games).
 #[test]
 fn monte_carlo_agrees_with_exact_on_small_decks() {
-    for (suits, ranks, seed) in [(2, 4, 1), (3, 3, 2), (4, 2, 3), (4, 3, 4), (3, 4, 5), (2, 6, 6), (5, 2, 7), (2, 8, 8)] {
+    for (suits, ranks, seed) in [
+        (2, 4, 1),
+        (3, 3, 2),
+        (4, 2, 3),
+        (4, 3, 4),
+        (3, 4, 5),
+        (2, 6, 6),
+        (5, 2, 7),
+        (2, 8, 8),
+    ] {
         let game = IdiotsDelight::new(suits, ranks).unwrap();
         let exact = memoised(&game).to_distribution("cards-left", game.outcome_labels());
         let counts = monte_carlo(game, Shuffle::Uniform, 400_000, seed);
@@ -147,7 +175,11 @@ fn naive_shuffle_monte_carlo_agrees_with_its_exact_distribution() {
     let uniform = memoised(&game).to_distribution("cards-left", game.outcome_labels());
     let counts = monte_carlo(game, Shuffle::Naive, 2_000_000, 15);
     let against_uniform = goodness_of_fit(&uniform, &counts, 1e-6).unwrap();
-    assert!(against_uniform.max_abs_z > 8.0, "{}", against_uniform.max_abs_z);
+    assert!(
+        against_uniform.max_abs_z > 8.0,
+        "{}",
+        against_uniform.max_abs_z
+    );
 }
 
 /// 52-card Monte Carlo: the same seed gives bit-identical counts with 1, 2
@@ -181,6 +213,11 @@ fn deckodds() -> Command {
     Command::cargo_bin("deckodds").unwrap()
 }
 
+/// Runs deckodds with the words of `line` as arguments, expecting success.
+fn run_line(line: &str) -> String {
+    run_ok(&line.split_whitespace().collect::<Vec<_>>())
+}
+
 fn run_ok(args: &[&str]) -> String {
     let output = deckodds().args(args).output().unwrap();
     assert!(
@@ -195,15 +232,13 @@ fn run_ok(args: &[&str]) -> String {
 fn exact_table_prints() {
     insta::assert_snapshot!(
         "idiots_delight_exact_3x3",
-        run_ok(&["idiots-delight", "exact", "--suits", "3", "--ranks", "3", "--quiet"])
+        run_line("idiots-delight exact --suits 3 --ranks 3 --quiet")
     );
 }
 
 #[test]
 fn exact_json_follows_the_contract() {
-    let text = run_ok(&[
-        "idiots-delight", "exact", "--suits", "2", "--ranks", "4", "--format", "json", "--quiet",
-    ]);
+    let text = run_line("idiots-delight exact --suits 2 --ranks 4 --format json --quiet");
     let json: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(json["game"], "idiots-delight");
     assert_eq!(json["method"], "exact");
@@ -222,43 +257,73 @@ fn exact_json_follows_the_contract() {
     assert_eq!(labels, ["0", "2", "4", "6", "8"]);
     // Counts recovered as probability x arrangements are whole numbers
     // summing to 8!.
+    let counts = exact_counts(&json);
+    assert!(counts.iter().all(|c| c.is_integer()), "{counts:?}");
+    let total = counts.iter().fold(BigRational::zero(), |s, c| s + c);
+    assert_eq!(total, BigRational::from_integer(40320.into()));
     assert!(distribution["mean"]["probability"].is_string());
 }
 
 #[test]
 fn the_two_engines_print_the_same_json() {
-    let args = |engine| {
-        run_ok(&[
-            "idiots-delight", "exact", "--suits", "3", "--ranks", "3", "--engine", engine,
-            "--format", "json", "--quiet",
-        ])
+    let json = |engine: &str| {
+        run_line(&format!(
+            "idiots-delight exact --suits 3 --ranks 3 --engine {engine} --format json --quiet"
+        ))
         .replace(&format!("\"engine\": \"{engine}\""), "")
     };
-    assert_eq!(args("memo"), args("exhaustive"));
+    assert_eq!(json("memo"), json("exhaustive"));
+}
+
+/// The counts of a JSON exact report: probability x arrangements, exactly.
+fn exact_counts(json: &Value) -> Vec<BigRational> {
+    let arrangements: BigRational = json["params"]["arrangements"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    json["distributions"][0]["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            o["probability"]
+                .as_str()
+                .unwrap()
+                .parse::<BigRational>()
+                .unwrap()
+                * &arrangements
+        })
+        .collect()
 }
 
 #[test]
-fn exhaustive_shards_add_up() {
-    let shard = |k: &str| -> Value {
-        serde_json::from_str(&run_ok(&[
-            "idiots-delight", "exact", "--suits", "2", "--ranks", "4", "--engine", "exhaustive",
-            "--shard", k, "--format", "json", "--quiet",
-        ]))
+fn exhaustive_shards_add_up_to_the_whole() {
+    let report = |extra: &str| -> Value {
+        serde_json::from_str(&run_line(&format!(
+            "idiots-delight exact --suits 2 --ranks 4 --engine exhaustive --format json --quiet {extra}"
+        )))
         .unwrap()
     };
-    let total: u64 = ["1/3", "2/3", "3/3"]
-        .iter()
-        .map(|k| shard(k)["params"]["arrangements"].as_str().unwrap().parse::<u64>().unwrap())
-        .sum();
-    assert_eq!(total, 40320);
+    let whole = exact_counts(&report(""));
+    let mut summed = vec![BigRational::zero(); whole.len()];
+    for k in ["1/3", "2/3", "3/3"] {
+        for (sum, count) in summed
+            .iter_mut()
+            .zip(exact_counts(&report(&format!("--shard {k}"))))
+        {
+            assert!(count.is_integer());
+            *sum += count;
+        }
+    }
+    assert_eq!(summed, whole);
 }
 
 #[test]
 fn monte_carlo_json_has_counts_intervals_and_the_mean() {
-    let text = run_ok(&[
-        "idiots-delight", "mc", "--trials", "20000", "--seed", "3", "--shuffle", "naive-carry",
-        "--format", "json", "--quiet",
-    ]);
+    let text = run_line(
+        "idiots-delight mc --trials 20000 --seed 3 --shuffle naive-carry --format json --quiet",
+    );
     let json: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(json["method"], "monte-carlo");
     assert_eq!(json["seed"], 3);
@@ -271,30 +336,31 @@ fn monte_carlo_json_has_counts_intervals_and_the_mean() {
     let counted: u64 = outcomes.iter().map(|o| o["count"].as_u64().unwrap()).sum();
     assert_eq!(counted, 20000);
     let mean = &distribution["mean"];
-    let (estimate, se) = (mean["estimate"].as_f64().unwrap(), mean["standard_error"].as_f64().unwrap());
+    let (estimate, se) = (
+        mean["estimate"].as_f64().unwrap(),
+        mean["standard_error"].as_f64().unwrap(),
+    );
     assert!(se > 0.0 && se < 0.1, "{se}");
     assert!(mean["ci95"][0].as_f64().unwrap() < estimate);
 }
 
 #[test]
 fn monte_carlo_cli_is_identical_across_thread_counts() {
-    let run = |threads: &str| {
-        run_ok(&[
-            "idiots-delight", "mc", "--trials", "300000", "--seed", "9", "--threads", threads,
-            "--format", "csv", "--quiet",
-        ])
+    let csv = |threads: u32| {
+        run_line(&format!(
+            "idiots-delight mc --trials 300000 --seed 9 --threads {threads} --format csv --quiet"
+        ))
     };
-    let one = run("1");
-    assert_eq!(run("2"), one);
-    assert_eq!(run("8"), one);
+    let one = csv(1);
+    assert_eq!(csv(2), one);
+    assert_eq!(csv(8), one);
 }
 
 #[test]
 fn compare_against_the_sas_table_reports_each_shuffle() {
-    let text = run_ok(&[
-        "idiots-delight", "compare", "--published", "sas", "--shuffle", "all", "--trials",
-        "50000", "--format", "json", "--quiet",
-    ]);
+    let text = run_line(
+        "idiots-delight compare --published sas --shuffle all --trials 50000 --format json --quiet",
+    );
     let json: Value = serde_json::from_str(&text).unwrap();
     let keys: Vec<&str> = json["rows"]
         .as_array()
@@ -302,7 +368,10 @@ fn compare_against_the_sas_table_reports_each_shuffle() {
         .iter()
         .map(|row| row["key"].as_str().unwrap())
         .collect();
-    assert_eq!(keys, ["shuffle=uniform", "shuffle=naive", "shuffle=naive-carry"]);
+    assert_eq!(
+        keys,
+        ["shuffle=uniform", "shuffle=naive", "shuffle=naive-carry"]
+    );
 }
 
 /// Bad input: one line on stderr naming the value, exit status 2, nothing
@@ -312,31 +381,66 @@ fn bad_input_is_one_clear_line_and_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.json");
     let out = out.to_str().unwrap();
-    let cases: &[(&[&str], &str)] = &[
-        (&["idiots-delight", "mc", "--suits", "0"], "--suits 0:"),
-        (&["idiots-delight", "mc", "--ranks", "0"], "--ranks 0:"),
-        (&["idiots-delight", "mc", "--ranks", "14"], "--ranks 14:"),
-        (&["idiots-delight", "mc", "--suits", "16", "--ranks", "13"], "--suits x --ranks 16x13:"),
-        (&["idiots-delight", "exact", "--suits", "x"], "--suits x:"),
-        (&["idiots-delight", "mc", "--shuffle", "riffle"], "--shuffle riffle:"),
-        (&["idiots-delight", "compare", "--shuffle", "riffle"], "--shuffle riffle:"),
-        (&["idiots-delight", "exact"], "--suits x --ranks 4x13:"),
-        (&["idiots-delight", "exact", "--suits", "4", "--ranks", "5"], "--suits x --ranks 4x5:"),
-        (&["idiots-delight", "exact", "--suits", "3", "--ranks", "3", "--engine", "magic"], "--engine magic:"),
-        (&["idiots-delight", "exact", "--suits", "2", "--ranks", "2", "--shuffle", "naive-carry"], "--shuffle naive-carry:"),
-        (&["idiots-delight", "exact", "--suits", "4", "--ranks", "3", "--shuffle", "naive"], "--suits x --ranks 4x3:"),
-        (&["idiots-delight", "exact", "--suits", "2", "--ranks", "2", "--engine", "exhaustive", "--shard", "0/4"], "--shard 0/4:"),
-        (&["idiots-delight", "compare", "--suits", "2", "--ranks", "2", "--published", "sas"], "--published sas:"),
-        (&["idiots-delight", "power", "--shuffle", "uniform"], "--shuffle uniform:"),
-        (&["idiots-delight", "mc", "--trials", "0"], "--trials 0:"),
+    let cases = [
+        ("idiots-delight mc --suits 0", "--suits 0:"),
+        ("idiots-delight mc --ranks 0", "--ranks 0:"),
+        ("idiots-delight mc --ranks 14", "--ranks 14:"),
+        (
+            "idiots-delight mc --suits 16 --ranks 13",
+            "--suits x --ranks 16x13:",
+        ),
+        ("idiots-delight exact --suits x", "--suits x:"),
+        ("idiots-delight mc --shuffle riffle", "--shuffle riffle:"),
+        (
+            "idiots-delight compare --shuffle riffle",
+            "--shuffle riffle:",
+        ),
+        ("idiots-delight exact", "--suits x --ranks 4x13:"),
+        (
+            "idiots-delight exact --suits 4 --ranks 5",
+            "--suits x --ranks 4x5:",
+        ),
+        (
+            "idiots-delight exact --suits 3 --ranks 3 --engine magic",
+            "--engine magic:",
+        ),
+        (
+            "idiots-delight exact --suits 2 --ranks 2 --shuffle naive-carry",
+            "--shuffle naive-carry:",
+        ),
+        (
+            "idiots-delight exact --suits 4 --ranks 3 --shuffle naive",
+            "--suits x --ranks 4x3:",
+        ),
+        (
+            "idiots-delight exact --suits 2 --ranks 2 --engine exhaustive --shard 0/4",
+            "--shard 0/4:",
+        ),
+        (
+            "idiots-delight compare --suits 2 --ranks 2 --published sas",
+            "--published sas:",
+        ),
+        (
+            "idiots-delight power --shuffle uniform",
+            "--shuffle uniform:",
+        ),
+        ("idiots-delight mc --trials 0", "--trials 0:"),
     ];
-    for (args, start) in cases {
-        let output = deckodds().args(*args).args(["--out", out]).output().unwrap();
+    for (line, start) in cases {
+        let args: Vec<&str> = line.split_whitespace().collect();
+        let output = deckodds()
+            .args(&args)
+            .args(["--out", out])
+            .output()
+            .unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(output.stdout.is_empty(), "{args:?}");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
-        assert!(stderr.starts_with(&format!("error: {start}")), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with(&format!("error: {start}")),
+            "{args:?}: {stderr}"
+        );
         assert!(!std::path::Path::new(out).exists(), "{args:?}");
     }
 }

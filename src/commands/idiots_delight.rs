@@ -537,6 +537,15 @@ fn compare_exact(
     level: f64,
     context: &Context,
 ) -> Result<(String, Vec<Agreement>)> {
+    if game.n_cards() > EXACT_MAX_CARDS {
+        return Err(Error::invalid(
+            "--suits x --ranks",
+            deck_name(&game),
+            format!(
+                "has no exact distribution to compare with (exact runs stop at {EXACT_MAX_CARDS} cards); compare 52 cards with --published sas, or choose a smaller deck"
+            ),
+        ));
+    }
     let mut agreements = Vec::new();
     for &shuffle in shuffles {
         let exact = exact_distribution(game, shuffle, context)?;

@@ -425,6 +425,7 @@ fn bad_input_is_one_clear_line_and_exit_2() {
             "--shuffle uniform:",
         ),
         ("idiots-delight mc --trials 0", "--trials 0:"),
+        ("idiots-delight compare", "--suits x --ranks 4x13:"),
     ];
     for (line, start) in cases {
         let args: Vec<&str> = line.split_whitespace().collect();

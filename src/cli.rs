@@ -27,8 +27,8 @@ pub struct GlobalArgs {
     #[arg(long, short, global = true)]
     pub quiet: bool,
 
-    /// Worker threads for Monte-Carlo runs (default: one per core). Results
-    /// do not depend on it.
+    /// Worker threads for Monte-Carlo runs and exact enumerations (default:
+    /// one per core). Results do not depend on it.
     #[arg(long, global = true, value_name = "N")]
     pub threads: Option<String>,
 }
@@ -147,7 +147,7 @@ pub enum IdiotsDelightCommand {
 /// The deck of an Idiot's Delight game.
 #[derive(Debug, Args)]
 pub struct IdiotsDelightDeck {
-    /// Suits in the deck, 1..=16.
+    /// Suits in the deck, 1..=16 (at most 64 cards in all).
     #[arg(long, value_name = "S", default_value = "4")]
     pub suits: String,
     /// Ranks in each suit, 1..=13.

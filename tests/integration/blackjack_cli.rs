@@ -1,23 +1,9 @@
 //! The `deckodds blackjack` command line: output contract, errors, atomic
 //! output files, determinism across thread counts, printed tables.
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-fn deckodds() -> Command {
-    Command::cargo_bin("deckodds").unwrap()
-}
-
-/// Runs deckodds with `args`, expecting success; returns stdout.
-fn run_ok(args: &[&str]) -> String {
-    let output = deckodds().args(args).output().unwrap();
-    assert!(
-        output.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
-}
+use crate::support::{deckodds, run_ok};
 
 #[test]
 fn exact_table_prints_as_published() {

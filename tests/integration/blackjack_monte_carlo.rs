@@ -6,13 +6,7 @@ use deckodds::exact::dealer::dealer_distributions;
 use deckodds::games::blackjack::{DealerParams, Decks, Scoring, Soft17, dealer_monte_carlo};
 use deckodds::montecarlo::NoProgress;
 
-fn with_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(work)
-}
+use crate::support::with_threads;
 
 /// One million hands per upcard against the exact table: each upcard's
 /// chi-square p-value must exceed 0.001. The seeds are fixed, so this is

@@ -2,7 +2,6 @@
 //! Carlo against exact (uniform and naive shuffles), determinism across
 //! threads, and the command line.
 
-use assert_cmd::Command;
 use num_bigint::BigUint;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -19,13 +18,7 @@ use deckodds::games::idiots_delight::{IdiotsDelight, IdiotsDelightSimulation};
 use deckodds::montecarlo::{NoProgress, RunPlan, run};
 use deckodds::rng::Shuffle;
 
-fn with_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(work)
-}
+use crate::support::{deckodds, run_line, with_threads};
 
 fn memoised(game: &IdiotsDelight) -> ArrangementCounts {
     let deck = game.deck().sorted_cards();
@@ -208,25 +201,6 @@ fn monte_carlo_is_bit_identical_across_thread_counts() {
 
 // ---------------------------------------------------------------------------
 // The command line.
-
-fn deckodds() -> Command {
-    Command::cargo_bin("deckodds").unwrap()
-}
-
-/// Runs deckodds with the words of `line` as arguments, expecting success.
-fn run_line(line: &str) -> String {
-    run_ok(&line.split_whitespace().collect::<Vec<_>>())
-}
-
-fn run_ok(args: &[&str]) -> String {
-    let output = deckodds().args(args).output().unwrap();
-    assert!(
-        output.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
-}
 
 #[test]
 fn exact_table_prints() {

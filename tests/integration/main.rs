@@ -4,3 +4,4 @@ mod blackjack_cli;
 mod blackjack_exact;
 mod blackjack_monte_carlo;
 mod idiots_delight;
+mod support;

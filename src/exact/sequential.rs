@@ -721,15 +721,7 @@ mod tests {
 
     use super::*;
     use crate::games::idiots_delight::IdiotsDelight;
-    use crate::montecarlo::NoProgress;
-
-    fn with_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(work)
-    }
+    use crate::montecarlo::{NoProgress, with_threads};
 
     fn no_memo() -> SequentialParams {
         SequentialParams {

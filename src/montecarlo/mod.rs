@@ -145,6 +145,17 @@ fn run_chunk<S: Simulation>(simulation: &S, plan: &RunPlan, chunk: u64) -> Vec<u
     counts
 }
 
+/// Runs `work` on a rayon pool of `threads` threads: how the unit tests
+/// check that results do not depend on the thread count.
+#[cfg(test)]
+pub(crate) fn with_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(work)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,14 +175,6 @@ mod tests {
         fn trial(&self, rng: &mut GameRng, _: &mut ()) -> usize {
             bounded(rng, self.faces) as usize
         }
-    }
-
-    fn with_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(work)
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::support::{deckodds, run_ok};
+use crate::support::{deckodds, outcome_labels, run_ok};
 
 #[test]
 fn exact_table_prints_as_published() {
@@ -68,12 +68,7 @@ fn json_follows_the_contract() {
         ]
     );
     for distribution in distributions {
-        let labels: Vec<&str> = distribution["outcomes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|o| o["outcome"].as_str().unwrap())
-            .collect();
+        let labels = outcome_labels(distribution);
         assert_eq!(labels, ["bust", "17", "18", "19", "20", "21", "natural"]);
         for outcome in distribution["outcomes"].as_array().unwrap() {
             let fraction = outcome["probability"].as_str().unwrap();

@@ -18,7 +18,7 @@ use deckodds::games::idiots_delight::{IdiotsDelight, IdiotsDelightSimulation};
 use deckodds::montecarlo::{NoProgress, RunPlan, run};
 use deckodds::rng::Shuffle;
 
-use crate::support::{deckodds, run_line, with_threads};
+use crate::support::{deckodds, outcome_labels, run_line, with_threads};
 
 fn memoised(game: &IdiotsDelight) -> ArrangementCounts {
     let deck = game.deck().sorted_cards();
@@ -222,12 +222,7 @@ fn exact_json_follows_the_contract() {
     assert_eq!(json["params"]["arrangements"], "40320");
     let distribution = &json["distributions"][0];
     assert_eq!(distribution["key"], "cards-left");
-    let labels: Vec<&str> = distribution["outcomes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| o["outcome"].as_str().unwrap())
-        .collect();
+    let labels = outcome_labels(distribution);
     assert_eq!(labels, ["0", "2", "4", "6", "8"]);
     // Counts recovered as probability x arrangements are whole numbers
     // summing to 8!.

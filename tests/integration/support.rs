@@ -1,6 +1,7 @@
 //! Helpers shared by the test modules.
 
 use assert_cmd::Command;
+use serde_json::Value;
 
 /// The deckodds binary, ready for arguments.
 pub fn deckodds() -> Command {
@@ -30,4 +31,14 @@ pub fn with_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) ->
         .build()
         .unwrap()
         .install(work)
+}
+
+/// The outcome labels of one distribution of a JSON report, in order.
+pub fn outcome_labels(distribution: &Value) -> Vec<&str> {
+    distribution["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["outcome"].as_str().unwrap())
+        .collect()
 }

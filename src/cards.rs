@@ -39,6 +39,14 @@ impl Card {
         self.0 >> 4
     }
 
+    /// The card's byte, `suit << 4 | rank`: two cards share a suit exactly
+    /// when their codes agree in the high four bits, and a rank exactly when
+    /// they agree in the low four, so the XOR of two codes says both.
+    #[inline]
+    pub const fn code(self) -> u8 {
+        self.0
+    }
+
     /// Whether the two cards have the same suit (one XOR and one mask).
     #[inline]
     pub const fn same_suit(self, other: Card) -> bool {

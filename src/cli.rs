@@ -54,8 +54,8 @@ pub enum IdiotsDelightCommand {
         deck: IdiotsDelightDeck,
         /// Which enumerator: "memo" (memoised deal by deal, canonical up to
         /// renaming suits and ranks) or "exhaustive" (every arrangement
-        /// played; the independent cross-check, for decks up to about 13
-        /// cards).
+        /// played by the Monte-Carlo runner's play function; the
+        /// independent cross-check, for decks up to about 13 cards).
         #[arg(long, value_name = "ENGINE", default_value = "memo")]
         engine: String,
         /// The shuffle: "uniform" (every order equally likely), "naive",

@@ -10,16 +10,19 @@
 //!
 //! The rule is one function, [`discards`]: given the two cards compared,
 //! how many cards go. Two drivers apply it and nothing else:
-//! [`IdiotsDelight::deal`] one card at a time (the exact enumerators, through
-//! [`SequentialGame`]), and [`play_lanes`], eight games at once without a
-//! data-dependent branch (the Monte-Carlo runner). Tests prove the two
-//! drivers equal on every arrangement of every deck of up to 9 cards and on
-//! random decks of every shape up to 64 cards.
+//! [`IdiotsDelight::deal`] one card at a time (the memoised enumerator,
+//! through [`SequentialGame`]), and [`play_lanes`], eight games at once
+//! without a data-dependent branch (the Monte-Carlo runner, and the
+//! exhaustive enumerator through [`LanePlayer`]). So Monte Carlo and the
+//! exhaustive count run the same play function, and the memoised count
+//! against the exhaustive one proves the two drivers equal on every deck of
+//! up to 12 cards (tests, as are random decks of every shape up to 64).
 
 use serde_json::json;
 
 use crate::cards::{Card, DeckSpec, MAX_RANKS, MAX_SUITS};
 use crate::error::{Error, Result};
+use crate::exact::arrangements::Player;
 use crate::games::SequentialGame;
 use crate::montecarlo::Simulation;
 use crate::rng::{GameRng, Shuffle};
@@ -445,6 +448,99 @@ pub struct Lanes {
     last: usize,
 }
 
+impl Lanes {
+    /// Lanes whose decks all hold `codes` (lane codes of the `n` cards),
+    /// blanks in place.
+    fn new(codes: &[u16]) -> Box<Lanes> {
+        let mut lanes = Box::new(Lanes {
+            hands: [[0; LANE_HAND]; LANES],
+            decks: [[0; LANE_DECK]; LANES],
+            last: 0,
+        });
+        for (hand, deck) in lanes.hands.iter_mut().zip(&mut lanes.decks) {
+            deck[..codes.len()].copy_from_slice(codes);
+            lay_blanks(hand, deck, codes.len());
+        }
+        lanes
+    }
+}
+
+/// The lane code of a card: its [`Card::code`], widened so that blanks fit.
+fn lane_code(card: Card) -> u16 {
+    u16::from(card.code())
+}
+
+/// The exhaustive enumerator's player for Idiot's Delight: the Monte-Carlo
+/// runner's driver, [`play_lanes`], fed [`LANES`] arrangements at a time, so
+/// that exact counts and Monte Carlo come from the same play function.
+#[derive(Clone, Copy, Debug)]
+pub struct LanePlayer {
+    game: IdiotsDelight,
+}
+
+impl IdiotsDelight {
+    /// The player that plays arrangements as the Monte-Carlo runner plays
+    /// deals (see [`LanePlayer`]).
+    pub fn lane_player(&self) -> LanePlayer {
+        LanePlayer { game: *self }
+    }
+}
+
+/// A batch being filled: the lanes and how many hold a new arrangement.
+pub struct LaneBatch {
+    lanes: Box<Lanes>,
+    filled: usize,
+}
+
+impl LanePlayer {
+    /// Plays the batch and counts its first `filled` lanes (the rest hold
+    /// older arrangements, already counted).
+    fn play_batch(&self, batch: &mut LaneBatch, tally: &mut [u64]) {
+        let lanes = &mut *batch.lanes;
+        let left = play_lanes(&mut lanes.hands, &lanes.decks, self.game.n_cards());
+        for cards_left in &left[..batch.filled] {
+            tally[cards_left / 2] += 1;
+        }
+        batch.filled = 0;
+    }
+}
+
+impl Player for LanePlayer {
+    type Workspace = LaneBatch;
+
+    fn workspace(&self) -> LaneBatch {
+        let sorted: Vec<u16> = self
+            .game
+            .deck
+            .sorted_cards()
+            .into_iter()
+            .map(lane_code)
+            .collect();
+        LaneBatch {
+            lanes: Lanes::new(&sorted),
+            filled: 0,
+        }
+    }
+
+    #[inline]
+    fn add(&self, batch: &mut LaneBatch, deal: &[Card], tally: &mut [u64]) {
+        let deck = &mut batch.lanes.decks[batch.filled];
+        for (code, &card) in deck.iter_mut().zip(deal) {
+            *code = lane_code(card);
+        }
+        batch.filled += 1;
+        if batch.filled == LANES {
+            self.play_batch(batch, tally);
+        }
+    }
+
+    fn flush(&self, batch: &mut LaneBatch, tally: &mut [u64]) {
+        if batch.filled > 0 {
+            self.play_batch(batch, tally);
+        }
+    }
+}
+
 /// Monte Carlo of the game: shuffle the deck as `shuffle` says, then play.
 ///
 /// Every game shuffles the previous game's deck (the first game of a chunk,
@@ -468,8 +564,8 @@ impl IdiotsDelightSimulation {
             sorted: game
                 .deck
                 .sorted_cards()
-                .iter()
-                .map(|card| u16::from(card.code()))
+                .into_iter()
+                .map(lane_code)
                 .collect(),
         }
     }
@@ -500,17 +596,7 @@ impl Simulation for IdiotsDelightSimulation {
     }
 
     fn new_scratch(&self) -> Box<Lanes> {
-        let n = self.sorted.len();
-        let mut lanes = Box::new(Lanes {
-            hands: [[0; LANE_HAND]; LANES],
-            decks: [[0; LANE_DECK]; LANES],
-            last: 0,
-        });
-        for (hand, deck) in lanes.hands.iter_mut().zip(&mut lanes.decks) {
-            deck[..n].copy_from_slice(&self.sorted);
-            lay_blanks(hand, deck, n);
-        }
-        lanes
+        Lanes::new(&self.sorted)
     }
 
     #[inline]

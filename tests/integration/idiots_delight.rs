@@ -10,7 +10,7 @@ use serde_json::Value;
 use deckodds::compare::goodness_of_fit;
 use deckodds::distribution::CountDistribution;
 use deckodds::exact::ArrangementCounts;
-use deckodds::exact::arrangements::{Shard, count_arrangements};
+use deckodds::exact::arrangements::{Shard, count_arrangements_with};
 use deckodds::exact::naive_shuffle::naive_shuffle_counts;
 use deckodds::exact::sequential::{SequentialParams, count_outcomes};
 use deckodds::games::SequentialGame;
@@ -29,10 +29,10 @@ fn memoised(game: &IdiotsDelight) -> ArrangementCounts {
 
 fn exhaustive(game: &IdiotsDelight) -> ArrangementCounts {
     let deck = game.deck().sorted_cards();
-    count_arrangements(
+    count_arrangements_with(
         &deck,
         game.n_outcomes(),
-        |order| game.play(order),
+        game.lane_player(),
         Shard::WHOLE,
         &NoProgress,
     )
@@ -44,7 +44,8 @@ fn factorial(n: usize) -> BigUint {
 }
 
 /// Every deck of at most 12 cards: the memoised enumerator (canonical keys,
-/// pruned memo) and the exhaustive one (every arrangement through `play`)
+/// pruned memo, dealing one card at a time) and the exhaustive one (every
+/// arrangement through the Monte-Carlo runner's eight-lane driver)
 /// must give identical counts, and the counts must add up to n!.
 #[test]
 fn memoised_and_exhaustive_enumerators_agree_up_to_12_cards() {

@@ -162,8 +162,9 @@ pub trait Player: Sync {
     fn workspace(&self) -> Self::Workspace;
 
     /// Plays `deal`, now or at the latest at the next [`Player::flush`],
-    /// adding one to `tally` at its outcome bin. `deal` is only valid during
-    /// the call, so a batching player copies it.
+    /// adding one to `tally` at its outcome bin (or at each of its bins, for
+    /// a game reporting several distributions side by side). `deal` is only
+    /// valid during the call, so a batching player copies it.
     fn add(&self, workspace: &mut Self::Workspace, deal: &[Card], tally: &mut [u64]);
 
     /// Plays whatever [`Player::add`] has kept back; called at the end of
@@ -222,29 +223,28 @@ pub fn count_arrangements_with<P: Player>(
     let shard = shard.validated()?;
     check_size(deck)?;
     let plan = Plan::new(deck);
-    let counts = (0..plan.n_tasks as u64)
+    let (counts, total) = (0..plan.n_tasks as u64)
         .into_par_iter()
         .filter(|&task| shard.contains(task))
         .fold(
-            || vec![0u64; n_outcomes],
-            |mut counts, task| {
-                plan.run_task(task as usize, &play, &mut counts);
+            || (vec![0u64; n_outcomes], 0u64),
+            |(mut counts, played), task| {
+                let task_played = plan.run_task(task as usize, &play, &mut counts);
                 progress.advance(1);
-                counts
+                (counts, played + task_played)
             },
         )
         .reduce(
-            || vec![0u64; n_outcomes],
-            |mut total, counts| {
+            || (vec![0u64; n_outcomes], 0u64),
+            |(mut total, played), (counts, more_played)| {
                 for (t, c) in total.iter_mut().zip(counts) {
-                    // Cannot fail: all counts together are at most
-                    // MAX_ARRANGEMENTS (checked above).
+                    // Cannot fail: each bin counts at most one per
+                    // arrangement, and there are at most MAX_ARRANGEMENTS.
                     *t = t.checked_add(c).expect("counts stay below 2^63");
                 }
-                total
+                (total, played + more_played)
             },
         );
-    let total: u64 = counts.iter().sum();
     Ok(ArrangementCounts {
         counts: counts.into_iter().map(BigUint::from).collect(),
         total: BigUint::from(total),
@@ -370,9 +370,9 @@ impl Plan {
         }
     }
 
-    /// Plays every arrangement starting with task `task`'s prefix and
-    /// tallies the bins into `counts`.
-    fn run_task<P: Player>(&self, task: usize, play: &P, counts: &mut [u64]) {
+    /// Plays every arrangement starting with task `task`'s prefix, tallies
+    /// the bins into `counts` and returns how many it played.
+    fn run_task<P: Player>(&self, task: usize, play: &P, counts: &mut [u64]) -> u64 {
         let prefix = &self.prefixes[task * self.prefix_len..(task + 1) * self.prefix_len];
         let mut remaining = self.multiplicities.clone();
         // The deal and the tally live on this thread's stack and in a
@@ -398,10 +398,12 @@ impl Plan {
         let mut tally = vec![0u64; counts.len()];
         let mut workspace = play.workspace();
         let k = self.prefix_len;
+        let mut played = 0u64;
         loop {
             // No overflow check needed: the whole enumeration has at most
             // MAX_ARRANGEMENTS arrangements, so no count can reach 2^64.
             play.add(&mut workspace, deal, &mut tally);
+            played += 1;
             if !next_permutation(&mut deal[k..]) {
                 break;
             }
@@ -410,6 +412,7 @@ impl Plan {
         for (count, t) in counts.iter_mut().zip(tally) {
             *count += t;
         }
+        played
     }
 }
 

@@ -571,11 +571,12 @@ impl Simulation for DealerSimulation {
     }
 
     #[inline]
-    fn trial(&self, rng: &mut GameRng, cards: &mut Vec<u8>) -> usize {
+    fn trial(&self, rng: &mut GameRng, cards: &mut Vec<u8>, counts: &mut [u64]) {
         loop {
             let outcome = self.hand(rng, cards);
             if !(self.peek && outcome == DealerOutcome::Natural) {
-                return outcome.index();
+                counts[outcome.index()] += 1;
+                return;
             }
         }
     }

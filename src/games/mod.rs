@@ -11,16 +11,18 @@ use crate::cards::Card;
 
 pub mod blackjack;
 pub mod idiots_delight;
+pub mod roll_call;
 
 /// A game that consumes its deal one card at a time, from the first card to
 /// the last, and whose outcome is known once the deck is exhausted.
 ///
-/// This is the interface both engines share: [`SequentialGame::play`] (used
-/// by the Monte-Carlo runner and the exhaustive enumerator) is nothing but
-/// [`SequentialGame::start`], one [`SequentialGame::deal`] per card and
-/// [`SequentialGame::outcome`], and the memoised enumerator
-/// (`crate::exact::sequential`) calls exactly those three functions. So the
-/// engines cannot disagree about the rules, only about the counting.
+/// [`SequentialGame::play`] is nothing but [`SequentialGame::start`], one
+/// [`SequentialGame::deal`] per card and [`SequentialGame::outcome`], and the
+/// memoised enumerator (`crate::exact::sequential`) calls exactly those three
+/// functions. A game may also drive the same rule faster for Monte Carlo
+/// (Idiot's Delight's `play_lanes` plays eight deals at once); it then runs
+/// the exhaustive enumerator through that driver too, so that the memoised
+/// count against the exhaustive one proves the two drivers equal.
 pub trait SequentialGame: Sync {
     /// Everything the game remembers about the cards dealt so far.
     type State: Clone + Send + Sync;

@@ -26,15 +26,17 @@ use crate::rng::{GameRng, stream_rng};
 /// measurable, small enough that two cores share even short runs evenly.
 pub const DEFAULT_CHUNK_SIZE: u64 = 1 << 16;
 
-/// A game as the runner sees it: a way to play one random trial and name
-/// its outcome bin.
+/// A game as the runner sees it: a way to play one random trial and count
+/// its outcome.
 pub trait Simulation: Sync {
     /// Scratch space reused across the trials of one chunk (a deck to
     /// shuffle, say), so that the hot loop never allocates.
     type Scratch;
 
-    /// The number of outcome bins; [`Simulation::trial`] returns an index
-    /// below it.
+    /// The number of counters a trial adds to: the outcome bins of a game
+    /// with one outcome, or the bins of several distributions side by side
+    /// for a game that reports several at once (each trial then adds one in
+    /// each distribution's range).
     fn n_bins(&self) -> usize;
 
     /// Fresh scratch space, made at the start of every chunk. A chunk's
@@ -42,11 +44,12 @@ pub trait Simulation: Sync {
     /// start the same way.
     fn new_scratch(&self) -> Self::Scratch;
 
-    /// Plays one trial with `rng` and returns its outcome bin.
-    fn trial(&self, rng: &mut GameRng, scratch: &mut Self::Scratch) -> usize;
+    /// Plays one trial with `rng` and adds one to `counts` (of length
+    /// [`Simulation::n_bins`]) at its outcome bin, or at each of its bins.
+    fn trial(&self, rng: &mut GameRng, scratch: &mut Self::Scratch, counts: &mut [u64]);
 
-    /// Plays `n_trials` trials with `rng` and adds one to `counts` at each
-    /// outcome bin; this is what the runner calls.
+    /// Plays `n_trials` trials with `rng`, each counted as
+    /// [`Simulation::trial`] counts it; this is what the runner calls.
     ///
     /// Contract: the counts are exactly those of calling
     /// [`Simulation::trial`] `n_trials` times (the same draws from `rng` in
@@ -61,7 +64,7 @@ pub trait Simulation: Sync {
         counts: &mut [u64],
     ) {
         for _ in 0..n_trials {
-            counts[self.trial(rng, scratch)] += 1;
+            self.trial(rng, scratch, counts);
         }
     }
 }
@@ -195,8 +198,8 @@ mod tests {
             self.faces as usize
         }
         fn new_scratch(&self) {}
-        fn trial(&self, rng: &mut GameRng, _: &mut ()) -> usize {
-            bounded(rng, self.faces) as usize
+        fn trial(&self, rng: &mut GameRng, _: &mut (), counts: &mut [u64]) {
+            counts[bounded(rng, self.faces) as usize] += 1;
         }
     }
 

@@ -16,6 +16,7 @@ pub mod games;
 pub mod montecarlo;
 pub mod report;
 pub mod rng;
+pub mod search;
 pub mod stats;
 
 pub use error::{Error, Result};

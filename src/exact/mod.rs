@@ -12,6 +12,7 @@ use crate::distribution::ExactDistribution;
 
 pub mod arrangements;
 pub mod dealer;
+pub mod first_pass;
 pub mod naive_shuffle;
 pub mod sequential;
 

@@ -1,0 +1,1 @@
+//! Roll-Call's first pass, exactly, by rook polynomials (being written).

@@ -1,0 +1,1 @@
+//! Roll-Call: the longest zero-strike win (being written).

@@ -42,6 +42,114 @@ pub enum Command {
     /// Idiot's Delight: the distribution of cards left (RULES.md section 1).
     #[command(subcommand, name = "idiots-delight")]
     IdiotsDelight(IdiotsDelightCommand),
+    /// Roll-Call, or Hit or Miss (RULES.md section 2): the odds of winning
+    /// each version.
+    #[command(subcommand)]
+    RollCall(RollCallCommand),
+}
+
+/// Roll-Call commands. Every command reports all versions at once: cards
+/// left when the game is lost after K = 1, 2 or 3 strikes (passes without a
+/// match) in a row, and in unlimited play, which is decided exactly.
+#[derive(Debug, Subcommand)]
+pub enum RollCallCommand {
+    /// Exact distributions on a small deck: every distinct arrangement
+    /// played (13 x 1, 6.2e9 arrangements, takes a few minutes).
+    Exact {
+        #[command(flatten)]
+        version: RollCallVersion,
+        /// Run a deck estimated at over 10 minutes anyway.
+        #[arg(long)]
+        force: bool,
+        /// Run only part k of n of the enumeration (e.g. 3/8); the parts'
+        /// counts add up to the whole.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<String>,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Monte-Carlo distributions with 95% intervals.
+    Mc {
+        #[command(flatten)]
+        version: RollCallVersion,
+        #[command(flatten)]
+        sampling: GameSamplingArgs,
+        /// Keep the deals of the first N games won (unlimited play), one a
+        /// line, in FILE.
+        #[arg(long, num_args = 2, value_names = ["N", "FILE"])]
+        save_wins: Option<Vec<String>>,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Agreement reports: Monte Carlo against exact ("exact": every
+    /// distribution on a deck of at most 13 cards, the first pass on any
+    /// deck), or one version against another on the same deals ("order":
+    /// same vs reversed; "count": continuous vs restart).
+    Compare {
+        #[command(flatten)]
+        version: RollCallVersion,
+        #[command(flatten)]
+        sampling: GameSamplingArgs,
+        /// What to compare with: exact, order or count.
+        #[arg(long = "with", value_name = "WHAT", default_value = "exact")]
+        with: String,
+        /// Significance level of the verdicts.
+        #[arg(long, value_name = "ALPHA", default_value = "0.001")]
+        level: String,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// The exact distribution of matches in the first pass (rook
+    /// polynomials; instant for any deck). No match at all is Frustration
+    /// solitaire's loss.
+    FirstPass {
+        /// Ranks, 2..=13.
+        #[arg(long, value_name = "R", default_value = "13")]
+        ranks: String,
+        /// Copies of each rank, at least 1 (at most 64 cards in all).
+        #[arg(long, value_name = "S", default_value = "4")]
+        copies: String,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Plays one deal pass by pass: every card turned, the count, matched
+    /// or not.
+    Replay {
+        #[command(flatten)]
+        version: RollCallVersion,
+        /// The deal, first card first: ranks A, 2..10, J, Q, K (or 1..13),
+        /// separated by spaces, each rank exactly --copies times.
+        #[arg(long, value_name = "CARDS")]
+        deal: String,
+    },
+    /// Searches for the deal won without a single strike that takes the
+    /// most passes, and verifies it by replay.
+    LongestZeroStrike {
+        #[command(flatten)]
+        version: RollCallVersion,
+        /// Seed of the search's choices (the same seed, the same deal).
+        #[arg(long, value_name = "S", default_value = "1")]
+        seed: String,
+    },
+}
+
+/// A version of Roll-Call: the deck and the two rule variants.
+#[derive(Debug, Args)]
+pub struct RollCallVersion {
+    /// Ranks, 2..=13 (the count runs 1..=R).
+    #[arg(long, value_name = "R", default_value = "13")]
+    pub ranks: String,
+    /// Copies of each rank, at least 1 (at most 64 cards in all).
+    #[arg(long, value_name = "S", default_value = "4")]
+    pub copies: String,
+    /// "continuous" (the count runs on across passes) or "restart" (back
+    /// to 1 every pass).
+    #[arg(long, value_name = "RULE", default_value = "continuous")]
+    pub count: String,
+    /// "same" (each pass sees the cards left in the same order) or
+    /// "reversed" (reversed every pass).
+    #[arg(long, value_name = "ORDER", default_value = "same")]
+    pub order: String,
 }
 
 /// Idiot's Delight commands.

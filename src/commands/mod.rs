@@ -6,6 +6,7 @@
 
 mod blackjack;
 mod idiots_delight;
+mod roll_call;
 
 use std::fs;
 use std::io::{self, IsTerminal, Write};
@@ -25,6 +26,7 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Blackjack(command) => blackjack::run(command, &context),
         Command::IdiotsDelight(command) => idiots_delight::run(command, &context),
+        Command::RollCall(command) => roll_call::run(command, &context),
     }
 }
 

@@ -40,7 +40,11 @@
 
 use std::fmt;
 
+use crate::cards::Card;
 use crate::error::{Error, Result};
+use crate::exact::arrangements::Player;
+use crate::montecarlo::{RunPlan, Simulation};
+use crate::rng::{GameRng, shuffle, stream_rng};
 
 /// The most ranks a deck may have (counts are small integers).
 pub const MAX_RANKS: u8 = 13;
@@ -404,6 +408,193 @@ fn gcd(mut a: usize, mut b: usize) -> usize {
         (a, b) = (b % a, a);
     }
     b
+}
+
+/// The distributions one game fills, laid side by side in one counts
+/// vector (the Monte-Carlo runner's and the exhaustive enumerator's), in the
+/// order of [`Tally::KEYS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tally {
+    n_cards: usize,
+    max_passes: usize,
+}
+
+impl Tally {
+    /// The distribution keys (DESIGN.md): cards left for K = 1, 2, 3 and
+    /// unlimited; passes and strikes of unlimited play; whether the game was
+    /// won without a strike; matches in the first pass.
+    pub const KEYS: [&'static str; 8] = [
+        "K=1",
+        "K=2",
+        "K=3",
+        "K=unlimited",
+        "passes",
+        "strikes",
+        "zero-strike",
+        "first-pass-matches",
+    ];
+
+    /// The layout for `game`.
+    pub fn new(game: &RollCall) -> Tally {
+        Tally {
+            n_cards: game.n_cards(),
+            max_passes: game.max_passes(),
+        }
+    }
+
+    /// Bins of each distribution, in the order of [`Tally::KEYS`]: cards
+    /// left 0..=n; passes 1..=max; strikes 0..=max; yes, no; matches 0..=n.
+    fn sizes(&self) -> [usize; 8] {
+        let n = self.n_cards + 1;
+        [n, n, n, n, self.max_passes, self.max_passes + 1, 2, n]
+    }
+
+    /// All bins.
+    pub fn n_bins(&self) -> usize {
+        self.sizes().iter().sum()
+    }
+
+    /// Adds one game to `counts`, one bin in each distribution.
+    #[inline]
+    pub fn add(&self, record: &RollCallRecord, counts: &mut [u64]) {
+        let bins = [
+            usize::from(record.left_limited[0]),
+            usize::from(record.left_limited[1]),
+            usize::from(record.left_limited[2]),
+            usize::from(record.left),
+            usize::from(record.passes) - 1,
+            usize::from(record.strikes),
+            usize::from(!record.zero_strike_win()),
+            usize::from(record.first_pass_matches),
+        ];
+        let mut start = 0;
+        for (bin, size) in bins.into_iter().zip(self.sizes()) {
+            counts[start + bin] += 1;
+            start += size;
+        }
+    }
+
+    /// Each distribution's key, outcome labels and counts, cut out of
+    /// `counts` (laid out as [`Tally::add`] fills it). Passes and strikes
+    /// have loose bounds, so most of their bins are zero; see
+    /// [`Tally::LONG_TAILED`].
+    pub fn split<T: Clone>(&self, counts: &[T]) -> Vec<(&'static str, Vec<String>, Vec<T>)> {
+        let numbers = |from: usize, len: usize| (from..from + len).map(|i| i.to_string()).collect();
+        let mut start = 0;
+        let mut parts = Vec::new();
+        for (key, size) in Tally::KEYS.into_iter().zip(self.sizes()) {
+            let labels = match key {
+                "passes" => numbers(1, size),
+                "zero-strike" => vec!["yes".to_string(), "no".to_string()],
+                _ => numbers(0, size),
+            };
+            parts.push((key, labels, counts[start..start + size].to_vec()));
+            start += size;
+        }
+        parts
+    }
+
+    /// The distributions whose bounds are loose (passes and strikes): a
+    /// report shows them up to their last nonzero bin.
+    pub const LONG_TAILED: [&'static str; 2] = ["passes", "strikes"];
+}
+
+/// Monte Carlo of every version at once: each game shuffles the previous
+/// game's deck (uniformly: every order equally likely whatever it starts
+/// from) and is played once.
+#[derive(Clone, Debug)]
+pub struct RollCallSimulation {
+    game: RollCall,
+    tally: Tally,
+}
+
+impl RollCallSimulation {
+    /// The simulation of `game`.
+    pub fn new(game: RollCall) -> RollCallSimulation {
+        RollCallSimulation {
+            game,
+            tally: Tally::new(&game),
+        }
+    }
+
+    /// The layout of its counts.
+    pub fn tally(&self) -> Tally {
+        self.tally
+    }
+
+    /// The deals of the first `n_wins` games won (unlimited play), in the
+    /// order the run plays them (chunk by chunk, as `plan` cuts the run),
+    /// with each game's number (0-based): the same games the run counted.
+    pub fn first_wins(&self, plan: &RunPlan, n_wins: usize) -> Vec<(u64, Vec<u8>)> {
+        let mut wins = Vec::new();
+        let mut game_number = 0u64;
+        for chunk in 0..plan.n_chunks() {
+            let mut rng = stream_rng(plan.seed, plan.stream, chunk);
+            let mut deck = self.new_scratch();
+            for _ in 0..plan.chunk_trials(chunk) {
+                if wins.len() == n_wins {
+                    return wins;
+                }
+                shuffle(&mut rng, &mut deck);
+                if self.game.play(&deck).left == 0 {
+                    wins.push((game_number, deck.clone()));
+                }
+                game_number += 1;
+            }
+        }
+        wins
+    }
+}
+
+impl Simulation for RollCallSimulation {
+    /// The deck (ranks), sorted at the start of every chunk.
+    type Scratch = Vec<u8>;
+
+    fn n_bins(&self) -> usize {
+        self.tally.n_bins()
+    }
+
+    fn new_scratch(&self) -> Vec<u8> {
+        self.game.sorted_ranks()
+    }
+
+    #[inline]
+    fn trial(&self, rng: &mut GameRng, deck: &mut Vec<u8>, counts: &mut [u64]) {
+        shuffle(rng, deck);
+        self.tally.add(&self.game.play(deck), counts);
+    }
+}
+
+/// Plays every arrangement for the exhaustive enumerator, filling the
+/// [`Tally`]: the deck is `copies` identical cards of each rank, so the
+/// enumerator visits each distinct arrangement of ranks once.
+impl Player for RollCallSimulation {
+    type Workspace = [u8; MAX_CARDS];
+
+    fn workspace(&self) -> [u8; MAX_CARDS] {
+        [0; MAX_CARDS]
+    }
+
+    #[inline]
+    fn add(&self, ranks: &mut [u8; MAX_CARDS], deal: &[Card], tally: &mut [u64]) {
+        for (rank, card) in ranks.iter_mut().zip(deal) {
+            *rank = card.rank();
+        }
+        self.tally.add(&self.game.play(&ranks[..deal.len()]), tally);
+    }
+
+    fn flush(&self, _: &mut [u8; MAX_CARDS], _: &mut [u64]) {}
+}
+
+impl RollCall {
+    /// The deck as the exhaustive enumerator takes it: `copies` identical
+    /// cards of each rank.
+    pub fn exhaustive_deck(&self) -> Vec<Card> {
+        self.sorted_ranks()
+            .into_iter()
+            .map(|rank| Card::new(rank, 0))
+            .collect()
+    }
 }
 
 impl fmt::Display for RollCallParams {

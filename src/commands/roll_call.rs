@@ -1,0 +1,556 @@
+//! `deckodds roll-call ...`: the odds of winning every version of Roll-Call.
+
+use std::fmt::Write as _;
+use std::time::Instant;
+
+use num_bigint::BigUint;
+use num_traits::ToPrimitive;
+use serde_json::{Map, Value, json};
+
+use super::{Context, emit, output_format, parse_count, parse_level, parse_seed};
+use crate::cli::{GameSamplingArgs, RollCallCommand, RollCallVersion};
+use crate::compare::{self, Agreement};
+use crate::distribution::{CountDistribution, ExactDistribution};
+use crate::error::{Error, Result};
+use crate::exact::ArrangementCounts;
+use crate::exact::arrangements::{self, Shard};
+use crate::games::roll_call::{
+    Count, LIMITS, Observer, PassOrder, RollCall, RollCallParams, RollCallSimulation, Tally,
+};
+use crate::montecarlo::{self, RunPlan};
+use crate::report::{self, Method, Report, ReportDistribution, comparison};
+
+/// The game name in reports.
+const GAME: &str = "roll-call";
+
+/// Above this an exact run is refused unless `--force`: ten minutes.
+const MAX_EXACT_SECONDS: f64 = 600.0;
+
+/// Seconds per arrangement of the exhaustive enumeration on this machine
+/// (two threads), for the up-front estimate; measured on 12 x 1 (479,001,600
+/// arrangements).
+const SECONDS_PER_ARRANGEMENT: f64 = 20e-9;
+
+pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
+    match command {
+        RollCallCommand::Exact {
+            version,
+            force,
+            shard,
+            output,
+        } => {
+            let game = game(&version)?;
+            let shard = shard.as_deref().map(Shard::parse).transpose()?;
+            let (format, options) = output_format(&output, 4)?;
+            let counts = exact_counts(game, force, shard.unwrap_or(Shard::WHOLE), context)?;
+            let mut report = Report {
+                game: GAME.into(),
+                method: Method::Exact,
+                params: params(game),
+                seed: None,
+                trials: None,
+                distributions: exact_distributions(game, &counts)
+                    .into_iter()
+                    .map(ReportDistribution::Exact)
+                    .collect(),
+            };
+            if let Some(shard) = shard {
+                report
+                    .params
+                    .insert("shard".into(), json!(shard.to_string()));
+                report
+                    .params
+                    .insert("arrangements".into(), json!(counts.total.to_string()));
+            }
+            emit(&report::render(&report, format, &options), &output, context)
+        }
+        RollCallCommand::Mc {
+            version,
+            sampling,
+            save_wins,
+            output,
+        } => {
+            let game = game(&version)?;
+            let (n_trials, seed) = sampling_plan(&sampling)?;
+            let save_wins = save_wins
+                .map(|args| -> Result<(usize, String)> {
+                    let n = parse_count("--save-wins", &args[0])? as usize;
+                    Ok((n, args[1].clone()))
+                })
+                .transpose()?;
+            let (format, options) = output_format(&output, 2)?;
+            let counts = monte_carlo_counts(game, n_trials, seed, context)?;
+            let report = Report {
+                game: GAME.into(),
+                method: Method::MonteCarlo,
+                params: params(game),
+                seed: Some(seed),
+                trials: Some(n_trials),
+                distributions: count_distributions(game, &counts, None)
+                    .into_iter()
+                    .map(ReportDistribution::Counts)
+                    .collect(),
+            };
+            if let Some((n_wins, path)) = save_wins {
+                let simulation = RollCallSimulation::new(game);
+                let wins = simulation.first_wins(&RunPlan::new(n_trials, seed, 0), n_wins);
+                let mut text = format!(
+                    "# Roll-Call {}: the first {} games won of {n_trials} (seed {seed}); game number, then the deal\n",
+                    game.params(),
+                    wins.len()
+                );
+                for (number, deal) in &wins {
+                    let _ = writeln!(text, "{number}: {}", deal_text(deal));
+                }
+                super::write_atomically(std::path::Path::new(&path), text.as_bytes())?;
+                context.note(&format!("wrote {} winning deals to {path}", wins.len()));
+            }
+            emit(&report::render(&report, format, &options), &output, context)
+        }
+        RollCallCommand::Compare {
+            version,
+            sampling,
+            with,
+            level,
+            output,
+        } => {
+            let game = game(&version)?;
+            let (n_trials, seed) = sampling_plan(&sampling)?;
+            let level = parse_level(&level)?;
+            let (format, _) = output_format(&output, 2)?;
+            let (title, agreements) = match with.as_str() {
+                "exact" => compare_exact(game, n_trials, seed, level, context)?,
+                "order" | "count" => compare_versions(game, &with, n_trials, seed, level, context)?,
+                _ => {
+                    return Err(Error::invalid(
+                        "--with",
+                        &with,
+                        "must be exact, order or count",
+                    ));
+                }
+            };
+            emit(
+                &comparison::render_agreements(&title, &agreements, format),
+                &output,
+                context,
+            )
+        }
+        RollCallCommand::FirstPass { .. } => {
+            Err(Error::invalid("first-pass", "", "is not built yet"))
+        }
+        RollCallCommand::Replay { version, deal } => {
+            let game = game(&version)?;
+            let deal = parse_deal(&deal)?;
+            game.check_deal(&deal)?;
+            let text = replay(game, &deal);
+            print!("{text}");
+            Ok(())
+        }
+        RollCallCommand::LongestZeroStrike { .. } => Err(Error::invalid(
+            "longest-zero-strike",
+            "",
+            "is not built yet",
+        )),
+    }
+}
+
+/// The version named on the command line.
+fn game(version: &RollCallVersion) -> Result<RollCall> {
+    let small = |option: &str, text: &str, allowed: &str| -> Result<u8> {
+        text.trim()
+            .parse::<u8>()
+            .map_err(|_| Error::invalid(option, text, allowed))
+    };
+    RollCall::new(RollCallParams {
+        ranks: small("--ranks", &version.ranks, "must be 2 to 13")?,
+        copies: small("--copies", &version.copies, "must be at least 1")?,
+        count: Count::parse(&version.count)?,
+        order: PassOrder::parse(&version.order)?,
+    })
+}
+
+fn sampling_plan(sampling: &GameSamplingArgs) -> Result<(u64, u64)> {
+    Ok((
+        parse_count("--trials", &sampling.trials)?,
+        parse_seed(&sampling.seed)?,
+    ))
+}
+
+/// The version, as reports record it.
+fn params(game: RollCall) -> Map<String, Value> {
+    let p = game.params();
+    let mut params = Map::new();
+    params.insert("ranks".into(), json!(p.ranks));
+    params.insert("copies".into(), json!(p.copies));
+    params.insert("count".into(), json!(p.count.name()));
+    params.insert("order".into(), json!(p.order.name()));
+    params
+}
+
+fn deck_name(game: &RollCall) -> String {
+    let p = game.params();
+    format!("{} ranks x {} copies", p.ranks, p.copies)
+}
+
+// ---------------------------------------------------------------------------
+// Exact.
+
+/// Every distinct arrangement played, all distributions at once; refused
+/// up front when estimated at over ten minutes, unless forced.
+fn exact_counts(
+    game: RollCall,
+    force: bool,
+    shard: Shard,
+    context: &Context,
+) -> Result<ArrangementCounts> {
+    let deck = game.exhaustive_deck();
+    let total = arrangements::n_arrangements(&deck);
+    let seconds =
+        total.to_f64().unwrap_or(f64::INFINITY) * SECONDS_PER_ARRANGEMENT / shard.count as f64;
+    if seconds > MAX_EXACT_SECONDS && !force {
+        return Err(Error::invalid(
+            "--ranks x --copies",
+            deck_name(&game),
+            format!(
+                "has {total} arrangements, estimated at {:.0} minutes on two cores; add --force to run it anyway, or split it with --shard",
+                seconds / 60.0
+            ),
+        ));
+    }
+    let simulation = RollCallSimulation::new(game);
+    let started = Instant::now();
+    let progress = context.progress(
+        shard.share(arrangements::progress_units(&deck)),
+        "arrangements",
+        "parts",
+    );
+    let counts = context.with_threads(|| {
+        arrangements::count_arrangements_with(
+            &deck,
+            simulation.tally().n_bins(),
+            simulation.clone(),
+            shard,
+            &progress,
+        )
+    })??;
+    context.note(&format!(
+        "{} arrangements in {:.2} s",
+        counts.total,
+        started.elapsed().as_secs_f64()
+    ));
+    Ok(counts)
+}
+
+/// The exact distributions, long tails cut after their last possible value.
+fn exact_distributions(game: RollCall, counts: &ArrangementCounts) -> Vec<ExactDistribution> {
+    let tally = Tally::new(&game);
+    tally
+        .split(&counts.counts)
+        .into_iter()
+        .map(|(key, mut labels, mut part)| {
+            if Tally::LONG_TAILED.contains(&key) {
+                let keep = last_nonzero(&part, &BigUint::ZERO) + 1;
+                part.truncate(keep);
+                labels.truncate(keep);
+            }
+            ArrangementCounts {
+                counts: part,
+                total: counts.total.clone(),
+            }
+            .to_distribution(key, labels)
+        })
+        .collect()
+}
+
+fn last_nonzero<T: PartialEq>(part: &[T], zero: &T) -> usize {
+    part.iter().rposition(|c| c != zero).unwrap_or(0)
+}
+
+// ---------------------------------------------------------------------------
+// Monte Carlo.
+
+fn monte_carlo_counts(
+    game: RollCall,
+    n_trials: u64,
+    seed: u64,
+    context: &Context,
+) -> Result<Vec<u64>> {
+    let simulation = RollCallSimulation::new(game);
+    let plan = RunPlan::new(n_trials, seed, 0);
+    let progress = context.progress(n_trials, "games", "games");
+    context.with_threads(|| montecarlo::run(&simulation, &plan, &progress))
+}
+
+/// The Monte-Carlo distributions. Passes and strikes stop at their last
+/// nonzero bin, or at `lengths` (bins kept of passes, then of strikes)
+/// when given, so that they share their bins with another report.
+fn count_distributions(
+    game: RollCall,
+    counts: &[u64],
+    lengths: Option<[usize; 2]>,
+) -> Vec<CountDistribution> {
+    Tally::new(&game)
+        .split(counts)
+        .into_iter()
+        .map(|(key, mut labels, mut part)| {
+            if let Some(tail) = Tally::LONG_TAILED.iter().position(|&k| k == key) {
+                let keep = lengths.map_or(last_nonzero(&part, &0) + 1, |lengths| lengths[tail]);
+                part.truncate(keep);
+                labels.truncate(keep);
+            }
+            CountDistribution {
+                key: key.into(),
+                outcomes: labels,
+                counts: part,
+            }
+        })
+        .collect()
+}
+
+/// How many bins of passes and of strikes `distributions` show.
+fn tail_lengths<'a>(keys_and_lengths: impl Iterator<Item = (&'a str, usize)>) -> [usize; 2] {
+    let mut lengths = [0; 2];
+    for (key, len) in keys_and_lengths {
+        if let Some(tail) = Tally::LONG_TAILED.iter().position(|&k| k == key) {
+            lengths[tail] = len;
+        }
+    }
+    lengths
+}
+
+// ---------------------------------------------------------------------------
+// Comparisons.
+
+/// Monte Carlo against the exhaustive enumeration, every distribution.
+fn compare_exact(
+    game: RollCall,
+    n_trials: u64,
+    seed: u64,
+    level: f64,
+    context: &Context,
+) -> Result<(String, Vec<Agreement>)> {
+    let exact = exact_distributions(game, &exact_counts(game, false, Shard::WHOLE, context)?);
+    let exact_lengths = tail_lengths(exact.iter().map(|d| (d.key.as_str(), d.outcomes.len())));
+    let counts = monte_carlo_counts(game, n_trials, seed, context)?;
+    // Monte Carlo cannot go past the exact support unless the engines
+    // disagree; if it does, keep its bins so the comparison shows it.
+    let own = tail_lengths(
+        count_distributions(game, &counts, None)
+            .iter()
+            .map(|d| (d.key.as_str(), d.outcomes.len())),
+    );
+    let lengths = [exact_lengths[0].max(own[0]), exact_lengths[1].max(own[1])];
+    let exact = exact_distributions_padded(exact, lengths);
+    let sampled = count_distributions(game, &counts, Some(lengths));
+    let agreements = compare::goodness_of_fit_all(&exact, &sampled, level)?;
+    let title = format!(
+        "Roll-Call {}: Monte Carlo ({n_trials} games, seed {seed}) vs exact",
+        game.params()
+    );
+    Ok((title, agreements))
+}
+
+/// Pads the long-tailed exact distributions with zero probabilities up to
+/// `lengths` bins.
+fn exact_distributions_padded(
+    distributions: Vec<ExactDistribution>,
+    lengths: [usize; 2],
+) -> Vec<ExactDistribution> {
+    distributions
+        .into_iter()
+        .map(|mut d| {
+            if let Some(tail) = Tally::LONG_TAILED.iter().position(|&k| k == d.key) {
+                let first = if d.key == "passes" { 1 } else { 0 };
+                while d.outcomes.len() < lengths[tail] {
+                    d.outcomes.push((first + d.outcomes.len()).to_string());
+                    d.probabilities
+                        .push(num_rational::BigRational::from_integer(0.into()));
+                }
+            }
+            d
+        })
+        .collect()
+}
+
+/// One version against another (same vs reversed order, or continuous vs
+/// restart count), each on its own games (independent streams), by
+/// chi-square homogeneity per distribution.
+fn compare_versions(
+    game: RollCall,
+    what: &str,
+    n_trials: u64,
+    seed: u64,
+    level: f64,
+    context: &Context,
+) -> Result<(String, Vec<Agreement>)> {
+    let p = game.params();
+    let other = RollCall::new(match what {
+        "order" => RollCallParams {
+            order: match p.order {
+                PassOrder::Same => PassOrder::Reversed,
+                PassOrder::Reversed => PassOrder::Same,
+            },
+            ..p
+        },
+        _ => RollCallParams {
+            count: match p.count {
+                Count::Continuous => Count::Restart,
+                Count::Restart => Count::Continuous,
+            },
+            ..p
+        },
+    })?;
+    let run = |game: RollCall, stream: u64| -> Result<Vec<u64>> {
+        let simulation = RollCallSimulation::new(game);
+        let plan = RunPlan::new(n_trials, seed, stream);
+        let progress = context.progress(n_trials, &format!("games ({})", game.params()), "games");
+        context.with_threads(|| montecarlo::run(&simulation, &plan, &progress))
+    };
+    let (mine, theirs) = (run(game, 0)?, run(other, 1)?);
+    let a = count_distributions(game, &mine, None);
+    let b = count_distributions(other, &theirs, None);
+    let own_a = tail_lengths(a.iter().map(|d| (d.key.as_str(), d.outcomes.len())));
+    let own_b = tail_lengths(b.iter().map(|d| (d.key.as_str(), d.outcomes.len())));
+    let lengths = [own_a[0].max(own_b[0]), own_a[1].max(own_b[1])];
+    let agreements = compare::homogeneity_all(
+        &count_distributions(game, &mine, Some(lengths)),
+        &count_distributions(other, &theirs, Some(lengths)),
+        level,
+    )?;
+    let title = format!(
+        "Roll-Call {}: {} vs {} ({n_trials} games each, seed {seed}, independent games)",
+        deck_name(&game),
+        version_name(&game),
+        version_name(&other)
+    );
+    Ok((title, agreements))
+}
+
+fn version_name(game: &RollCall) -> String {
+    let p = game.params();
+    format!("count {}, order {}", p.count.name(), p.order.name())
+}
+
+// ---------------------------------------------------------------------------
+// Replay.
+
+/// Parses a deal: ranks A, 2..10, J, Q, K (or 1..13, T for ten), separated
+/// by spaces or commas. The error names `--deal`.
+fn parse_deal(text: &str) -> Result<Vec<u8>> {
+    text.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .map(|token| {
+            let rank = match token.to_ascii_uppercase().as_str() {
+                "A" => Some(1),
+                "T" => Some(10),
+                "J" => Some(11),
+                "Q" => Some(12),
+                "K" => Some(13),
+                number => number.parse::<u8>().ok().filter(|r| (1..=13).contains(r)),
+            };
+            rank.ok_or_else(|| {
+                Error::invalid(
+                    "--deal",
+                    token,
+                    "cards must be ranks A, 2..10, J, Q, K (or 1..13), separated by spaces",
+                )
+            })
+        })
+        .collect()
+}
+
+fn rank_text(rank: u8) -> String {
+    crate::cards::rank_name(rank).to_string()
+}
+
+fn deal_text(deal: &[u8]) -> String {
+    deal.iter()
+        .map(|&r| rank_text(r))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Writes the game pass by pass: each card turned as `card/count`, a `*`
+/// after a match, one line per sweep of the count.
+struct Transcript {
+    text: String,
+    ranks: u8,
+    on_line: usize,
+}
+
+impl Observer for Transcript {
+    fn pass_starts(&mut self, pass: u16, cards: &[u8], count: u8) {
+        let _ = write!(
+            self.text,
+            "pass {}: {} card(s), count from {}\n ",
+            pass + 1,
+            cards.len(),
+            rank_text(count)
+        );
+        self.on_line = 0;
+    }
+
+    fn card_turned(&mut self, rank: u8, count: u8) {
+        if self.on_line == usize::from(self.ranks) {
+            self.text.push_str("\n ");
+            self.on_line = 0;
+        }
+        let mark = if rank == count { "*" } else { " " };
+        let _ = write!(
+            self.text,
+            " {:>2}/{:<2}{mark}",
+            rank_text(rank),
+            rank_text(count)
+        );
+        self.on_line += 1;
+    }
+
+    fn pass_ends(&mut self, matches: u8, strikes_in_a_row: u16) {
+        let _ = write!(self.text, "\n  {matches} matched");
+        if matches == 0 {
+            let _ = write!(self.text, " (strike, {strikes_in_a_row} in a row)");
+        }
+        self.text.push('\n');
+    }
+}
+
+fn replay(game: RollCall, deal: &[u8]) -> String {
+    let mut transcript = Transcript {
+        text: format!(
+            "Roll-Call, {}\ndeal: {}\neach card as card/count; * = matched and discarded\n\n",
+            game.params(),
+            deal_text(deal)
+        ),
+        ranks: game.params().ranks,
+        on_line: 0,
+    };
+    let record = game.play_with(deal, &mut transcript);
+    let mut text = transcript.text;
+    let verdict = |left: u8| {
+        if left == 0 {
+            "won".to_string()
+        } else {
+            format!("lost with {left} cards left")
+        }
+    };
+    let _ = writeln!(
+        text,
+        "\nunlimited play: {} after {} passes, {} strikes{}",
+        verdict(record.left),
+        record.passes,
+        record.strikes,
+        if record.zero_strike_win() {
+            " (a zero-strike win)"
+        } else {
+            ""
+        }
+    );
+    for (limit, left) in LIMITS.iter().zip(record.left_limited) {
+        let _ = writeln!(
+            text,
+            "K={limit} (lost at {limit} strikes in a row): {}",
+            verdict(left)
+        );
+    }
+    text
+}

@@ -4,4 +4,5 @@ mod blackjack_cli;
 mod blackjack_exact;
 mod blackjack_monte_carlo;
 mod idiots_delight;
+mod roll_call;
 mod support;

@@ -1,0 +1,273 @@
+//! Roll-Call: the exhaustive enumeration against an independent brute
+//! force, Monte Carlo against exact (every distribution, every version),
+//! determinism across threads, replay, and the command line.
+
+use std::collections::{HashMap, HashSet};
+
+use num_bigint::BigUint;
+use serde_json::Value;
+
+use deckodds::exact::arrangements::{Shard, count_arrangements_with};
+use deckodds::games::roll_call::{Count, PassOrder, RollCall, RollCallParams, RollCallSimulation};
+use deckodds::montecarlo::{NoProgress, RunPlan, run};
+
+use crate::support::{deckodds, run_line, with_threads};
+
+fn version(ranks: u8, copies: u8, count: Count, order: PassOrder) -> RollCall {
+    RollCall::new(RollCallParams {
+        ranks,
+        copies,
+        count,
+        order,
+    })
+    .unwrap()
+}
+
+const VERSIONS: [(Count, PassOrder); 4] = [
+    (Count::Continuous, PassOrder::Same),
+    (Count::Continuous, PassOrder::Reversed),
+    (Count::Restart, PassOrder::Same),
+    (Count::Restart, PassOrder::Reversed),
+];
+
+/// Every distinct arrangement of the multiset, by recursion.
+fn arrangements(remaining: &mut [u8], prefix: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
+    if remaining.iter().all(|&c| c == 0) {
+        out.push(prefix.clone());
+        return;
+    }
+    for rank in 0..remaining.len() {
+        if remaining[rank] > 0 {
+            remaining[rank] -= 1;
+            prefix.push(rank as u8 + 1);
+            arrangements(remaining, prefix, out);
+            prefix.pop();
+            remaining[rank] += 1;
+        }
+    }
+}
+
+/// Unlimited play by a different method: a queue, one card at a time, and
+/// a set of the states seen since the last match (no cycle argument).
+/// Returns (cards left, strikes, passes).
+fn naive_unlimited(game: &RollCall, deal: &[u8]) -> (usize, usize, usize) {
+    let p = game.params();
+    let mut deck: Vec<u8> = deal.to_vec();
+    let mut count = 1u8;
+    let (mut strikes, mut passes) = (0, 0);
+    let mut seen = HashSet::new();
+    loop {
+        if deck.is_empty() {
+            return (0, strikes, passes);
+        }
+        if p.count == Count::Restart {
+            count = 1;
+        }
+        if !seen.insert((deck.clone(), count)) {
+            return (deck.len(), strikes, passes);
+        }
+        let before = deck.len();
+        let mut kept = Vec::new();
+        for &card in &deck {
+            if card != count {
+                kept.push(card);
+            }
+            count = if count == p.ranks { 1 } else { count + 1 };
+        }
+        passes += 1;
+        if kept.len() == before {
+            strikes += 1;
+        } else {
+            seen.clear();
+        }
+        if p.order == PassOrder::Reversed {
+            kept.reverse();
+        }
+        deck = kept;
+    }
+}
+
+/// The exhaustive enumeration's unlimited-play distributions (cards left,
+/// strikes, passes) equal those of an independent brute force over every
+/// arrangement, for every version, on decks up to 8 cards.
+#[test]
+fn exhaustive_counts_equal_an_independent_brute_force() {
+    for (ranks, copies) in [(2, 2), (3, 2), (2, 3), (4, 2), (2, 4), (3, 1), (8, 1)] {
+        for (count, order) in VERSIONS {
+            let game = version(ranks, copies, count, order);
+            let simulation = RollCallSimulation::new(game);
+            let tally = simulation.tally();
+            let counts = count_arrangements_with(
+                &game.exhaustive_deck(),
+                tally.n_bins(),
+                simulation.clone(),
+                Shard::WHOLE,
+                &NoProgress,
+            )
+            .unwrap();
+            let parts: HashMap<&str, Vec<BigUint>> = tally
+                .split(&counts.counts)
+                .into_iter()
+                .map(|(key, _, part)| (key, part))
+                .collect();
+            let mut all = Vec::new();
+            arrangements(
+                &mut vec![copies; usize::from(ranks)],
+                &mut Vec::new(),
+                &mut all,
+            );
+            assert_eq!(counts.total, BigUint::from(all.len()));
+            let n = game.n_cards();
+            let mut left = vec![0u64; n + 1];
+            let mut strikes = vec![0u64; parts["strikes"].len()];
+            let mut passes = vec![0u64; parts["passes"].len()];
+            for deal in &all {
+                let (l, s, p) = naive_unlimited(&game, deal);
+                left[l] += 1;
+                strikes[s] += 1;
+                passes[p - 1] += 1;
+            }
+            let big = |v: Vec<u64>| v.into_iter().map(BigUint::from).collect::<Vec<_>>();
+            let label = format!("{ranks}x{copies} {count:?} {order:?}");
+            assert_eq!(parts["K=unlimited"], big(left), "{label}");
+            assert_eq!(parts["strikes"], big(strikes), "{label}");
+            assert_eq!(parts["passes"], big(passes), "{label}");
+        }
+    }
+}
+
+/// A few exact values pinned: the probabilities of winning 3 x 2 (six
+/// cards), standard version, checked against the independent player too.
+#[test]
+fn small_deck_win_probabilities_are_pinned() {
+    let json = run_line("roll-call exact --ranks 3 --copies 2 --format json --quiet");
+    let report: Value = serde_json::from_str(&json).unwrap();
+    let probability = |key: &str, outcome: &str| -> String {
+        let d = report["distributions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["key"] == key)
+            .unwrap();
+        d["outcomes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["outcome"] == outcome)
+            .unwrap()["probability"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    // Brute force by the independent player above, as fractions of the 90
+    // arrangements of 1 1 2 2 3 3.
+    let game = version(3, 2, Count::Continuous, PassOrder::Same);
+    let mut all = Vec::new();
+    arrangements(&mut vec![2; 3], &mut Vec::new(), &mut all);
+    let wins = all
+        .iter()
+        .filter(|d| naive_unlimited(&game, d).0 == 0)
+        .count();
+    let zero = all
+        .iter()
+        .filter(|d| naive_unlimited(&game, d).0 == 0 && naive_unlimited(&game, d).1 == 0)
+        .count();
+    let fraction = |k: usize| {
+        let g = num_integer::gcd(k, 90);
+        if k == 0 {
+            "0".to_string()
+        } else {
+            format!("{}/{}", k / g, 90 / g)
+        }
+    };
+    assert_eq!(probability("K=unlimited", "0"), fraction(wins));
+    assert_eq!(probability("zero-strike", "yes"), fraction(zero));
+    // And pinned, so that a change in either is seen.
+    assert_eq!(probability("K=2", "0"), "11/18");
+    assert_eq!(probability("K=3", "0"), "29/45");
+    assert_eq!(probability("K=unlimited", "0"), "29/45");
+    assert_eq!(probability("zero-strike", "yes"), "13/45");
+}
+
+/// Monte Carlo against exact, every distribution, every version, on
+/// small decks (fixed seeds; at level 1e-6 per distribution).
+#[test]
+fn monte_carlo_agrees_with_exact_on_small_decks() {
+    for (ranks, copies, seed) in [(3, 3, 1), (4, 2, 2), (5, 2, 3), (4, 3, 4)] {
+        for (count, order) in VERSIONS {
+            let line = format!(
+                "roll-call compare --ranks {ranks} --copies {copies} --count {} --order {} --trials 200000 --seed {seed} --level 1e-6 --format json --quiet",
+                count_name(count),
+                order_name(order)
+            );
+            let report: Value = serde_json::from_str(&run_line(&line)).unwrap();
+            for row in report["rows"].as_array().unwrap() {
+                let p = row["p_value"].as_f64().unwrap();
+                let z = row["max_abs_z"].as_f64().unwrap();
+                assert!(
+                    p > 1e-6 && z < 5.0,
+                    "{line}: {}: p = {p}, max |z| = {z}",
+                    row["key"]
+                );
+            }
+        }
+    }
+}
+
+fn count_name(count: Count) -> &'static str {
+    count.name()
+}
+
+fn order_name(order: PassOrder) -> &'static str {
+    order.name()
+}
+
+/// 52-card counts are identical with 1 and 2 threads.
+#[test]
+fn monte_carlo_is_identical_across_thread_counts() {
+    let simulation = RollCallSimulation::new(RollCall::standard());
+    let plan = RunPlan {
+        chunk_size: 5_000,
+        ..RunPlan::new(40_000, 9, 0)
+    };
+    let one = with_threads(1, || run(&simulation, &plan, &NoProgress));
+    let two = with_threads(2, || run(&simulation, &plan, &NoProgress));
+    assert_eq!(one, two);
+}
+
+/// Replay prints every pass and the verdicts.
+#[test]
+fn replay_prints_the_game_pass_by_pass() {
+    let text = run_line("roll-call replay --ranks 3 --copies 2 --deal 2,A,3,3,A,2");
+    insta::assert_snapshot!(text);
+}
+
+/// Bad input: one line naming the value, exit status 2.
+#[test]
+fn bad_input_is_one_clear_line_and_exit_2() {
+    for (line, expected) in [
+        ("roll-call mc --ranks 1", "--ranks 1:"),
+        ("roll-call mc --copies 0", "--copies 0:"),
+        ("roll-call mc --ranks 13 --copies 5", "--ranks x --copies"),
+        ("roll-call mc --count sometimes", "--count sometimes:"),
+        ("roll-call mc --order shuffled", "--order shuffled:"),
+        ("roll-call compare --with luck", "--with luck:"),
+        ("roll-call exact", "--ranks x --copies"),
+        ("roll-call replay --ranks 3 --copies 1 --deal 1,2", "--deal"),
+        (
+            "roll-call replay --ranks 3 --copies 1 --deal 1,2,2",
+            "--deal",
+        ),
+        (
+            "roll-call replay --ranks 3 --copies 1 --deal 1,2,Z",
+            "--deal Z:",
+        ),
+    ] {
+        let output = deckodds().args(line.split_whitespace()).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{line}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{line}: {stderr}");
+        assert!(stderr.contains(expected), "{line}: {stderr}");
+        assert!(output.stdout.is_empty(), "{line}");
+    }
+}

@@ -163,7 +163,7 @@ fn small_deck_win_probabilities_are_pinned() {
     // arrangements of 1 1 2 2 3 3.
     let game = version(3, 2, Count::Continuous, PassOrder::Same);
     let mut all = Vec::new();
-    arrangements(&mut vec![2; 3], &mut Vec::new(), &mut all);
+    arrangements(&mut [2; 3], &mut Vec::new(), &mut all);
     let wins = all
         .iter()
         .filter(|d| naive_unlimited(&game, d).0 == 0)

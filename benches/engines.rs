@@ -9,6 +9,7 @@ use deckodds::exact::dealer::dealer_table;
 use deckodds::games::SequentialGame;
 use deckodds::games::blackjack::{DealerParams, DealerSimulation, Decks, Soft17};
 use deckodds::games::idiots_delight::{IdiotsDelight, IdiotsDelightSimulation};
+use deckodds::games::roll_call::{Count, PassOrder, RollCall, RollCallParams, RollCallSimulation};
 use deckodds::montecarlo::Simulation;
 use deckodds::rng::{Shuffle, shuffle, stream_rng};
 use rand::seq::SliceRandom;
@@ -132,11 +133,42 @@ fn idiots_delight_games(c: &mut Criterion) {
     group.finish();
 }
 
+/// 52-card Roll-Call games on one core, shuffle included, every version
+/// reported at once (the Monte-Carlo runner's trial, exactly); the target
+/// is at least 2 million games per second.
+fn roll_call_games(c: &mut Criterion) {
+    const GAMES: u64 = 100_000;
+    let mut group = c.benchmark_group("roll-call 52-card games (one core)");
+    group.throughput(Throughput::Elements(GAMES));
+    for (count, order) in [
+        (Count::Continuous, PassOrder::Same),
+        (Count::Continuous, PassOrder::Reversed),
+        (Count::Restart, PassOrder::Same),
+    ] {
+        let game = RollCall::new(RollCallParams {
+            count,
+            order,
+            ..RollCallParams::default()
+        })
+        .expect("a valid version");
+        let simulation = RollCallSimulation::new(game);
+        let mut rng = stream_rng(1, 0, 0);
+        let mut deck = simulation.new_scratch();
+        let mut counts = vec![0u64; simulation.n_bins()];
+        let name = format!("count {}, order {}", count.name(), order.name());
+        group.bench_function(name, |b| {
+            b.iter(|| simulation.trials(&mut rng, &mut deck, GAMES, &mut counts))
+        });
+    }
+    group.finish();
+}
+
 criterion_group!(
     benches,
     exact_dealer_table,
     monte_carlo_dealer_hands,
     shuffle_52,
-    idiots_delight_games
+    idiots_delight_games,
+    roll_call_games
 );
 criterion_main!(benches);

@@ -175,6 +175,10 @@ pub trait Observer {
     fn card_turned(&mut self, _rank: u8, _count: u8) {}
     /// A pass ends; `strikes_in_a_row` is 0 unless it had no match.
     fn pass_ends(&mut self, _matches: u8, _strikes_in_a_row: u16) {}
+    /// The next `passes` passes cannot match (a calculation, see
+    /// `RollCall::first_match`), so they are counted as strikes without
+    /// being played; `stuck` if they close the cycle and end the game.
+    fn strikes_skipped(&mut self, _passes: u16, _stuck: bool) {}
 }
 
 /// The observer that watches nothing.
@@ -334,30 +338,49 @@ impl RollCall {
             if self.params.order == PassOrder::Reversed {
                 cards[..kept].reverse();
             }
-            let stuck_after = if matches == 0 {
-                record.strikes += 1;
-                in_a_row += 1;
-                for (open, (&limit, left)) in limited_open
-                    .iter_mut()
-                    .zip(LIMITS.iter().zip(&mut record.left_limited))
-                {
-                    if *open && in_a_row == limit {
-                        *open = false;
-                        *left = n as u8;
-                    }
-                }
-                // The deck after the strike is the deck the run started from,
-                // up to the cycle; `cards` is its image, so whether it reads
-                // the same backwards is the same question.
-                self.stuck_after(n, &cards[..n])
-            } else {
-                in_a_row = 0;
-                0
-            };
-            observer.pass_ends(matches as u8, in_a_row);
+            observer.pass_ends(matches as u8, if matches == 0 { in_a_row + 1 } else { 0 });
             count = turn_count;
             n = kept;
-            if n == 0 || (matches == 0 && in_a_row >= stuck_after) {
+            if n == 0 {
+                break;
+            }
+            if matches > 0 {
+                in_a_row = 0;
+                continue;
+            }
+            // A strike. The passes that follow, while they match nothing,
+            // run round the cycle of the module documentation, so which of
+            // them is the first to match (if any before the cycle closes)
+            // is a calculation, not something to play out pass by pass.
+            let cycle = self.stuck_after(n, &cards[..n]);
+            in_a_row += 1;
+            let next_count = match self.params.count {
+                Count::Continuous => count,
+                Count::Restart => 1,
+            };
+            let strikes_left = cycle.saturating_sub(in_a_row);
+            let first_match = self.first_match(&cards[..n], next_count, strikes_left);
+            let skipped = first_match.unwrap_or(strikes_left);
+            if skipped > 0 {
+                observer.strikes_skipped(skipped, first_match.is_none());
+                count = self.count_after(count, n, skipped);
+                if self.params.order == PassOrder::Reversed && skipped % 2 == 1 {
+                    cards[..n].reverse();
+                }
+            }
+            record.strikes += 1 + skipped;
+            record.passes += skipped;
+            in_a_row += skipped;
+            for (open, (&limit, left)) in limited_open
+                .iter_mut()
+                .zip(LIMITS.iter().zip(&mut record.left_limited))
+            {
+                if *open && in_a_row >= limit {
+                    *open = false;
+                    *left = n as u8;
+                }
+            }
+            if first_match.is_none() {
                 break;
             }
         }
@@ -377,6 +400,75 @@ impl RollCall {
     /// `n` cards in the order `cards` (or its reverse), the game is stuck.
     fn stuck_after(&self, n: usize, cards: &[u8]) -> u16 {
         stuck_after(self.params, n, cards)
+    }
+
+    /// How far the count moves in `passes` passes of `n` cards each (no
+    /// card discarded), from `count`.
+    fn count_after(&self, count: u8, n: usize, passes: u16) -> u8 {
+        match self.params.count {
+            Count::Restart => 1,
+            Count::Continuous => {
+                let ranks = usize::from(self.params.ranks);
+                ((usize::from(count) - 1 + n * usize::from(passes)) % ranks + 1) as u8
+            }
+        }
+    }
+
+    /// From a pass about to start with `cards` and the count at `count`,
+    /// if the passes go on without a match: the number of passes, below
+    /// `within`, before the first one that has a match (`Some(0)`: the next
+    /// pass does), or `None` if none of the next `within` passes has one.
+    ///
+    /// Why it is right: pass `j` (from 0) sees the same cards, reversed
+    /// when `j` is odd under `order = reversed`, with the count starting
+    /// `j * step` further on (`step = n mod R`, or 0 under `restart`). Card
+    /// `k` turned at position `pos` matches in pass `j` exactly when
+    /// `j * step = rank - count - pos (mod R)`, so the first `j` for each
+    /// card is read from a table of `j * step mod R` over one cycle.
+    fn first_match(&self, cards: &[u8], count: u8, within: u16) -> Option<u16> {
+        const NEVER: u16 = u16::MAX;
+        let ranks = usize::from(self.params.ranks);
+        let n = cards.len();
+        let step = match self.params.count {
+            Count::Continuous => n % ranks,
+            Count::Restart => 0,
+        };
+        let reversed = self.params.order == PassOrder::Reversed;
+        // first[parity][d]: the first pass j < within, of that parity when
+        // the order matters, whose count has moved by d (mod R).
+        let mut first = [[NEVER; MAX_RANKS as usize]; 2];
+        let mut moved = 0;
+        for j in 0..within {
+            let parity = usize::from(reversed && j % 2 == 1);
+            let slot = &mut first[parity][moved];
+            *slot = (*slot).min(j);
+            if !reversed {
+                first[1][moved] = first[0][moved];
+            }
+            moved = (moved + step) % ranks;
+        }
+        // d for card k at position pos: rank - count - pos (mod R), with
+        // pos mod R kept as a running counter (no division per card).
+        let offset = |rank: u8, pos_mod: usize| {
+            let mut d = usize::from(rank) + 2 * ranks - usize::from(count) - pos_mod;
+            while d >= ranks {
+                d -= ranks;
+            }
+            d
+        };
+        let mut best = NEVER;
+        let mut pos_mod = 0;
+        let mut mirror_mod = (n - 1) % ranks;
+        for &rank in cards {
+            best = best.min(first[0][offset(rank, pos_mod)]);
+            if reversed {
+                // In odd passes this card is turned at position n - 1 - k.
+                best = best.min(first[1][offset(rank, mirror_mod)]);
+            }
+            pos_mod = if pos_mod + 1 == ranks { 0 } else { pos_mod + 1 };
+            mirror_mod = if mirror_mod == 0 { ranks - 1 } else { mirror_mod - 1 };
+        }
+        (best != NEVER).then_some(best)
     }
 }
 

@@ -190,7 +190,14 @@ impl Observer for Silent {}
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RollCall {
     params: RollCallParams,
+    /// `count_at[j]` is the count `j` cards after a count of 1: `j mod R + 1`.
+    /// A pass reads its counts from here instead of wrapping a counter.
+    count_at: [u8; COUNT_TABLE],
 }
+
+/// Entries of `RollCall::count_at`: a pass starts at a count below 13 and
+/// turns at most 64 cards.
+const COUNT_TABLE: usize = 128;
 
 impl RollCall {
     /// Checks the version: 2..=13 ranks (with one rank every card matches
@@ -218,14 +225,21 @@ impl RollCall {
                 format!("must be at most {MAX_CARDS} cards"),
             ));
         }
-        Ok(RollCall { params })
+        Ok(RollCall::with_params(params))
     }
 
     /// The standard game.
     pub fn standard() -> RollCall {
-        RollCall {
-            params: RollCallParams::default(),
+        RollCall::with_params(RollCallParams::default())
+    }
+
+    /// The game for checked parameters.
+    fn with_params(params: RollCallParams) -> RollCall {
+        let mut count_at = [0u8; COUNT_TABLE];
+        for (j, count) in count_at.iter_mut().enumerate() {
+            *count = (j % usize::from(params.ranks) + 1) as u8;
         }
+        RollCall { params, count_at }
     }
 
     /// The version played.
@@ -300,10 +314,13 @@ impl RollCall {
     /// Guarantee: ends for every deal, without a pass cap (module
     /// documentation); no allocation.
     pub fn play_with<O: Observer>(&self, deal: &[u8], observer: &mut O) -> RollCallRecord {
-        let ranks = self.params.ranks;
-        let mut cards = [0u8; MAX_CARDS];
+        // Two buffers: each pass reads one and writes the cards it keeps to
+        // the other, so the loads never wait on the stores.
+        let mut buffers = [[0u8; MAX_CARDS]; 2];
         let mut n = deal.len();
-        cards[..n].copy_from_slice(deal);
+        buffers[0][..n].copy_from_slice(deal);
+        let (first, second) = buffers.split_at_mut(1);
+        let (mut cards, mut kept_cards) = (&mut first[0], &mut second[0]);
         let mut record = RollCallRecord::default();
         // The count, 1..=R, at the start of the next pass.
         let mut count = 1u8;
@@ -314,22 +331,18 @@ impl RollCall {
                 count = 1;
             }
             observer.pass_starts(record.passes, &cards[..n], count);
-            // Unmatched cards are compacted to the front in order, without a
-            // branch on the cards: most cards are not matched, but which are
-            // is unpredictable.
+            // Unmatched cards are compacted in order without a branch on the
+            // cards: most cards are not matched, but which are is
+            // unpredictable.
+            let counts = &self.count_at[usize::from(count) - 1..][..n];
             let mut kept = 0;
-            let mut turn_count = count;
-            for i in 0..n {
-                let rank = cards[i];
+            for (&rank, &turn_count) in cards[..n].iter().zip(counts) {
                 observer.card_turned(rank, turn_count);
-                cards[kept] = rank;
+                kept_cards[kept] = rank;
                 kept += usize::from(rank != turn_count);
-                turn_count = if turn_count == ranks {
-                    1
-                } else {
-                    turn_count + 1
-                };
             }
+            let turn_count = self.count_at[usize::from(count) - 1 + n];
+            std::mem::swap(&mut cards, &mut kept_cards);
             let matches = n - kept;
             if record.passes == 0 {
                 record.first_pass_matches = matches as u8;
@@ -433,6 +446,9 @@ impl RollCall {
             Count::Continuous => n % ranks,
             Count::Restart => 0,
         };
+        if within == 0 {
+            return None;
+        }
         let reversed = self.params.order == PassOrder::Reversed;
         // first[parity][d]: the first pass j < within, of that parity when
         // the order matters, whose count has moved by d (mod R).
@@ -445,7 +461,10 @@ impl RollCall {
             if !reversed {
                 first[1][moved] = first[0][moved];
             }
-            moved = (moved + step) % ranks;
+            moved += step;
+            if moved >= ranks {
+                moved -= ranks;
+            }
         }
         // d for card k at position pos: rank - count - pos (mod R), with
         // pos mod R kept as a running counter (no division per card).

@@ -14,6 +14,7 @@ use crate::distribution::{CountDistribution, ExactDistribution};
 use crate::error::{Error, Result};
 use crate::exact::ArrangementCounts;
 use crate::exact::arrangements::{self, Shard};
+use crate::exact::first_pass::first_pass_matches;
 use crate::games::roll_call::{
     Count, LIMITS, Observer, PassOrder, RollCall, RollCallParams, RollCallSimulation, Tally,
 };
@@ -135,9 +136,32 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
                 context,
             )
         }
-        RollCallCommand::FirstPass { .. } => {
-            Err(Error::invalid("first-pass", "", "is not built yet"))
+        RollCallCommand::FirstPass {
+            ranks,
+            copies,
+            output,
+        } => {
+            let game = game(&RollCallVersion {
+                ranks,
+                copies,
+                count: "continuous".into(),
+                order: "same".into(),
+            })?;
+            let (format, options) = output_format(&output, 4)?;
+            let mut params = Map::new();
+            params.insert("ranks".into(), json!(game.params().ranks));
+            params.insert("copies".into(), json!(game.params().copies));
+            let report = Report {
+                game: GAME.into(),
+                method: Method::Exact,
+                params,
+                seed: None,
+                trials: None,
+                distributions: vec![ReportDistribution::Exact(first_pass(game)?)],
+            };
+            emit(&report::render(&report, format, &options), &output, context)
         }
+
         RollCallCommand::Replay { version, deal } => {
             let game = game(&version)?;
             let deal = parse_deal(&deal)?;
@@ -266,6 +290,22 @@ fn last_nonzero<T: PartialEq>(part: &[T], zero: &T) -> usize {
     part.iter().rposition(|c| c != zero).unwrap_or(0)
 }
 
+/// The key of the first pass's distribution.
+const FIRST_PASS: &str = "first-pass-matches";
+
+/// Decks larger than this are compared on their first pass only (13 x 1
+/// has 6.2e9 arrangements; the next shapes have far more).
+const MAX_EXACT_COMPARE_CARDS: usize = 13;
+
+/// The exact distribution of matches in the first pass, by rook
+/// polynomials (any deck).
+fn first_pass(game: RollCall) -> Result<ExactDistribution> {
+    let p = game.params();
+    let counts = first_pass_matches(p.ranks, p.copies)?;
+    let labels = (0..counts.counts.len()).map(|j| j.to_string()).collect();
+    Ok(counts.to_distribution(FIRST_PASS, labels))
+}
+
 // ---------------------------------------------------------------------------
 // Monte Carlo.
 
@@ -329,6 +369,22 @@ fn compare_exact(
     level: f64,
     context: &Context,
 ) -> Result<(String, Vec<Agreement>)> {
+    if game.n_cards() > MAX_EXACT_COMPARE_CARDS {
+        // Too many arrangements to play them all, but the first pass is
+        // exact for any deck.
+        let exact = first_pass(game)?;
+        let counts = monte_carlo_counts(game, n_trials, seed, context)?;
+        let sampled = count_distributions(game, &counts, None)
+            .into_iter()
+            .find(|d| d.key == FIRST_PASS)
+            .expect("every tally has the first pass");
+        let agreement = compare::goodness_of_fit(&exact, &sampled, level)?;
+        let title = format!(
+            "Roll-Call {}: Monte Carlo ({n_trials} games, seed {seed}) vs the exact first pass (rook polynomials; the deck is too large to play every arrangement)",
+            game.params()
+        );
+        return Ok((title, vec![agreement]));
+    }
     let exact = exact_distributions(game, &exact_counts(game, false, Shard::WHOLE, context)?);
     let exact_lengths = tail_lengths(exact.iter().map(|d| (d.key.as_str(), d.outcomes.len())));
     let counts = monte_carlo_counts(game, n_trials, seed, context)?;

@@ -485,7 +485,11 @@ impl RollCall {
                 best = best.min(first[1][offset(rank, mirror_mod)]);
             }
             pos_mod = if pos_mod + 1 == ranks { 0 } else { pos_mod + 1 };
-            mirror_mod = if mirror_mod == 0 { ranks - 1 } else { mirror_mod - 1 };
+            mirror_mod = if mirror_mod == 0 {
+                ranks - 1
+            } else {
+                mirror_mod - 1
+            };
         }
         (best != NEVER).then_some(best)
     }

@@ -10,6 +10,7 @@ out=${1:-results}
 mkdir -p "$out"
 analysis/blackjack-dealer.sh "$out"
 analysis/idiots-delight.sh "$out"
+analysis/roll-call.sh "$out"
 
 cat > "$out/README.md" <<'INDEX'
 # results/
@@ -41,4 +42,16 @@ CI regenerates them and fails if a committed file differs, except the
 | `idiots-delight-52-vs-sas.md` | The SAS paper's 1,000,000 games against 10,000,000 of deckodds' under each shuffle (chi-square homogeneity) |
 | `idiots-delight-52-vs-sas.svg` | The chart: deckodds' uniform-shuffle distribution with 95% intervals, the SAS table and the other shuffles overlaid |
 | `idiots-delight-52-naive-power.md` | How many games it takes to detect the naive shuffle's bias (from two 10^8-game runs), checked on independent samples |
+
+## Roll-Call (RULES.md section 2; `analysis/roll-call.sh`)
+
+| file | what it shows |
+|---|---|
+| `roll-call-exact-RxS.md`, `.json` | Exact distributions for R ranks x S copies (3x2 3x3 3x4 4x2 4x3 4x4 5x2 5x3 6x2 7x2 11x1 12x1), standard rules: cards left for K = 1, 2, 3 and unlimited, passes, strikes, zero-strike wins, first-pass matches |
+| `roll-call-mc-vs-exact.md` | 1,000,000 Monte-Carlo games against exact, every distribution, all four versions, on 3x3 4x2 4x3 5x2 6x2 |
+| `roll-call-first-pass-13x4.md`, `.json` | The first pass of the standard deck exactly (rook polynomials): P(no match) is Frustration solitaire's 0.0162327... |
+| `roll-call-52-first-pass-vs-exact.md` | 10,000,000 games' first passes against that exact distribution |
+| `roll-call-52-VERSION.md`, `.json` | 10,000,000 52-card games of each version (count continuous or restart, order same or reversed), every distribution with 95% intervals |
+| `roll-call-52-same-vs-reversed.md` | Does the pass order change the odds? Same against reversed, 10,000,000 independent games each |
+| `roll-call-52-continuous-vs-restart.md` | The count running on against restarting each pass, likewise |
 INDEX

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Regenerates the Roll-Call results in results/ (RULES.md section 2).
+#
+# Usage: analysis/roll-call.sh [RESULTS_DIR]   (default: results)
+# Every file is written by deckodds itself; CI regenerates them all and
+# fails if a committed file differs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-results}
+mkdir -p "$out"
+cargo build --release --quiet
+deckodds=target/release/deckodds
+rc() { "$deckodds" roll-call "$@"; }
+base="$out/roll-call"
+
+# Exact distributions of every version's outcomes on small decks (ranks x
+# copies), every distinct arrangement played; the standard rules.
+decks="3x2 3x3 3x4 4x2 4x3 4x4 5x2 5x3 6x2 7x2 11x1 12x1"
+for deck in $decks; do
+  ranks=${deck%x*} copies=${deck#*x}
+  rc exact --quiet --ranks "$ranks" --copies "$copies" --out "$base-exact-$deck.md"
+  rc exact --quiet --ranks "$ranks" --copies "$copies" --out "$base-exact-$deck.json"
+done
+
+# Monte Carlo against exact, every distribution, every version, on the
+# small decks quick to enumerate (1,000,000 games each).
+mc_vs_exact="$base-mc-vs-exact.md"
+: > "$mc_vs_exact"
+for deck in 3x3 4x2 4x3 5x2 6x2; do
+  ranks=${deck%x*} copies=${deck#*x}
+  for count in continuous restart; do
+    for order in same reversed; do
+      rc compare --quiet --ranks "$ranks" --copies "$copies" --count "$count" --order "$order" --format md >> "$mc_vs_exact"
+      echo >> "$mc_vs_exact"
+    done
+  done
+done
+
+# The first pass of the standard deck exactly (rook polynomials), and
+# 10,000,000 games' first passes against it.
+rc first-pass --out "$base-first-pass-13x4.md"
+rc first-pass --out "$base-first-pass-13x4.json"
+rc compare --quiet --trials 1e7 --out "$base-52-first-pass-vs-exact.md"
+
+# 52 cards: 10,000,000 games of each version.
+for count in continuous restart; do
+  for order in same reversed; do
+    rc mc --quiet --trials 1e7 --count "$count" --order "$order" --out "$base-52-$count-$order.md"
+    rc mc --quiet --trials 1e7 --count "$count" --order "$order" --out "$base-52-$count-$order.json"
+  done
+done
+
+# Does the pass order change the odds (the seed's question)? And the count?
+# Each version on its own 10,000,000 games, chi-square homogeneity.
+rc compare --quiet --trials 1e7 --with order --out "$base-52-same-vs-reversed.md"
+rc compare --quiet --trials 1e7 --with count --out "$base-52-continuous-vs-restart.md"

@@ -338,7 +338,8 @@ impl RollCall {
             let mut kept = 0;
             for (&rank, &turn_count) in cards[..n].iter().zip(counts) {
                 observer.card_turned(rank, turn_count);
-                kept_cards[kept] = rank;
+                // kept <= i < 64, so the mask only spares a bounds check.
+                kept_cards[kept % MAX_CARDS] = rank;
                 kept += usize::from(rank != turn_count);
             }
             let turn_count = self.count_at[usize::from(count) - 1 + n];
@@ -469,11 +470,10 @@ impl RollCall {
         // d for card k at position pos: rank - count - pos (mod R), with
         // pos mod R kept as a running counter (no division per card).
         let offset = |rank: u8, pos_mod: usize| {
-            let mut d = usize::from(rank) + 2 * ranks - usize::from(count) - pos_mod;
-            while d >= ranks {
-                d -= ranks;
-            }
-            d
+            // In 1..3R: two conditional subtractions, no loop.
+            let d = usize::from(rank) + 2 * ranks - usize::from(count) - pos_mod;
+            let d = if d >= ranks { d - ranks } else { d };
+            if d >= ranks { d - ranks } else { d }
         };
         let mut best = NEVER;
         let mut pos_mod = 0;

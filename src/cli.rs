@@ -54,7 +54,8 @@ pub enum Command {
 #[derive(Debug, Subcommand)]
 pub enum RollCallCommand {
     /// Exact distributions on a small deck: every distinct arrangement
-    /// played (13 x 1, 6.2e9 arrangements, takes a few minutes).
+    /// played (13 x 1, 6.2e9 arrangements, takes about ten minutes on two
+    /// cores).
     Exact {
         #[command(flatten)]
         version: RollCallVersion,

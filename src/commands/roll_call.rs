@@ -170,11 +170,6 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
             print!("{text}");
             Ok(())
         }
-        RollCallCommand::LongestZeroStrike { .. } => Err(Error::invalid(
-            "longest-zero-strike",
-            "",
-            "is not built yet",
-        )),
     }
 }
 

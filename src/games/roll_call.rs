@@ -451,17 +451,15 @@ impl RollCall {
             return None;
         }
         let reversed = self.params.order == PassOrder::Reversed;
-        // first[parity][d]: the first pass j < within, of that parity when
-        // the order matters, whose count has moved by d (mod R).
+        // first[parity][d]: the first pass j < within whose count has moved
+        // by d (mod R); under `reversed`, split by the parity of j (odd
+        // passes see the cards mirrored), otherwise all in first[0].
         let mut first = [[NEVER; MAX_RANKS as usize]; 2];
         let mut moved = 0;
         for j in 0..within {
             let parity = usize::from(reversed && j % 2 == 1);
             let slot = &mut first[parity][moved];
             *slot = (*slot).min(j);
-            if !reversed {
-                first[1][moved] = first[0][moved];
-            }
             moved += step;
             if moved >= ranks {
                 moved -= ranks;

@@ -123,6 +123,16 @@ pub enum RollCallCommand {
         #[arg(long, value_name = "CARDS")]
         deal: String,
     },
+    /// Searches for the deal won without a single strike that takes the
+    /// most passes, verifies it by replay, and states the best upper bound
+    /// it can prove.
+    LongestZeroStrike {
+        #[command(flatten)]
+        version: RollCallVersion,
+        /// Seed of the search's choices (the same seed, the same deal).
+        #[arg(long, value_name = "S", default_value = "1")]
+        seed: String,
+    },
 }
 
 /// A version of Roll-Call: the deck and the two rule variants.

@@ -20,6 +20,7 @@ use crate::games::roll_call::{
 };
 use crate::montecarlo::{self, RunPlan};
 use crate::report::{self, Method, Report, ReportDistribution, comparison};
+use crate::search::roll_call::{ZeroStrikeFound, ZeroStrikeSearch, longest_zero_strike};
 
 /// The game name in reports.
 const GAME: &str = "roll-call";
@@ -168,6 +169,18 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
             game.check_deal(&deal)?;
             let text = replay(game, &deal);
             print!("{text}");
+            Ok(())
+        }
+        RollCallCommand::LongestZeroStrike { version, seed } => {
+            let game = game(&version)?;
+            let search = ZeroStrikeSearch {
+                seed: parse_seed(&seed)?,
+                ..ZeroStrikeSearch::default()
+            };
+            let progress = context.progress(search.max_nodes, "search", "nodes");
+            let found = longest_zero_strike(&game, &search, &progress)?;
+            drop(progress);
+            print!("{}", zero_strike_text(game, &search, &found));
             Ok(())
         }
     }
@@ -480,6 +493,52 @@ fn compare_versions(
 fn version_name(game: &RollCall) -> String {
     let p = game.params();
     format!("count {}, order {}", p.count.name(), p.order.name())
+}
+
+// ---------------------------------------------------------------------------
+// The longest zero-strike win.
+
+fn zero_strike_text(game: RollCall, search: &ZeroStrikeSearch, found: &ZeroStrikeFound) -> String {
+    // The search verified the game already; this replay is the one the
+    // reader sees, through the same play function.
+    let record = game.play(&found.best.deal);
+    let mut text = format!(
+        "Roll-Call, {}: the longest zero-strike win found (seed {}, {} of at most {} nodes)\n\n",
+        game.params(),
+        search.seed,
+        found.nodes,
+        search.max_nodes
+    );
+    let _ = writeln!(text, "passes: {}", found.best.passes);
+    let _ = writeln!(text, "deal:   {}", deal_text(&found.best.deal));
+    let _ = writeln!(
+        text,
+        "replay: {} in {} passes with {} strikes",
+        if record.left == 0 { "won" } else { "LOST" },
+        record.passes,
+        record.strikes
+    );
+    let _ = writeln!(
+        text,
+        "bound:  no zero-strike win has more than {} passes: {}{}",
+        found.upper_bound,
+        found.bound_reason,
+        if found.optimal() {
+            " (so this game is a longest one)"
+        } else {
+            ""
+        }
+    );
+    let _ = writeln!(
+        text,
+        "\nto watch it: deckodds roll-call replay --ranks {} --copies {} --count {} --order {} --deal \"{}\"",
+        game.params().ranks,
+        game.params().copies,
+        game.params().count.name(),
+        game.params().order.name(),
+        deal_text(&found.best.deal)
+    );
+    text
 }
 
 // ---------------------------------------------------------------------------

@@ -9,7 +9,9 @@ use deckodds::exact::dealer::dealer_table;
 use deckodds::games::SequentialGame;
 use deckodds::games::blackjack::{DealerParams, DealerSimulation, Decks, Soft17};
 use deckodds::games::idiots_delight::{IdiotsDelight, IdiotsDelightSimulation};
-use deckodds::games::roll_call::{Count, PassOrder, RollCall, RollCallParams, RollCallSimulation};
+use deckodds::games::roll_call::{
+    Count, Kernel, PassOrder, RollCall, RollCallParams, RollCallSimulation, Silent,
+};
 use deckodds::montecarlo::Simulation;
 use deckodds::rng::{Shuffle, shuffle, stream_rng};
 use rand::seq::SliceRandom;
@@ -163,12 +165,44 @@ fn roll_call_games(c: &mut Criterion) {
     group.finish();
 }
 
+/// The standard Roll-Call game with each pass kernel this CPU has (the
+/// runner uses the fastest), shuffle and tally included as in the runner.
+fn roll_call_kernels(c: &mut Criterion) {
+    const GAMES: u64 = 100_000;
+    let mut group = c.benchmark_group("roll-call 52-card games by kernel (one core)");
+    group.throughput(Throughput::Elements(GAMES));
+    let game = RollCall::standard();
+    let tally = RollCallSimulation::new(game).tally();
+    for kernel in [Kernel::Portable, Kernel::Avx512] {
+        if !kernel.available() {
+            eprintln!(
+                "kernel {} skipped: this CPU does not have it",
+                kernel.name()
+            );
+            continue;
+        }
+        let mut rng = stream_rng(1, 0, 0);
+        let mut deck = game.sorted_ranks();
+        let mut counts = vec![0u64; tally.n_bins()];
+        group.bench_function(kernel.name(), |b| {
+            b.iter(|| {
+                for _ in 0..GAMES {
+                    shuffle(&mut rng, &mut deck);
+                    tally.add(&game.play_using(kernel, &deck, &mut Silent), &mut counts);
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
 criterion_group!(
     benches,
     exact_dealer_table,
     monte_carlo_dealer_hands,
     shuffle_52,
     idiots_delight_games,
-    roll_call_games
+    roll_call_games,
+    roll_call_kernels
 );
 criterion_main!(benches);

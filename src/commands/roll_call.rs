@@ -29,9 +29,9 @@ const GAME: &str = "roll-call";
 const MAX_EXACT_SECONDS: f64 = 600.0;
 
 /// Seconds per arrangement of the exhaustive enumeration on this machine
-/// (two threads), for the up-front estimate: about 170 ns of one core's
-/// time per arrangement, measured on 10 x 1, 11 x 1 and 12 x 1.
-const SECONDS_PER_ARRANGEMENT: f64 = 90e-9;
+/// (two threads), for the up-front estimate: about 110 ns of one core's
+/// time per arrangement, measured on 12 x 1 (25 s) and 7 x 2 (40 s).
+const SECONDS_PER_ARRANGEMENT: f64 = 60e-9;
 
 pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
     match command {

@@ -165,9 +165,11 @@ impl RollCallRecord {
 }
 
 /// What [`RollCall::play_with`] reports as it goes, for `replay`. The
-/// Monte-Carlo runner and the enumerator pass [`Silent`], which compiles to
-/// nothing.
+/// Monte-Carlo runner and the enumerator pass [`Silent`], whose `WATCHING`
+/// is false, so play does not even prepare the reports.
 pub trait Observer {
+    /// Whether play should prepare and send the reports.
+    const WATCHING: bool = true;
     /// A pass begins with `cards` (ranks 1..=R, in the order they will be
     /// turned) and the count at `count` (1..=R).
     fn pass_starts(&mut self, _pass: u16, _cards: &[u8], _count: u8) {}
@@ -175,29 +177,38 @@ pub trait Observer {
     fn card_turned(&mut self, _rank: u8, _count: u8) {}
     /// A pass ends; `strikes_in_a_row` is 0 unless it had no match.
     fn pass_ends(&mut self, _matches: u8, _strikes_in_a_row: u16) {}
-    /// The next `passes` passes cannot match (a calculation, see
-    /// `RollCall::first_match`), so they are counted as strikes without
-    /// being played; `stuck` if they close the cycle and end the game.
-    fn strikes_skipped(&mut self, _passes: u16, _stuck: bool) {}
 }
 
 /// The observer that watches nothing.
 pub struct Silent;
 
-impl Observer for Silent {}
+impl Observer for Silent {
+    const WATCHING: bool = false;
+}
 
 /// The game for one version.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RollCall {
     params: RollCallParams,
-    /// `count_at[j]` is the count `j` cards after a count of 1: `j mod R + 1`.
-    /// A pass reads its counts from here instead of wrapping a counter.
-    count_at: [u8; COUNT_TABLE],
+    /// `count_up[j] = j mod R + 1`, the count `j` cards after a count of 1.
+    /// A pass turned front to back reads the counts of its cards from here,
+    /// 64 at a time, instead of wrapping a counter card by card.
+    count_up: [u8; COUNT_TABLE],
+    /// `count_down[j] = -j mod R + 1`, the count `j` cards before a count of
+    /// 1: the same for a pass turned back to front.
+    count_down: [u8; COUNT_TABLE],
+    /// `count_period[n]`: [`count_period`] for `n` cards, looked up at
+    /// every first strike instead of dividing.
+    count_period: [u8; MAX_CARDS + 1],
 }
 
-/// Entries of `RollCall::count_at`: a pass starts at a count below 13 and
-/// turns at most 64 cards.
-const COUNT_TABLE: usize = 128;
+/// Entries of the count tables: a pass starts at most `R - 1` entries in
+/// and reads [`MAX_CARDS`] of them.
+const COUNT_TABLE: usize = MAX_CARDS + MAX_RANKS as usize;
+
+/// The cards of a pass, in the first [`MAX_CARDS`] bytes; the second half
+/// takes the spill of the whole-width copies of [`keep_unmatched`].
+type Row = [u8; 2 * MAX_CARDS];
 
 impl RollCall {
     /// Checks the version: 2..=13 ranks (with one rank every card matches
@@ -235,11 +246,23 @@ impl RollCall {
 
     /// The game for checked parameters.
     fn with_params(params: RollCallParams) -> RollCall {
-        let mut count_at = [0u8; COUNT_TABLE];
-        for (j, count) in count_at.iter_mut().enumerate() {
-            *count = (j % usize::from(params.ranks) + 1) as u8;
+        let ranks = usize::from(params.ranks);
+        let mut count_up = [0u8; COUNT_TABLE];
+        let mut count_down = [0u8; COUNT_TABLE];
+        for (j, (up, down)) in count_up.iter_mut().zip(&mut count_down).enumerate() {
+            *up = (j % ranks + 1) as u8;
+            *down = ((ranks - j % ranks) % ranks + 1) as u8;
         }
-        RollCall { params, count_at }
+        let mut periods = [0u8; MAX_CARDS + 1];
+        for (n, period) in periods.iter_mut().enumerate() {
+            *period = count_period(params, n) as u8;
+        }
+        RollCall {
+            params,
+            count_up,
+            count_down,
+            count_period: periods,
+        }
     }
 
     /// The version played.
@@ -309,52 +332,139 @@ impl RollCall {
         self.play_with(deal, &mut Silent)
     }
 
-    /// The play function, telling `observer` what happens.
+    /// The play function, telling `observer` what happens, with the
+    /// fastest [`Kernel`] this CPU has.
     ///
     /// Guarantee: ends for every deal, without a pass cap (module
-    /// documentation); no allocation.
+    /// documentation); no allocation; the same record with every kernel.
+    #[inline]
     pub fn play_with<O: Observer>(&self, deal: &[u8], observer: &mut O) -> RollCallRecord {
-        // Two buffers: each pass reads one and writes the cards it keeps to
-        // the other, so the loads never wait on the stores.
-        let mut buffers = [[0u8; MAX_CARDS]; 2];
+        // SAFETY: `fastest` returns only kernels this CPU has.
+        unsafe { self.play_unchecked(Kernel::fastest(), deal, observer) }
+    }
+
+    /// [`RollCall::play_with`] with a chosen kernel (for tests and
+    /// benchmarks). Panics if this CPU does not have it.
+    pub fn play_using<O: Observer>(
+        &self,
+        kernel: Kernel,
+        deal: &[u8],
+        observer: &mut O,
+    ) -> RollCallRecord {
+        assert!(
+            kernel.available(),
+            "this CPU cannot run the {} kernel",
+            kernel.name()
+        );
+        // SAFETY: just checked.
+        unsafe { self.play_unchecked(kernel, deal, observer) }
+    }
+
+    /// Plays with `kernel`.
+    ///
+    /// # Safety
+    ///
+    /// This CPU must have `kernel` ([`Kernel::available`]).
+    #[inline]
+    unsafe fn play_unchecked<O: Observer>(
+        &self,
+        kernel: Kernel,
+        deal: &[u8],
+        observer: &mut O,
+    ) -> RollCallRecord {
+        match kernel {
+            Kernel::Portable => self.play_kernel::<O, false>(deal, observer),
+            // SAFETY: the caller guarantees the CPU has the features
+            // `play_avx512` is compiled for.
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512 => unsafe { self.play_avx512(deal, observer) },
+            #[cfg(not(target_arch = "x86_64"))]
+            Kernel::Avx512 => unreachable!("no x86-64 CPU has been promised"),
+        }
+    }
+
+    /// The play loop compiled for AVX-512, so that `sweep_avx512` inlines.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
+    fn play_avx512<O: Observer>(&self, deal: &[u8], observer: &mut O) -> RollCallRecord {
+        self.play_kernel::<O, true>(deal, observer)
+    }
+
+    /// The play loop, sweeping passes with `sweep_avx512` (`AVX512`,
+    /// only ever instantiated by `play_avx512`) or `sweep_portable`.
+    ///
+    /// How it is fast: a pass compares all 64 card slots at once with 64
+    /// counts read from a table, giving the matches as a bit mask, and
+    /// keeps the other cards in order by a vector compress or by whole
+    /// 64-byte block moves. Under `order = reversed` the cards are never
+    /// reversed in memory: odd passes read them back to front, with counts
+    /// from the descending table.
+    #[inline(always)]
+    fn play_kernel<O: Observer, const AVX512: bool>(
+        &self,
+        deal: &[u8],
+        observer: &mut O,
+    ) -> RollCallRecord {
+        let mut rows = [[0u8; 2 * MAX_CARDS]; 2];
         let mut n = deal.len();
-        buffers[0][..n].copy_from_slice(deal);
-        let (first, second) = buffers.split_at_mut(1);
+        rows[0][..n].copy_from_slice(deal);
+        let (first, second) = rows.split_at_mut(1);
         let (mut cards, mut kept_cards) = (&mut first[0], &mut second[0]);
         let mut record = RollCallRecord::default();
-        // The count, 1..=R, at the start of the next pass.
-        let mut count = 1u8;
+        // The count at the start of the next pass, less 1 (0..R).
+        let mut start = 0;
         let mut in_a_row = 0u16;
+        // Strikes in a row after which the game is stuck (module
+        // documentation); set at the first strike of each run.
+        let mut stuck_at = u16::MAX;
         let mut limited_open = [true; 3];
+        let reversed = self.params.order == PassOrder::Reversed;
         loop {
             if self.params.count == Count::Restart {
-                count = 1;
+                start = 0;
             }
-            observer.pass_starts(record.passes, &cards[..n], count);
-            // Unmatched cards are compacted in order without a branch on the
-            // cards: most cards are not matched, but which are is
-            // unpredictable.
-            let counts = &self.count_at[usize::from(count) - 1..][..n];
-            let mut kept = 0;
-            for (&rank, &turn_count) in cards[..n].iter().zip(counts) {
-                observer.card_turned(rank, turn_count);
-                // kept <= i < 64, so the mask only spares a bounds check.
-                kept_cards[kept % MAX_CARDS] = rank;
-                kept += usize::from(rank != turn_count);
+            // Kept cards stay in stored order, and each pass turns them in
+            // the reverse of the order the last one did.
+            let backwards = reversed && record.passes % 2 == 1;
+            let counts = if backwards {
+                // Stored card k is turned n - 1 - k cards after the start:
+                // its count is count_down[k + s] with s = -(start + n - 1).
+                let s = usize::from(self.count_down[start + n - 1]) - 1;
+                &self.count_down[s..]
+            } else {
+                &self.count_up[start..]
+            };
+            let counts = counts
+                .first_chunk::<MAX_CARDS>()
+                .expect("the count tables hold R - 1 + MAX_CARDS entries");
+            if O::WATCHING {
+                report_pass(observer, record.passes, &cards[..n], counts, backwards);
             }
-            let turn_count = self.count_at[usize::from(count) - 1 + n];
+            let kept = if AVX512 {
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: `AVX512` is true only inside `play_avx512`, which
+                // runs only on CPUs with the features `sweep_avx512` needs.
+                unsafe {
+                    sweep_avx512(cards, counts, n, kept_cards)
+                }
+                #[cfg(not(target_arch = "x86_64"))]
+                unreachable!("AVX-512 kernel on a CPU that is not x86-64")
+            } else {
+                sweep_portable(cards, counts, n, kept_cards)
+            };
             std::mem::swap(&mut cards, &mut kept_cards);
             let matches = n - kept;
+            // The count moved on by the n cards turned.
+            start = usize::from(self.count_up[start + n]) - 1;
+            n = kept;
             if record.passes == 0 {
                 record.first_pass_matches = matches as u8;
             }
             record.passes += 1;
-            if self.params.order == PassOrder::Reversed {
-                cards[..kept].reverse();
+            if O::WATCHING {
+                let strikes = if matches == 0 { in_a_row + 1 } else { 0 };
+                observer.pass_ends(matches as u8, strikes);
             }
-            observer.pass_ends(matches as u8, if matches == 0 { in_a_row + 1 } else { 0 });
-            count = turn_count;
-            n = kept;
             if n == 0 {
                 break;
             }
@@ -362,29 +472,11 @@ impl RollCall {
                 in_a_row = 0;
                 continue;
             }
-            // A strike. The passes that follow, while they match nothing,
-            // run round the cycle of the module documentation, so which of
-            // them is the first to match (if any before the cycle closes)
-            // is a calculation, not something to play out pass by pass.
-            let cycle = self.stuck_after(n, &cards[..n]);
             in_a_row += 1;
-            let next_count = match self.params.count {
-                Count::Continuous => count,
-                Count::Restart => 1,
-            };
-            let strikes_left = cycle.saturating_sub(in_a_row);
-            let first_match = self.first_match(&cards[..n], next_count, strikes_left);
-            let skipped = first_match.unwrap_or(strikes_left);
-            if skipped > 0 {
-                observer.strikes_skipped(skipped, first_match.is_none());
-                count = self.count_after(count, n, skipped);
-                if self.params.order == PassOrder::Reversed && skipped % 2 == 1 {
-                    cards[..n].reverse();
-                }
+            record.strikes += 1;
+            if in_a_row == 1 {
+                stuck_at = self.stuck_after(n, &cards[..n]);
             }
-            record.strikes += 1 + skipped;
-            record.passes += skipped;
-            in_a_row += skipped;
             for (open, (&limit, left)) in limited_open
                 .iter_mut()
                 .zip(LIMITS.iter().zip(&mut record.left_limited))
@@ -394,7 +486,7 @@ impl RollCall {
                     *left = n as u8;
                 }
             }
-            if first_match.is_none() {
+            if in_a_row >= stuck_at {
                 break;
             }
         }
@@ -409,87 +501,208 @@ impl RollCall {
         }
         record
     }
+}
 
-    /// After how many strikes in a row, starting from a strike pass with
-    /// `n` cards in the order `cards` (or its reverse), the game is stuck.
+impl RollCall {
+    /// [`stuck_after`] for this version, without a division.
+    #[inline]
     fn stuck_after(&self, n: usize, cards: &[u8]) -> u16 {
-        stuck_after(self.params, n, cards)
-    }
-
-    /// How far the count moves in `passes` passes of `n` cards each (no
-    /// card discarded), from `count`.
-    fn count_after(&self, count: u8, n: usize, passes: u16) -> u8 {
-        match self.params.count {
-            Count::Restart => 1,
-            Count::Continuous => {
-                let ranks = usize::from(self.params.ranks);
-                ((usize::from(count) - 1 + n * usize::from(passes)) % ranks + 1) as u8
-            }
+        let count = u16::from(self.count_period[n]);
+        // The least common multiple of `count` and the order's period.
+        if order_period(self.params, cards) == 2 && count % 2 == 1 {
+            2 * count
+        } else {
+            count
         }
     }
+}
 
-    /// From a pass about to start with `cards` and the count at `count`,
-    /// if the passes go on without a match: the number of passes, below
-    /// `within`, before the first one that has a match (`Some(0)`: the next
-    /// pass does), or `None` if none of the next `within` passes has one.
-    ///
-    /// Why it is right: pass `j` (from 0) sees the same cards, reversed
-    /// when `j` is odd under `order = reversed`, with the count starting
-    /// `j * step` further on (`step = n mod R`, or 0 under `restart`). Card
-    /// `k` turned at position `pos` matches in pass `j` exactly when
-    /// `j * step = rank - count - pos (mod R)`, so the first `j` for each
-    /// card is read from a table of `j * step mod R` over one cycle.
-    fn first_match(&self, cards: &[u8], count: u8, within: u16) -> Option<u16> {
-        const NEVER: u16 = u16::MAX;
-        let ranks = usize::from(self.params.ranks);
-        let n = cards.len();
-        let step = match self.params.count {
-            Count::Continuous => n % ranks,
-            Count::Restart => 0,
-        };
-        if within == 0 {
-            return None;
-        }
-        let reversed = self.params.order == PassOrder::Reversed;
-        // first[parity][d]: the first pass j < within whose count has moved
-        // by d (mod R); under `reversed`, split by the parity of j (odd
-        // passes see the cards mirrored), otherwise all in first[0].
-        let mut first = [[NEVER; MAX_RANKS as usize]; 2];
-        let mut moved = 0;
-        for j in 0..within {
-            let parity = usize::from(reversed && j % 2 == 1);
-            let slot = &mut first[parity][moved];
-            *slot = (*slot).min(j);
-            moved += step;
-            if moved >= ranks {
-                moved -= ranks;
-            }
-        }
-        // d for card k at position pos: rank - count - pos (mod R), with
-        // pos mod R kept as a running counter (no division per card).
-        let offset = |rank: u8, pos_mod: usize| {
-            // In 1..3R: two conditional subtractions, no loop.
-            let d = usize::from(rank) + 2 * ranks - usize::from(count) - pos_mod;
-            let d = if d >= ranks { d - ranks } else { d };
-            if d >= ranks { d - ranks } else { d }
-        };
-        let mut best = NEVER;
-        let mut pos_mod = 0;
-        let mut mirror_mod = (n - 1) % ranks;
-        for &rank in cards {
-            best = best.min(first[0][offset(rank, pos_mod)]);
-            if reversed {
-                // In odd passes this card is turned at position n - 1 - k.
-                best = best.min(first[1][offset(rank, mirror_mod)]);
-            }
-            pos_mod = if pos_mod + 1 == ranks { 0 } else { pos_mod + 1 };
-            mirror_mod = if mirror_mod == 0 {
-                ranks - 1
+/// Bit `k` set when `cards[k] == counts[k]`, for all 64 slots.
+///
+/// On x86-64, four SSE2 byte comparisons and mask extractions (compilers do
+/// not find them for the plain loop, which they turn into long shuffles);
+/// elsewhere the plain loop. A test checks the two agree.
+#[inline(always)]
+fn match_mask(cards: &Row, counts: &[u8; MAX_CARDS]) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        // SAFETY: the function only requires SSE2, which this code is
+        // compiled to assume (the cfg above), as every x86-64 CPU has it.
+        unsafe { match_mask_sse2(cards, counts) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        match_mask_plain(cards, counts)
+    }
+}
+
+/// [`match_mask`] slot by slot: the definition, and the fallback.
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
+fn match_mask_plain(cards: &Row, counts: &[u8; MAX_CARDS]) -> u64 {
+    let mut mask = 0u64;
+    for (k, (&rank, &count)) in cards.iter().zip(counts).enumerate() {
+        mask |= u64::from(rank == count) << k;
+    }
+    mask
+}
+
+/// [`match_mask`] sixteen slots at a time.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+fn match_mask_sse2(cards: &Row, counts: &[u8; MAX_CARDS]) -> u64 {
+    use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set_epi64x};
+    let vector = |bytes: &[u8]| {
+        let half = |at: usize| i64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+        _mm_set_epi64x(half(8), half(0))
+    };
+    let mut mask = 0u64;
+    for (i, (rank, count)) in cards
+        .chunks_exact(16)
+        .zip(counts.chunks_exact(16))
+        .enumerate()
+    {
+        let equal = _mm_cmpeq_epi8(vector(rank), vector(count));
+        mask |= u64::from(_mm_movemask_epi8(equal) as u16) << (16 * i);
+    }
+    mask
+}
+
+/// Copies the cards of `from[..n]` whose bit in `matched` is clear to the
+/// front of `to`, in order, and returns how many there are.
+///
+/// Each run of cards between two matches is moved as one whole 64-byte
+/// block (a fixed-size copy is a few vector moves, a run-sized one a call):
+/// what is copied past the end of a run is overwritten by the next block or
+/// lands in slots past the cards kept, which no pass reads (passes mask
+/// their matches to the first `n` slots).
+#[inline(always)]
+fn keep_unmatched(from: &Row, n: usize, matched: u64, to: &mut Row) -> usize {
+    let mut block = |read: usize, write: usize| {
+        // read <= 64 and write <= read, so both blocks lie in the row.
+        to[write..write + MAX_CARDS].copy_from_slice(&from[read..read + MAX_CARDS]);
+    };
+    let (mut read, mut write) = (0, 0);
+    let mut rest = matched;
+    while rest != 0 {
+        let at = rest.trailing_zeros() as usize;
+        block(read, write);
+        write += at - read;
+        read = at + 1;
+        rest &= rest - 1;
+    }
+    block(read, write);
+    write + (n - read)
+}
+
+/// One pass swept portably: compares `from[..n]` with `counts`, writes
+/// the unmatched cards, in order, to the front of `to`, and returns how
+/// many there are.
+#[inline(always)]
+fn sweep_portable(from: &Row, counts: &[u8; MAX_CARDS], n: usize, to: &mut Row) -> usize {
+    let live = u64::MAX >> (MAX_CARDS - n);
+    keep_unmatched(from, n, match_mask(from, counts) & live, to)
+}
+
+/// [`sweep_portable`] in three AVX-512 instructions: compare, compress the
+/// unmatched cards to the front, store.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
+#[inline]
+fn sweep_avx512(from: &Row, counts: &[u8; MAX_CARDS], n: usize, to: &mut Row) -> usize {
+    use std::arch::x86_64::{
+        __m512i, _mm512_cmpeq_epi8_mask, _mm512_loadu_si512, _mm512_maskz_compress_epi8,
+        _mm512_storeu_si512,
+    };
+    // SAFETY: each pointer is to at least 64 bytes, readable or writable
+    // as the call needs, and these loads and stores allow any alignment.
+    let (cards, counts) = unsafe {
+        (
+            _mm512_loadu_si512(from.as_ptr().cast::<__m512i>()),
+            _mm512_loadu_si512(counts.as_ptr().cast::<__m512i>()),
+        )
+    };
+    // The slots past the n cards hold zeros (the deal is copied into a
+    // zeroed row, and the compress fills with zeros), which match no
+    // count: so every match is a card, and the zeros kept stay at the end.
+    let matched = _mm512_cmpeq_epi8_mask(cards, counts);
+    let kept = _mm512_maskz_compress_epi8(!matched, cards);
+    // SAFETY: as above.
+    unsafe { _mm512_storeu_si512(to.as_mut_ptr().cast::<__m512i>(), kept) };
+    n - matched.count_ones() as usize
+}
+
+/// The implementations of a pass that play can use. They give identical
+/// records (tested); only their speed differs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// Any CPU: the comparison with SSE2 on x86-64, the compaction by
+    /// block moves.
+    Portable,
+    /// x86-64 CPUs with AVX-512 F, BW and VBMI2 (since Ice Lake and Zen 4):
+    /// a byte compress does the compaction.
+    Avx512,
+}
+
+impl Kernel {
+    /// The fastest kernel this CPU has (detected once).
+    pub fn fastest() -> Kernel {
+        static FASTEST: std::sync::OnceLock<Kernel> = std::sync::OnceLock::new();
+        *FASTEST.get_or_init(|| {
+            if Kernel::Avx512.available() {
+                Kernel::Avx512
             } else {
-                mirror_mod - 1
-            };
+                Kernel::Portable
+            }
+        })
+    }
+
+    /// Whether this CPU can run the kernel.
+    pub fn available(self) -> bool {
+        match self {
+            Kernel::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512 => {
+                std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512bw")
+                    && std::arch::is_x86_feature_detected!("avx512vbmi2")
+                    && std::arch::is_x86_feature_detected!("popcnt")
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            Kernel::Avx512 => false,
         }
-        (best != NEVER).then_some(best)
+    }
+
+    /// The kernel's name, as benchmarks and notes print it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::Portable => "portable",
+            Kernel::Avx512 => "avx512",
+        }
+    }
+}
+
+/// Tells `observer` about a pass: the cards in the order they are turned
+/// and each card's count. `stored` holds the cards in memory order, with
+/// `counts` matching it slot by slot; `backwards` passes turn it from the
+/// end.
+fn report_pass<O: Observer>(
+    observer: &mut O,
+    pass: u16,
+    stored: &[u8],
+    counts: &[u8; MAX_CARDS],
+    backwards: bool,
+) {
+    let n = stored.len();
+    let turn_order: Vec<usize> = if backwards {
+        (0..n).rev().collect()
+    } else {
+        (0..n).collect()
+    };
+    let turned: Vec<u8> = turn_order.iter().map(|&k| stored[k]).collect();
+    let first_count = turn_order.first().map_or(1, |&k| counts[k]);
+    observer.pass_starts(pass, &turned, first_count);
+    for &k in &turn_order {
+        observer.card_turned(stored[k], counts[k]);
     }
 }
 
@@ -497,12 +710,25 @@ impl RollCall {
 /// with `n` cards in the order `cards`: the number of strikes in a row after
 /// which a game of version `params` is stuck.
 pub fn stuck_after(params: RollCallParams, n: usize, cards: &[u8]) -> u16 {
+    let count = count_period(params, n);
+    let order = order_period(params, cards);
+    (count * order / gcd(count, order)) as u16
+}
+
+/// Strikes in a row after which the count is back where it started, with
+/// `n` cards (module documentation).
+fn count_period(params: RollCallParams, n: usize) -> usize {
     let ranks = usize::from(params.ranks);
-    let count_period = match params.count {
+    match params.count {
         Count::Continuous => ranks / gcd(n % ranks, ranks),
         Count::Restart => 1,
-    };
-    let order_period = match params.order {
+    }
+}
+
+/// Strikes in a row after which the order is back where it started: 1 or
+/// 2.
+fn order_period(params: RollCallParams, cards: &[u8]) -> usize {
+    match params.order {
         PassOrder::Same => 1,
         PassOrder::Reversed => {
             if cards.iter().eq(cards.iter().rev()) {
@@ -511,8 +737,7 @@ pub fn stuck_after(params: RollCallParams, n: usize, cards: &[u8]) -> u16 {
                 2
             }
         }
-    };
-    (count_period * order_period / gcd(count_period, order_period)) as u16
+    }
 }
 
 /// Greatest common divisor, with gcd(0, b) = b.
@@ -784,22 +1009,101 @@ mod tests {
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
         for count in [Count::Continuous, Count::Restart] {
             for order in [PassOrder::Same, PassOrder::Reversed] {
-                for (ranks, copies) in [(3, 2), (4, 3), (5, 2), (6, 2), (13, 4), (13, 1), (2, 5)] {
+                let shapes = [
+                    (3, 2),
+                    (4, 3),
+                    (5, 2),
+                    (6, 2),
+                    (13, 4),
+                    (13, 1),
+                    (2, 5),
+                    (8, 8),
+                ];
+                for (ranks, copies) in shapes {
                     let game = game(ranks, copies, count, order);
                     let mut deal = game.sorted_ranks();
                     for _ in 0..3000 {
                         deal.shuffle(&mut rng);
-                        let record = game.play(&deal);
-                        assert_eq!(
-                            (record.left, record.passes, record.strikes),
-                            by_remembering_states(&game, &deal),
-                            "{:?} {deal:?}",
-                            game.params()
-                        );
+                        let expected = by_remembering_states(&game, &deal);
+                        for kernel in available_kernels() {
+                            let record = game.play_using(kernel, &deal, &mut Silent);
+                            assert_eq!(
+                                (record.left, record.passes, record.strikes),
+                                expected,
+                                "{:?} {kernel:?} {deal:?}",
+                                game.params()
+                            );
+                        }
                     }
                 }
             }
         }
+    }
+
+    /// The kernels this CPU runs; says so when one is missing, as the
+    /// tests then prove less.
+    fn available_kernels() -> Vec<Kernel> {
+        let all = [Kernel::Portable, Kernel::Avx512];
+        for kernel in all.iter().filter(|kernel| !kernel.available()) {
+            eprintln!(
+                "kernel {} not tested: this CPU does not have it",
+                kernel.name()
+            );
+        }
+        all.into_iter()
+            .filter(|kernel| kernel.available())
+            .collect()
+    }
+
+    #[test]
+    fn every_kernel_gives_the_same_records() {
+        use rand::SeedableRng;
+        use rand::seq::SliceRandom;
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(12);
+        for count in [Count::Continuous, Count::Restart] {
+            for order in [PassOrder::Same, PassOrder::Reversed] {
+                for (ranks, copies) in [(13, 4), (2, 32), (8, 8), (13, 1), (7, 3)] {
+                    let game = game(ranks, copies, count, order);
+                    let mut deal = game.sorted_ranks();
+                    for _ in 0..20_000 {
+                        deal.shuffle(&mut rng);
+                        let portable = game.play_using(Kernel::Portable, &deal, &mut Silent);
+                        for kernel in available_kernels() {
+                            assert_eq!(
+                                game.play_using(kernel, &deal, &mut Silent),
+                                portable,
+                                "{:?} {kernel:?} {deal:?}",
+                                game.params()
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_vector_match_mask_is_the_definition() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(13);
+        let mut cards: Row = [0; 2 * MAX_CARDS];
+        let mut counts = [0u8; MAX_CARDS];
+        let mut matched_somewhere = 0u64;
+        for _ in 0..100_000 {
+            // Few distinct values, so that about a third of the slots match;
+            // 255 and 0 test the ends of the byte.
+            for byte in cards.iter_mut().chain(counts.iter_mut()) {
+                *byte = [0, 1, 2, 255][(rng.next_u64() % 4) as usize];
+            }
+            let mask = match_mask(&cards, &counts);
+            assert_eq!(mask, match_mask_plain(&cards, &counts));
+            matched_somewhere |= mask;
+        }
+        assert_eq!(
+            matched_somewhere,
+            u64::MAX,
+            "every slot was tested matching"
+        );
     }
 
     #[test]

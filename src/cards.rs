@@ -122,6 +122,74 @@ pub fn parse_card(text: &str) -> Result<Card> {
     Ok(Card::new(rank, suit))
 }
 
+/// A deck in which only ranks matter (Roll-Call, Prisoner's patience):
+/// ranks 1..=`ranks`, each `copies` times. Deals are slices of ranks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RankDeck {
+    /// Ranks, 1..=13.
+    pub ranks: u8,
+    /// Copies of each rank.
+    pub copies: u8,
+}
+
+impl RankDeck {
+    /// Cards in the deck.
+    pub fn n_cards(self) -> usize {
+        usize::from(self.ranks) * usize::from(self.copies)
+    }
+
+    /// The deck in rank order: 1..=R, each `copies` times.
+    pub fn sorted_ranks(self) -> Vec<u8> {
+        (1..=self.ranks)
+            .flat_map(|rank| std::iter::repeat_n(rank, usize::from(self.copies)))
+            .collect()
+    }
+
+    /// The deck as the exact enumerators take it: `copies` identical cards
+    /// (suit 0) of each rank, so each distinct arrangement of ranks is
+    /// visited once.
+    pub fn cards(self) -> Vec<Card> {
+        self.sorted_ranks()
+            .into_iter()
+            .map(|rank| Card::new(rank, 0))
+            .collect()
+    }
+
+    /// Checks that `deal` is an arrangement of this deck: ranks 1..=R,
+    /// each exactly `copies` times. The error names `--deal`.
+    pub fn check_deal(self, deal: &[u8]) -> Result<()> {
+        let mut seen = [0usize; MAX_RANKS as usize + 1];
+        for &rank in deal {
+            if rank == 0 || rank > self.ranks {
+                return Err(Error::invalid(
+                    "--deal",
+                    format!("rank {rank}"),
+                    format!("ranks must be 1 to {}", self.ranks),
+                ));
+            }
+            seen[usize::from(rank)] += 1;
+        }
+        let copies = usize::from(self.copies);
+        if deal.len() != self.n_cards()
+            || seen[1..=usize::from(self.ranks)]
+                .iter()
+                .any(|&s| s != copies)
+        {
+            return Err(Error::invalid(
+                "--deal",
+                format!("{} cards", deal.len()),
+                format!(
+                    "must hold each of the {} ranks exactly {} times ({} cards)",
+                    self.ranks,
+                    copies,
+                    self.n_cards()
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// A deck: `suits` x `ranks` distinct cards (ranks 1..=ranks), `copies`
 /// times over. The standard deck is 4 x 13 x 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -11,6 +11,7 @@ use crate::cards::Card;
 
 pub mod blackjack;
 pub mod idiots_delight;
+pub mod prisoners_patience;
 pub mod roll_call;
 
 /// A game that consumes its deal one card at a time, from the first card to

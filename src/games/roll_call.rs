@@ -40,7 +40,7 @@
 
 use std::fmt;
 
-use crate::cards::Card;
+use crate::cards::{Card, RankDeck};
 use crate::error::{Error, Result};
 use crate::exact::arrangements::Player;
 use crate::montecarlo::{RunPlan, Simulation};
@@ -277,43 +277,21 @@ impl RollCall {
 
     /// The deck in rank order: ranks 1..=R, each `copies` times.
     pub fn sorted_ranks(&self) -> Vec<u8> {
-        (1..=self.params.ranks)
-            .flat_map(|rank| std::iter::repeat_n(rank, usize::from(self.params.copies)))
-            .collect()
+        self.deck().sorted_ranks()
     }
 
     /// Checks that `deal` is an arrangement of this deck: ranks 1..=R, each
     /// exactly `copies` times. The error names `--deal`.
     pub fn check_deal(&self, deal: &[u8]) -> Result<()> {
-        let mut seen = [0usize; MAX_RANKS as usize + 1];
-        for &rank in deal {
-            if rank == 0 || rank > self.params.ranks {
-                return Err(Error::invalid(
-                    "--deal",
-                    format!("rank {rank}"),
-                    format!("ranks must be 1 to {}", self.params.ranks),
-                ));
-            }
-            seen[usize::from(rank)] += 1;
+        self.deck().check_deal(deal)
+    }
+
+    /// The deck: only ranks matter.
+    pub fn deck(&self) -> RankDeck {
+        RankDeck {
+            ranks: self.params.ranks,
+            copies: self.params.copies,
         }
-        let copies = usize::from(self.params.copies);
-        if deal.len() != self.n_cards()
-            || seen[1..=usize::from(self.params.ranks)]
-                .iter()
-                .any(|&s| s != copies)
-        {
-            return Err(Error::invalid(
-                "--deal",
-                format!("{} cards", deal.len()),
-                format!(
-                    "must hold each of the {} ranks exactly {} times ({} cards)",
-                    self.params.ranks,
-                    copies,
-                    self.n_cards()
-                ),
-            ));
-        }
-        Ok(())
     }
 
     /// The most passes and the most strikes unlimited play can take: at
@@ -928,10 +906,7 @@ impl RollCall {
     /// The deck as the exhaustive enumerator takes it: `copies` identical
     /// cards of each rank.
     pub fn exhaustive_deck(&self) -> Vec<Card> {
-        self.sorted_ranks()
-            .into_iter()
-            .map(|rank| Card::new(rank, 0))
-            .collect()
+        self.deck().cards()
     }
 }
 

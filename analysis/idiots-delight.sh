@@ -45,8 +45,7 @@ done
 # 52 cards: 10,000,000 games under each shuffle, and the SAS paper's table
 # against each, with the chart.
 for shuffle in uniform naive naive-carry; do
-  id mc --quiet --trials 1e7 --shuffle "$shuffle" --out "$base-52-$shuffle.md"
-  id mc --quiet --trials 1e7 --shuffle "$shuffle" --out "$base-52-$shuffle.json"
+  id mc --quiet --trials 1e7 --shuffle "$shuffle" --out "$base-52-$shuffle.md" --out "$base-52-$shuffle.json"
 done
 id compare --quiet --published sas --shuffle all --trials 1e7 \
   --chart "$base-52-vs-sas.svg" --out "$base-52-vs-sas.md"

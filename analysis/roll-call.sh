@@ -18,16 +18,14 @@ base="$out/roll-call"
 decks="3x2 3x3 3x4 4x2 4x3 4x4 5x2 5x3 6x2 7x2 11x1 12x1"
 for deck in $decks; do
   ranks=${deck%x*} copies=${deck#*x}
-  rc exact --quiet --ranks "$ranks" --copies "$copies" --out "$base-exact-$deck.md"
-  rc exact --quiet --ranks "$ranks" --copies "$copies" --out "$base-exact-$deck.json"
+  rc exact --quiet --ranks "$ranks" --copies "$copies" --out "$base-exact-$deck.md" --out "$base-exact-$deck.json"
 done
 
-# The stretch deck, 13 x 1: 6,227,020,800 arrangements, about 6 minutes a
-# file on two cores. Only with DECKODDS_SLOW=1; CI leaves it out (its files
+# The stretch deck, 13 x 1: 6,227,020,800 arrangements, about 6 minutes on
+# two cores. Only with DECKODDS_SLOW=1; CI leaves it out (its files
 # are listed in analysis/slow-results.txt) to stay well under 30 minutes.
 if [ "${DECKODDS_SLOW:-0}" = 1 ]; then
-  rc exact --quiet --ranks 13 --copies 1 --out "$base-exact-13x1.md"
-  rc exact --quiet --ranks 13 --copies 1 --out "$base-exact-13x1.json"
+  rc exact --quiet --ranks 13 --copies 1 --out "$base-exact-13x1.md" --out "$base-exact-13x1.json"
 fi
 
 # Monte Carlo against exact, every distribution, every version, on the
@@ -46,15 +44,13 @@ done
 
 # The first pass of the standard deck exactly (rook polynomials), and
 # 10,000,000 games' first passes against it.
-rc first-pass --out "$base-first-pass-13x4.md"
-rc first-pass --out "$base-first-pass-13x4.json"
+rc first-pass --out "$base-first-pass-13x4.md" --out "$base-first-pass-13x4.json"
 rc compare --quiet --trials 1e7 --out "$base-52-first-pass-vs-exact.md"
 
 # 52 cards: 10,000,000 games of each version.
 for count in continuous restart; do
   for order in same reversed; do
-    rc mc --quiet --trials 1e7 --count "$count" --order "$order" --out "$base-52-$count-$order.md"
-    rc mc --quiet --trials 1e7 --count "$count" --order "$order" --out "$base-52-$count-$order.json"
+    rc mc --quiet --trials 1e7 --count "$count" --order "$order" --out "$base-52-$count-$order.md" --out "$base-52-$count-$order.json"
   done
 done
 

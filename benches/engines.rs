@@ -9,6 +9,9 @@ use deckodds::exact::dealer::dealer_table;
 use deckodds::games::SequentialGame;
 use deckodds::games::blackjack::{DealerParams, DealerSimulation, Decks, Soft17};
 use deckodds::games::idiots_delight::{IdiotsDelight, IdiotsDelightSimulation};
+use deckodds::games::prisoners_patience::{
+    PrisonersParams, PrisonersPatience, PrisonersSimulation, StackMove,
+};
 use deckodds::games::roll_call::{
     Count, Kernel, PassOrder, RollCall, RollCallParams, RollCallSimulation, Silent,
 };
@@ -196,6 +199,31 @@ fn roll_call_kernels(c: &mut Criterion) {
     group.finish();
 }
 
+/// 52-card games of Prisoner's patience on one core, shuffle included (the
+/// Monte-Carlo runner's trial, exactly); the target is at least 1 million
+/// games per second.
+fn prisoners_patience_games(c: &mut Criterion) {
+    const GAMES: u64 = 100_000;
+    let mut group = c.benchmark_group("prisoners-patience 52-card games (one core)");
+    group.throughput(Throughput::Elements(GAMES));
+    for stack_move in [StackMove::Reversed, StackMove::Kept] {
+        let game = PrisonersPatience::new(PrisonersParams {
+            stack_move,
+            ..PrisonersParams::default()
+        })
+        .expect("a valid version");
+        let simulation = PrisonersSimulation::new(game);
+        let mut rng = stream_rng(1, 0, 0);
+        let mut deck = simulation.new_scratch();
+        let mut counts = vec![0u64; simulation.n_bins()];
+        let name = format!("stack move {}", stack_move.name());
+        group.bench_function(name, |b| {
+            b.iter(|| simulation.trials(&mut rng, &mut deck, GAMES, &mut counts))
+        });
+    }
+    group.finish();
+}
+
 criterion_group!(
     benches,
     exact_dealer_table,
@@ -203,6 +231,7 @@ criterion_group!(
     shuffle_52,
     idiots_delight_games,
     roll_call_games,
-    roll_call_kernels
+    roll_call_kernels,
+    prisoners_patience_games
 );
 criterion_main!(benches);

@@ -46,6 +46,94 @@ pub enum Command {
     /// each version.
     #[command(subcommand)]
     RollCall(RollCallCommand),
+    /// Prisoner's patience (RULES.md section 3): the odds under the seed
+    /// program's rules and a person's, and which deals can be won at all.
+    #[command(subcommand, name = "prisoners-patience")]
+    PrisonersPatience(PrisonersCommand),
+}
+
+/// Prisoner's patience commands. The outcome is the number of stacks left
+/// when the deck is exhausted (1 = won).
+#[derive(Debug, Subcommand)]
+pub enum PrisonersCommand {
+    /// The exact distribution of stacks left on a small deck, as reduced
+    /// fractions: every arrangement counted.
+    Exact {
+        #[command(flatten)]
+        version: PrisonersVersion,
+        /// Which enumerator: "memo" (memoised card by card, states merged
+        /// under the rank cycle's symmetries) or "exhaustive" (every
+        /// arrangement played; the independent cross-check, for decks up to
+        /// about 13 cards).
+        #[arg(long, value_name = "ENGINE", default_value = "memo")]
+        engine: String,
+        /// Run a deck estimated at over 10 minutes anyway.
+        #[arg(long)]
+        force: bool,
+        /// Run only part k of n of the exhaustive enumeration (e.g. 3/8);
+        /// the parts' counts (--format json) add up to the whole.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<String>,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Monte-Carlo distribution of stacks left, with 95% intervals.
+    Mc {
+        #[command(flatten)]
+        version: PrisonersVersion,
+        #[command(flatten)]
+        sampling: GameSamplingArgs,
+        /// Keep the deals of the first N games won, one a line, in FILE.
+        #[arg(long, num_args = 2, value_names = ["N", "FILE"])]
+        save_wins: Option<Vec<String>>,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Agreement reports: Monte Carlo against exact ("exact", decks of at
+    /// most 24 cards), the seed's 661 wins in 16,000,000 games against
+    /// deckodds' estimate under each stack-move rule ("seed"), or the two
+    /// stack-move rules against each other ("rules").
+    Compare {
+        #[command(flatten)]
+        version: PrisonersVersion,
+        #[command(flatten)]
+        sampling: GameSamplingArgs,
+        /// What to compare with: exact, seed or rules.
+        #[arg(long = "with", value_name = "WHAT", default_value = "exact")]
+        with: String,
+        /// Significance level of the verdicts.
+        #[arg(long, value_name = "ALPHA", default_value = "0.001")]
+        level: String,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Plays one deal step by step: each card dealt, each move made, the
+    /// row of stacks after each card.
+    Replay {
+        #[command(flatten)]
+        version: PrisonersVersion,
+        /// The deal, first card first: ranks A, 2..10, J, Q, K (or 1..13),
+        /// separated by spaces or commas, each rank exactly --suits times
+        /// (suits do not matter).
+        #[arg(long, value_name = "CARDS")]
+        deal: String,
+    },
+}
+
+/// A version of Prisoner's patience: the deck and how stacks move.
+#[derive(Debug, Args)]
+pub struct PrisonersVersion {
+    /// Suits: copies of each rank, at least 1 (at most 64 cards in all).
+    #[arg(long, value_name = "S", default_value = "4")]
+    pub suits: String,
+    /// Ranks, 3..=13; they wrap round (R fits 1).
+    #[arg(long, value_name = "R", default_value = "13")]
+    pub ranks: String,
+    /// "reversed" (a stack moves card by card, as the seed's program does,
+    /// so its bottom card ends on top) or "kept" (it moves as a unit, as a
+    /// person plays).
+    #[arg(long, value_name = "RULE", default_value = "reversed")]
+    pub stack_move: String,
 }
 
 /// Roll-Call commands. Every command reports all versions at once: cards
@@ -395,9 +483,10 @@ pub struct OutputArgs {
     pub format: Option<String>,
 
     /// Write to this file (atomically: complete or not at all) instead of
-    /// standard output.
+    /// standard output. Repeat it to write several formats from one run
+    /// (e.g. --out t.md --out t.json).
     #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
+    pub out: Vec<PathBuf>,
 
     /// Decimal places of percentages in table, md and latex output.
     #[arg(long, value_name = "N")]

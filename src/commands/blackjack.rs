@@ -5,7 +5,7 @@ use std::fs;
 use num_rational::BigRational;
 use serde_json::json;
 
-use super::{Context, emit, output_format, parse_count, parse_level, parse_seed};
+use super::{Context, output_format, parse_count, parse_level, parse_seed};
 use crate::cli::{BlackjackCommand, BlackjackRules, OutputArgs, SamplingArgs};
 use crate::compare::{self, PublishedTable, SampleSize};
 use crate::distribution::{CountDistribution, ExactDistribution};
@@ -97,9 +97,11 @@ pub fn exact_report(params: &DealerParams) -> Result<Report> {
 
 fn exact(rules: &BlackjackRules, output: &OutputArgs, context: &Context) -> Result<()> {
     let params = dealer_params(rules)?;
-    let (format, options) = output_format(output, 2)?;
+    let outputs = output_format(output, 2)?;
     let report = exact_report(&params)?;
-    emit(&report::render(&report, format, &options), output, context)
+    outputs.emit(context, |format, options| {
+        report::render(&report, format, options)
+    })
 }
 
 /// Validated sampling options: (hands per upcard, seed).
@@ -150,10 +152,12 @@ fn monte_carlo(
 ) -> Result<()> {
     let params = dealer_params(rules)?;
     let (n_trials, seed) = sampling_plan(sampling)?;
-    let (format, options) = output_format(output, 2)?;
+    let outputs = output_format(output, 2)?;
     let counts = monte_carlo_counts(&params, n_trials, seed, context)?;
     let report = monte_carlo_report(&params, n_trials, seed, counts);
-    emit(&report::render(&report, format, &options), output, context)
+    outputs.emit(context, |format, options| {
+        report::render(&report, format, options)
+    })
 }
 
 /// A title naming the rules, for comparison reports.
@@ -184,7 +188,7 @@ fn compare_monte_carlo(
 ) -> Result<()> {
     let params = dealer_params(rules)?;
     let (n_trials, seed) = sampling_plan(sampling)?;
-    let (format, _) = output_format(output, 2)?;
+    let outputs = output_format(output, 2)?;
     let exact = dealer_distributions(&params)?;
     let simulated = monte_carlo_counts(&params, n_trials, seed, context)?;
     let agreements = compare::goodness_of_fit_all(&exact, &simulated, level)?;
@@ -192,11 +196,9 @@ fn compare_monte_carlo(
         "{}: Monte Carlo ({n_trials} hands per upcard, seed {seed}) vs exact",
         rules_title(&params)
     );
-    emit(
-        &comparison::render_agreements(&title, &agreements, format),
-        output,
-        context,
-    )
+    outputs.emit(context, |format, _| {
+        comparison::render_agreements(&title, &agreements, format)
+    })
 }
 
 /// Maps a published table's row label to a distribution key: `2`..`10`,
@@ -214,7 +216,7 @@ fn compare_published(
     context: &Context,
 ) -> Result<()> {
     let params = dealer_params(rules)?;
-    let (format, options) = output_format(output, 2)?;
+    let outputs = output_format(output, 2)?;
     let text = fs::read_to_string(path).map_err(|source| Error::Io {
         path: path.to_path_buf(),
         source,
@@ -228,11 +230,9 @@ fn compare_published(
     let exact = dealer_distributions(&params)?;
     let check = compare::check_published(&exact, &table, sample, level)?;
     let title = format!("{}: {} vs exact", rules_title(&params), path.display());
-    emit(
-        &comparison::render_published_check(&title, &check, format, &options),
-        output,
-        context,
-    )
+    outputs.emit(context, |format, options| {
+        comparison::render_published_check(&title, &check, format, options)
+    })
 }
 
 fn eor(
@@ -242,7 +242,7 @@ fn eor(
     context: &Context,
 ) -> Result<()> {
     let params = dealer_params(rules)?;
-    let (format, options) = output_format(output, 3)?;
+    let outputs = output_format(output, 3)?;
     let outcomes: Vec<usize> = match outcome {
         "all" => (0..OUTCOME_LABELS.len()).collect(),
         label => vec![
@@ -263,7 +263,7 @@ fn eor(
         .iter()
         .map(|&o| eor_report(&params, &effects, o))
         .collect();
-    let text = match format {
+    outputs.emit(context, |format, options| match format {
         Format::Json => {
             let mut values: Vec<serde_json::Value> = reports.iter().map(report::to_json).collect();
             let value = match values.len() {
@@ -276,7 +276,7 @@ fn eor(
             // One CSV: the header once, then every report's rows.
             let mut text = String::new();
             for (i, r) in reports.iter().enumerate() {
-                let rendered = report::render(r, Format::Csv, &options);
+                let rendered = report::render(r, Format::Csv, options);
                 let skip = usize::from(i > 0);
                 for line in rendered.lines().skip(skip) {
                     text.push_str(line);
@@ -287,11 +287,10 @@ fn eor(
         }
         _ => reports
             .iter()
-            .map(|r| report::render(r, format, &options))
+            .map(|r| report::render(r, format, options))
             .collect::<Vec<_>>()
             .join("\n"),
-    };
-    emit(&text, output, context)
+    })
 }
 
 /// The effect of removal on one outcome as a report: one distribution per

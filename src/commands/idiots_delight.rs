@@ -7,9 +7,9 @@ use std::time::Instant;
 use serde_json::{Map, Value, json};
 
 use super::{
-    Context, emit, output_format, parse_count, parse_level, parse_seed, peak_memory_bytes,
+    Context, Engine, game_sampling, output_format, parse_count, parse_level, peak_memory_bytes,
 };
-use crate::cli::{GameSamplingArgs, IdiotsDelightCommand, IdiotsDelightDeck, OutputArgs};
+use crate::cli::{IdiotsDelightCommand, IdiotsDelightDeck, OutputArgs};
 use crate::compare::{self, Agreement};
 use crate::distribution::{CountDistribution, ExactDistribution, parse_count_table};
 use crate::error::{Error, Result};
@@ -72,11 +72,13 @@ pub(super) fn run(command: IdiotsDelightCommand, context: &Context) -> Result<()
         } => {
             let game = game(&deck)?;
             let shuffle = Shuffle::parse(&shuffle)?;
-            let (n_trials, seed) = sampling_plan(&sampling)?;
-            let (format, options) = output_format(&output, 2)?;
+            let (n_trials, seed) = game_sampling(&sampling)?;
+            let outputs = output_format(&output, 2)?;
             let counts = monte_carlo_counts(game, shuffle, n_trials, seed, context)?;
             let report = monte_carlo_report(game, shuffle, n_trials, seed, counts);
-            emit(&report::render(&report, format, &options), &output, context)
+            outputs.emit(context, |format, options| {
+                report::render(&report, format, options)
+            })
         }
         IdiotsDelightCommand::Compare {
             deck,
@@ -89,9 +91,9 @@ pub(super) fn run(command: IdiotsDelightCommand, context: &Context) -> Result<()
         } => {
             let game = game(&deck)?;
             let shuffles = parse_shuffles(&shuffle)?;
-            let (n_trials, seed) = sampling_plan(&sampling)?;
+            let (n_trials, seed) = game_sampling(&sampling)?;
             let level = parse_level(&level)?;
-            let (format, _) = output_format(&output, 2)?;
+            let outputs = output_format(&output, 2)?;
             let (title, agreements) = match published {
                 Some(source) => {
                     let comparison = compare_published(
@@ -106,11 +108,9 @@ pub(super) fn run(command: IdiotsDelightCommand, context: &Context) -> Result<()
                 }
                 None => compare_exact(game, &shuffles, n_trials, seed, level, context)?,
             };
-            emit(
-                &comparison::render_agreements(&title, &agreements, format),
-                &output,
-                context,
-            )
+            outputs.emit(context, |format, _| {
+                comparison::render_agreements(&title, &agreements, format)
+            })
         }
         IdiotsDelightCommand::Power {
             deck,
@@ -129,15 +129,15 @@ pub(super) fn run(command: IdiotsDelightCommand, context: &Context) -> Result<()
                     "must be naive or naive-carry: the power is that of detecting a biased shuffle against the uniform one",
                 ));
             }
-            let (n_trials, seed) = sampling_plan(&sampling)?;
+            let (n_trials, seed) = game_sampling(&sampling)?;
             let level = parse_level(&level)?;
             let replicates = match replicates.trim() {
                 "0" => 0,
                 text => parse_count("--replicates", text)?,
             };
-            let (format, _) = output_format(&output, 2)?;
+            let outputs = output_format(&output, 2)?;
             let study = power(game, shuffle, n_trials, seed, level, replicates, context)?;
-            emit(&render_power(&study, format), &output, context)
+            outputs.emit(context, |format, _| render_power(&study, format))
         }
     }
 }
@@ -157,14 +157,6 @@ fn game(deck: &IdiotsDelightDeck) -> Result<IdiotsDelight> {
         dimension("--suits", &deck.suits, crate::cards::MAX_SUITS)?,
         dimension("--ranks", &deck.ranks, crate::cards::MAX_RANKS)?,
     )
-}
-
-/// Validated sampling options: (games, seed).
-fn sampling_plan(sampling: &GameSamplingArgs) -> Result<(u64, u64)> {
-    Ok((
-        parse_count("--trials", &sampling.trials)?,
-        parse_seed(&sampling.seed)?,
-    ))
 }
 
 /// Parses `--shuffle` where `all` is allowed too.
@@ -212,36 +204,6 @@ fn params(game: IdiotsDelight, shuffle: Shuffle) -> Map<String, Value> {
 
 // ---------------------------------------------------------------------------
 // Exact.
-
-/// Which exact enumerator to run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Engine {
-    /// The memoised sequential enumerator.
-    Memo,
-    /// Every arrangement through the play function.
-    Exhaustive,
-}
-
-impl Engine {
-    fn parse(text: &str) -> Result<Engine> {
-        match text {
-            "memo" => Ok(Engine::Memo),
-            "exhaustive" => Ok(Engine::Exhaustive),
-            _ => Err(Error::invalid(
-                "--engine",
-                text,
-                "must be memo or exhaustive",
-            )),
-        }
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            Engine::Memo => "memo",
-            Engine::Exhaustive => "exhaustive",
-        }
-    }
-}
 
 /// A validated `exact` command.
 #[derive(Clone, Copy)]
@@ -418,7 +380,7 @@ fn exact(
     output: &OutputArgs,
     context: &Context,
 ) -> Result<()> {
-    let (format, options) = output_format(output, 4)?;
+    let outputs = output_format(output, 4)?;
     let game = request.game;
     let mut params = params(game, request.shuffle);
     let mut distributions = Vec::new();
@@ -467,7 +429,9 @@ fn exact(
         trials: None,
         distributions,
     };
-    emit(&report::render(&report, format, &options), output, context)
+    outputs.emit(context, |format, options| {
+        report::render(&report, format, options)
+    })
 }
 
 /// The exact distribution of `game` under `shuffle`, for comparisons.

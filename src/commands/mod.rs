@@ -6,6 +6,7 @@
 
 mod blackjack;
 mod idiots_delight;
+mod prisoners_patience;
 mod roll_call;
 
 use std::fs;
@@ -27,6 +28,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Blackjack(command) => blackjack::run(command, &context),
         Command::IdiotsDelight(command) => idiots_delight::run(command, &context),
         Command::RollCall(command) => roll_call::run(command, &context),
+        Command::PrisonersPatience(command) => prisoners_patience::run(command, &context),
     }
 }
 
@@ -139,12 +141,35 @@ fn peak_memory_bytes() -> Option<u64> {
     Some(kib * 1024)
 }
 
-/// The format and rendering options an [`OutputArgs`] asks for.
-fn output_format(output: &OutputArgs, default_digits: usize) -> Result<(Format, RenderOptions)> {
-    let format = match (&output.format, &output.out) {
-        (Some(name), _) => Format::parse(name)?,
-        (None, Some(path)) => format_from_extension(path),
-        (None, None) => Format::Table,
+/// Where and how a command writes, validated before any work: one
+/// target per `--out` (each file's format from its extension, unless
+/// `--format` names one), or standard output.
+pub(super) struct Outputs {
+    targets: Vec<(Option<PathBuf>, Format)>,
+    options: RenderOptions,
+}
+
+/// The outputs an [`OutputArgs`] asks for.
+fn output_format(output: &OutputArgs, default_digits: usize) -> Result<Outputs> {
+    let named = output.format.as_deref().map(Format::parse).transpose()?;
+    if named.is_some() && output.out.len() > 1 {
+        return Err(Error::invalid(
+            "--format",
+            output.format.as_deref().unwrap_or_default(),
+            "cannot be given with more than one --out: each file's format comes from its extension (.md .csv .json .tex)",
+        ));
+    }
+    let targets = if output.out.is_empty() {
+        vec![(None, named.unwrap_or(Format::Table))]
+    } else {
+        output
+            .out
+            .iter()
+            .map(|path| {
+                let format = named.unwrap_or_else(|| format_from_extension(path));
+                (Some(path.clone()), format)
+            })
+            .collect()
     };
     let percent_decimals = match output.digits {
         Some(digits) if digits > 12 => {
@@ -153,7 +178,24 @@ fn output_format(output: &OutputArgs, default_digits: usize) -> Result<(Format, 
         Some(digits) => digits,
         None => default_digits,
     };
-    Ok((format, RenderOptions { percent_decimals }))
+    Ok(Outputs {
+        targets,
+        options: RenderOptions { percent_decimals },
+    })
+}
+
+impl Outputs {
+    /// Renders the result in each target's format and writes it.
+    fn emit(
+        &self,
+        context: &Context,
+        render: impl Fn(Format, &RenderOptions) -> String,
+    ) -> Result<()> {
+        for (path, format) in &self.targets {
+            emit(&render(*format, &self.options), path.as_deref(), context)?;
+        }
+        Ok(())
+    }
 }
 
 fn format_from_extension(path: &Path) -> Format {
@@ -166,9 +208,9 @@ fn format_from_extension(path: &Path) -> Format {
     }
 }
 
-/// Writes `text` to `--out` (atomically) or to standard output.
-fn emit(text: &str, output: &OutputArgs, context: &Context) -> Result<()> {
-    match &output.out {
+/// Writes `text` to `path` (atomically) or to standard output.
+fn emit(text: &str, path: Option<&Path>, context: &Context) -> Result<()> {
+    match path {
         Some(path) => {
             write_atomically(path, text.as_bytes())?;
             context.note(&format!("wrote {}", path.display()));
@@ -264,6 +306,109 @@ fn parse_level(text: &str) -> Result<f64> {
                 "must be a probability between 0 and 1, e.g. 0.001",
             )
         })
+}
+
+/// A small whole number for `option` (a deck dimension); the library then
+/// checks its range. `allowed` says what is allowed, for the error.
+fn parse_small(option: &str, text: &str, allowed: &str) -> Result<u8> {
+    text.trim()
+        .parse::<u8>()
+        .map_err(|_| Error::invalid(option, text, allowed))
+}
+
+/// Validated sampling options of a game's Monte-Carlo run: (games, seed).
+fn game_sampling(sampling: &crate::cli::GameSamplingArgs) -> Result<(u64, u64)> {
+    Ok((
+        parse_count("--trials", &sampling.trials)?,
+        parse_seed(&sampling.seed)?,
+    ))
+}
+
+/// Which exact enumerator a game's `exact` runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Engine {
+    /// The memoised sequential enumerator.
+    Memo,
+    /// Every arrangement through the play function.
+    Exhaustive,
+}
+
+impl Engine {
+    fn parse(text: &str) -> Result<Engine> {
+        match text {
+            "memo" => Ok(Engine::Memo),
+            "exhaustive" => Ok(Engine::Exhaustive),
+            _ => Err(Error::invalid(
+                "--engine",
+                text,
+                "must be memo or exhaustive",
+            )),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Engine::Memo => "memo",
+            Engine::Exhaustive => "exhaustive",
+        }
+    }
+}
+
+/// `--save-wins N FILE`, validated: how many won deals to keep, and where.
+fn save_wins_request(args: Option<Vec<String>>) -> Result<Option<(usize, String)>> {
+    args.map(|args| -> Result<(usize, String)> {
+        let n = parse_count("--save-wins", &args[0])? as usize;
+        Ok((n, args[1].clone()))
+    })
+    .transpose()
+}
+
+/// Writes won deals (game number, then the deal's ranks) to `path` under a
+/// one-line `title`.
+fn save_deals(path: &str, title: &str, deals: &[(u64, Vec<u8>)], context: &Context) -> Result<()> {
+    let mut text = format!("# {title}; game number, then the deal\n");
+    for (number, deal) in deals {
+        text.push_str(&format!("{number}: {}\n", deal_text(deal)));
+    }
+    write_atomically(Path::new(path), text.as_bytes())?;
+    context.note(&format!("wrote {} winning deals to {path}", deals.len()));
+    Ok(())
+}
+
+/// Parses a deal: ranks A, 2..10, J, Q, K (or 1..13, T for ten), separated
+/// by spaces or commas. The error names `--deal`.
+pub(super) fn parse_rank_deal(text: &str) -> Result<Vec<u8>> {
+    text.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .map(|token| {
+            let rank = match token.to_ascii_uppercase().as_str() {
+                "A" => Some(1),
+                "T" => Some(10),
+                "J" => Some(11),
+                "Q" => Some(12),
+                "K" => Some(13),
+                number => number.parse::<u8>().ok().filter(|r| (1..=13).contains(r)),
+            };
+            rank.ok_or_else(|| {
+                Error::invalid(
+                    "--deal",
+                    token,
+                    "cards must be ranks A, 2..10, J, Q, K (or 1..13), separated by spaces",
+                )
+            })
+        })
+        .collect()
+}
+
+pub(super) fn rank_text(rank: u8) -> String {
+    crate::cards::rank_name(rank).to_string()
+}
+
+pub(super) fn deal_text(deal: &[u8]) -> String {
+    deal.iter()
+        .map(|&r| rank_text(r))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(test)]

@@ -7,8 +7,11 @@ use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 use serde_json::{Map, Value, json};
 
-use super::{Context, emit, output_format, parse_count, parse_level, parse_seed};
-use crate::cli::{GameSamplingArgs, RollCallCommand, RollCallVersion};
+use super::{
+    Context, deal_text, game_sampling, output_format, parse_level, parse_rank_deal, parse_seed,
+    parse_small, rank_text, save_deals, save_wins_request,
+};
+use crate::cli::{RollCallCommand, RollCallVersion};
 use crate::compare::{self, Agreement};
 use crate::distribution::{CountDistribution, ExactDistribution};
 use crate::error::{Error, Result};
@@ -43,7 +46,7 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
         } => {
             let game = game(&version)?;
             let shard = shard.as_deref().map(Shard::parse).transpose()?;
-            let (format, options) = output_format(&output, 4)?;
+            let outputs = output_format(&output, 4)?;
             let counts = exact_counts(game, force, shard.unwrap_or(Shard::WHOLE), context)?;
             let mut report = Report {
                 game: GAME.into(),
@@ -64,7 +67,9 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
                     .params
                     .insert("arrangements".into(), json!(counts.total.to_string()));
             }
-            emit(&report::render(&report, format, &options), &output, context)
+            outputs.emit(context, |format, options| {
+                report::render(&report, format, options)
+            })
         }
         RollCallCommand::Mc {
             version,
@@ -73,14 +78,9 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
             output,
         } => {
             let game = game(&version)?;
-            let (n_trials, seed) = sampling_plan(&sampling)?;
-            let save_wins = save_wins
-                .map(|args| -> Result<(usize, String)> {
-                    let n = parse_count("--save-wins", &args[0])? as usize;
-                    Ok((n, args[1].clone()))
-                })
-                .transpose()?;
-            let (format, options) = output_format(&output, 2)?;
+            let (n_trials, seed) = game_sampling(&sampling)?;
+            let save_wins = save_wins_request(save_wins)?;
+            let outputs = output_format(&output, 2)?;
             let counts = monte_carlo_counts(game, n_trials, seed, context)?;
             let report = Report {
                 game: GAME.into(),
@@ -96,18 +96,16 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
             if let Some((n_wins, path)) = save_wins {
                 let simulation = RollCallSimulation::new(game);
                 let wins = simulation.first_wins(&RunPlan::new(n_trials, seed, 0), n_wins);
-                let mut text = format!(
-                    "# Roll-Call {}: the first {} games won of {n_trials} (seed {seed}); game number, then the deal\n",
+                let title = format!(
+                    "Roll-Call {}: the first {} games won of {n_trials} (seed {seed})",
                     game.params(),
                     wins.len()
                 );
-                for (number, deal) in &wins {
-                    let _ = writeln!(text, "{number}: {}", deal_text(deal));
-                }
-                super::write_atomically(std::path::Path::new(&path), text.as_bytes())?;
-                context.note(&format!("wrote {} winning deals to {path}", wins.len()));
+                save_deals(&path, &title, &wins, context)?;
             }
-            emit(&report::render(&report, format, &options), &output, context)
+            outputs.emit(context, |format, options| {
+                report::render(&report, format, options)
+            })
         }
         RollCallCommand::Compare {
             version,
@@ -117,9 +115,9 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
             output,
         } => {
             let game = game(&version)?;
-            let (n_trials, seed) = sampling_plan(&sampling)?;
+            let (n_trials, seed) = game_sampling(&sampling)?;
             let level = parse_level(&level)?;
-            let (format, _) = output_format(&output, 2)?;
+            let outputs = output_format(&output, 2)?;
             let (title, agreements) = match with.as_str() {
                 "exact" => compare_exact(game, n_trials, seed, level, context)?,
                 "order" | "count" => compare_versions(game, &with, n_trials, seed, level, context)?,
@@ -131,11 +129,9 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
                     ));
                 }
             };
-            emit(
-                &comparison::render_agreements(&title, &agreements, format),
-                &output,
-                context,
-            )
+            outputs.emit(context, |format, _| {
+                comparison::render_agreements(&title, &agreements, format)
+            })
         }
         RollCallCommand::FirstPass {
             ranks,
@@ -148,7 +144,7 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
                 count: "continuous".into(),
                 order: "same".into(),
             })?;
-            let (format, options) = output_format(&output, 4)?;
+            let outputs = output_format(&output, 4)?;
             let mut params = Map::new();
             params.insert("ranks".into(), json!(game.params().ranks));
             params.insert("copies".into(), json!(game.params().copies));
@@ -160,12 +156,14 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
                 trials: None,
                 distributions: vec![ReportDistribution::Exact(first_pass(game)?)],
             };
-            emit(&report::render(&report, format, &options), &output, context)
+            outputs.emit(context, |format, options| {
+                report::render(&report, format, options)
+            })
         }
 
         RollCallCommand::Replay { version, deal } => {
             let game = game(&version)?;
-            let deal = parse_deal(&deal)?;
+            let deal = parse_rank_deal(&deal)?;
             game.check_deal(&deal)?;
             let text = replay(game, &deal);
             print!("{text}");
@@ -188,24 +186,12 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
 
 /// The version named on the command line.
 fn game(version: &RollCallVersion) -> Result<RollCall> {
-    let small = |option: &str, text: &str, allowed: &str| -> Result<u8> {
-        text.trim()
-            .parse::<u8>()
-            .map_err(|_| Error::invalid(option, text, allowed))
-    };
     RollCall::new(RollCallParams {
-        ranks: small("--ranks", &version.ranks, "must be 2 to 13")?,
-        copies: small("--copies", &version.copies, "must be at least 1")?,
+        ranks: parse_small("--ranks", &version.ranks, "must be 2 to 13")?,
+        copies: parse_small("--copies", &version.copies, "must be at least 1")?,
         count: Count::parse(&version.count)?,
         order: PassOrder::parse(&version.order)?,
     })
-}
-
-fn sampling_plan(sampling: &GameSamplingArgs) -> Result<(u64, u64)> {
-    Ok((
-        parse_count("--trials", &sampling.trials)?,
-        parse_seed(&sampling.seed)?,
-    ))
 }
 
 /// The version, as reports record it.
@@ -543,42 +529,6 @@ fn zero_strike_text(game: RollCall, search: &ZeroStrikeSearch, found: &ZeroStrik
 
 // ---------------------------------------------------------------------------
 // Replay.
-
-/// Parses a deal: ranks A, 2..10, J, Q, K (or 1..13, T for ten), separated
-/// by spaces or commas. The error names `--deal`.
-fn parse_deal(text: &str) -> Result<Vec<u8>> {
-    text.split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|t| !t.is_empty())
-        .map(|token| {
-            let rank = match token.to_ascii_uppercase().as_str() {
-                "A" => Some(1),
-                "T" => Some(10),
-                "J" => Some(11),
-                "Q" => Some(12),
-                "K" => Some(13),
-                number => number.parse::<u8>().ok().filter(|r| (1..=13).contains(r)),
-            };
-            rank.ok_or_else(|| {
-                Error::invalid(
-                    "--deal",
-                    token,
-                    "cards must be ranks A, 2..10, J, Q, K (or 1..13), separated by spaces",
-                )
-            })
-        })
-        .collect()
-}
-
-fn rank_text(rank: u8) -> String {
-    crate::cards::rank_name(rank).to_string()
-}
-
-fn deal_text(deal: &[u8]) -> String {
-    deal.iter()
-        .map(|&r| rank_text(r))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
 
 /// Writes the game pass by pass: each card turned as `card/count`, a `*`
 /// after a match, one line per sweep of the count.

@@ -162,11 +162,13 @@ pub struct Move {
 pub trait Observer {
     /// Whether play should send the reports at all.
     const WATCHING: bool = true;
+    /// A card was dealt as a new stack at the right end of `table`.
+    fn dealt(&mut self, _table: &Table) {}
     /// A stack moved; `table` is the row after the move (the emptied stack
     /// already removed).
     fn moved(&mut self, _step: Move, _table: &Table) {}
-    /// A sweep ended (`moves` made in it).
-    fn sweep_ends(&mut self, _moves: usize) {}
+    /// No more moves until the next card.
+    fn settled(&mut self, _table: &Table) {}
 }
 
 /// The observer that watches nothing.
@@ -279,6 +281,20 @@ impl PrisonersPatience {
     /// Deals `rank` as a new stack and sweeps until a sweep makes no move,
     /// telling `observer`. The rules of RULES.md section 3, the only place
     /// they are written.
+    ///
+    /// Why a sweep may skip the stacks left of `floor`: before the card is
+    /// dealt the row is settled (the last sweep moved nothing), so a stack
+    /// can move only if its top, or the top one or three to its left,
+    /// changed since, or a removal shifted it (a removal at index `j`
+    /// shifts only stacks right of `j`). Every change comes from a move:
+    /// the target's top (`floor` drops to the target, covering it and the
+    /// stacks one and three to its right) and the removal of the moved
+    /// stack, which lies right of its target. Within a sweep the stacks
+    /// from the right end down to `floor` are visited; the next sweep
+    /// starts again from the right end down to the lowest target of this
+    /// one, which covers every stack changed or shifted in it. Tested
+    /// against the rules applied literally (whole stacks, every stack
+    /// visited, empties dropped at the start of each sweep).
     #[inline]
     pub fn deal_with<O: Observer>(&self, table: &mut Table, rank: u8, observer: &mut O) {
         let mut len = usize::from(table.len);
@@ -288,12 +304,21 @@ impl PrisonersPatience {
             size: 1,
         };
         len += 1;
+        if O::WATCHING {
+            table.len = len as u8;
+            observer.dealt(table);
+        }
         // Each sweep; the emptied stacks are already gone (module
-        // documentation).
+        // documentation). A sweep visits only stacks at `floor` or right of
+        // it: the rest cannot move (see below), so skipping them changes
+        // nothing but the time.
+        let mut floor = len - 1;
         while len > 1 {
             let mut moves = 0;
+            // The lowest target of this sweep's moves.
+            let mut lowest_target = len;
             let mut i = len - 1;
-            while i >= 1 {
+            while i >= floor.max(1) {
                 let top = table.stacks[i].top;
                 let to = if self.fits(top, table.stacks[i - 1].top) {
                     Some(i - 1)
@@ -313,6 +338,11 @@ impl PrisonersPatience {
                     table.stacks.copy_within(i + 1..len, i);
                     len -= 1;
                     moves += 1;
+                    // The target's top changed, so it and the stacks that
+                    // compare with it (one and three to its right) must be
+                    // looked at again; those left of it are untouched.
+                    floor = floor.min(to);
+                    lowest_target = lowest_target.min(to);
                     if O::WATCHING {
                         table.len = len as u8;
                         observer.moved(Move { from: i, to }, table);
@@ -320,14 +350,15 @@ impl PrisonersPatience {
                 }
                 i -= 1;
             }
-            if O::WATCHING {
-                observer.sweep_ends(moves);
-            }
             if moves == 0 {
                 break;
             }
+            floor = lowest_target;
         }
         table.len = len as u8;
+        if O::WATCHING {
+            observer.settled(table);
+        }
     }
 
     /// Plays a whole deal of ranks and returns the number of stacks left
@@ -373,6 +404,54 @@ impl PrisonersPatience {
         }
         key
     }
+}
+
+/// The rules applied literally, as the seed's program states them, for
+/// tests to check [`PrisonersPatience::deal_with`] against: whole stacks
+/// of cards (bottom first), moved card by card or as a unit, every stack
+/// visited in every sweep, empty stacks dropped at the start of each sweep.
+/// Slow (it allocates); returns the number of stacks left.
+#[doc(hidden)]
+pub fn literally(params: PrisonersParams, deal: &[u8]) -> usize {
+    let p = params;
+    let mut table: Vec<Vec<u8>> = Vec::new();
+    for &rank in deal {
+        table.push(vec![rank]);
+        loop {
+            table.retain(|stack| !stack.is_empty());
+            if table.len() == 1 {
+                break;
+            }
+            let mut moved = false;
+            for i in (1..table.len()).rev() {
+                let top = *table[i].last().expect("a stack holds cards");
+                let target = if fit(p.ranks, top, *table[i - 1].last().expect("a stack")) {
+                    Some(i - 1)
+                } else if i >= 3 && fit(p.ranks, top, *table[i - 3].last().expect("a stack")) {
+                    Some(i - 3)
+                } else {
+                    None
+                };
+                if let Some(to) = target {
+                    let mut cards = std::mem::take(&mut table[i]);
+                    match p.stack_move {
+                        StackMove::Reversed => {
+                            while let Some(card) = cards.pop() {
+                                table[to].push(card);
+                            }
+                        }
+                        StackMove::Kept => table[to].append(&mut cards),
+                    }
+                    moved = true;
+                }
+            }
+            if !moved {
+                break;
+            }
+        }
+    }
+    table.retain(|stack| !stack.is_empty());
+    table.len()
 }
 
 impl SequentialGame for PrisonersPatience {
@@ -481,51 +560,6 @@ mod tests {
         .unwrap()
     }
 
-    /// The rules as the seed's program states them, with whole stacks of
-    /// cards (bottom first), moves card by card or as a unit, and empty
-    /// stacks dropped at the start of each sweep.
-    fn literal(game: &PrisonersPatience, deal: &[u8]) -> usize {
-        let p = game.params();
-        let mut table: Vec<Vec<u8>> = Vec::new();
-        for &rank in deal {
-            table.push(vec![rank]);
-            loop {
-                table.retain(|stack| !stack.is_empty());
-                if table.len() == 1 {
-                    break;
-                }
-                let mut moved = false;
-                for i in (1..table.len()).rev() {
-                    let top = *table[i].last().unwrap();
-                    let target = if fit(p.ranks, top, *table[i - 1].last().unwrap()) {
-                        Some(i - 1)
-                    } else if i >= 3 && fit(p.ranks, top, *table[i - 3].last().unwrap()) {
-                        Some(i - 3)
-                    } else {
-                        None
-                    };
-                    if let Some(to) = target {
-                        let mut cards = std::mem::take(&mut table[i]);
-                        match p.stack_move {
-                            StackMove::Reversed => {
-                                while let Some(card) = cards.pop() {
-                                    table[to].push(card);
-                                }
-                            }
-                            StackMove::Kept => table[to].append(&mut cards),
-                        }
-                        moved = true;
-                    }
-                }
-                if !moved {
-                    break;
-                }
-            }
-        }
-        table.retain(|stack| !stack.is_empty());
-        table.len()
-    }
-
     #[test]
     fn fit_is_a_difference_of_one_round_the_cycle() {
         assert!(fit(13, 1, 13) && fit(13, 13, 1) && fit(13, 5, 6) && fit(13, 6, 5));
@@ -566,7 +600,7 @@ mod tests {
                     deal.shuffle(&mut rng);
                     assert_eq!(
                         game.play_ranks(&deal),
-                        literal(&game, &deal),
+                        literally(game.params(), &deal),
                         "{} {deal:?}",
                         game.params()
                     );

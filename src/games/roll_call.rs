@@ -43,8 +43,8 @@ use std::fmt;
 use crate::cards::{Card, RankDeck};
 use crate::error::{Error, Result};
 use crate::exact::arrangements::Player;
-use crate::montecarlo::{RunPlan, Simulation};
-use crate::rng::{GameRng, shuffle, stream_rng};
+use crate::montecarlo::{self, RunPlan, Simulation};
+use crate::rng::{GameRng, shuffle};
 
 /// The most ranks a deck may have (counts are small integers).
 pub const MAX_RANKS: u8 = 13;
@@ -770,6 +770,12 @@ impl Tally {
         self.sizes().iter().sum()
     }
 
+    /// The bin of a win in unlimited play (no card left).
+    pub fn unlimited_win_bin(&self) -> usize {
+        let sizes = self.sizes();
+        sizes[..3].iter().sum()
+    }
+
     /// Adds one game to `counts`, one bin in each distribution.
     #[inline]
     pub fn add(&self, record: &RollCallRecord, counts: &mut [u64]) {
@@ -839,26 +845,10 @@ impl RollCallSimulation {
     }
 
     /// The deals of the first `n_wins` games won (unlimited play), in the
-    /// order the run plays them (chunk by chunk, as `plan` cuts the run),
-    /// with each game's number (0-based): the same games the run counted.
+    /// order the run plays them, with each game's number (0-based): the
+    /// same games the run counted.
     pub fn first_wins(&self, plan: &RunPlan, n_wins: usize) -> Vec<(u64, Vec<u8>)> {
-        let mut wins = Vec::new();
-        let mut game_number = 0u64;
-        for chunk in 0..plan.n_chunks() {
-            let mut rng = stream_rng(plan.seed, plan.stream, chunk);
-            let mut deck = self.new_scratch();
-            for _ in 0..plan.chunk_trials(chunk) {
-                if wins.len() == n_wins {
-                    return wins;
-                }
-                shuffle(&mut rng, &mut deck);
-                if self.game.play(&deck).left == 0 {
-                    wins.push((game_number, deck.clone()));
-                }
-                game_number += 1;
-            }
-        }
-        wins
+        montecarlo::first_in_bin(self, plan, self.tally.unlimited_win_bin(), n_wins)
     }
 }
 

@@ -171,6 +171,44 @@ fn run_chunk<S: Simulation>(simulation: &S, plan: &RunPlan, chunk: u64) -> Vec<u
     counts
 }
 
+/// The first `n` trials of `plan`, in the run's order (chunk by chunk),
+/// that add to bin `bin`, each with its number in the run (from 0) and the
+/// scratch as the trial left it (for the card games: the deal it played).
+///
+/// Guarantee: these are trials that [`run`] counts, exactly: the same
+/// generators, the same fresh scratch per chunk, one [`Simulation::trial`]
+/// at a time (which the simulations' batched `trials` must equal). Plays
+/// on one thread and stops as soon as it has `n`.
+pub fn first_in_bin<S: Simulation>(
+    simulation: &S,
+    plan: &RunPlan,
+    bin: usize,
+    n: usize,
+) -> Vec<(u64, S::Scratch)>
+where
+    S::Scratch: Clone,
+{
+    let mut found = Vec::new();
+    let mut counts = vec![0u64; simulation.n_bins()];
+    let mut trial_number = 0u64;
+    for chunk in 0..plan.n_chunks() {
+        let mut rng = stream_rng(plan.seed, plan.stream, chunk);
+        let mut scratch = simulation.new_scratch();
+        for _ in 0..plan.chunk_trials(chunk) {
+            if found.len() == n {
+                return found;
+            }
+            let before = counts[bin];
+            simulation.trial(&mut rng, &mut scratch, &mut counts);
+            if counts[bin] != before {
+                found.push((trial_number, scratch.clone()));
+            }
+            trial_number += 1;
+        }
+    }
+    found
+}
+
 /// Runs `work` on a rayon pool of `threads` threads: how the unit tests
 /// check that results do not depend on the thread count.
 #[cfg(test)]
@@ -215,6 +253,26 @@ mod tests {
         for threads in [2, 3, 8] {
             assert_eq!(with_threads(threads, || run(&die, &plan, &NoProgress)), one);
         }
+    }
+
+    #[test]
+    fn first_in_bin_finds_the_trials_run_counts() {
+        let die = Die { faces: 6 };
+        let plan = RunPlan {
+            chunk_size: 7,
+            ..RunPlan::new(100, 3, 1)
+        };
+        let sixes = run(&die, &plan, &NoProgress)[5];
+        let found = first_in_bin(&die, &plan, 5, 1000);
+        assert_eq!(found.len() as u64, sixes);
+        // Trial numbers ascend, and asking for fewer gives a prefix.
+        assert!(found.windows(2).all(|w| w[0].0 < w[1].0));
+        let first_three: Vec<u64> = first_in_bin(&die, &plan, 5, 3)
+            .iter()
+            .map(|f| f.0)
+            .collect();
+        let expected: Vec<u64> = found.iter().take(3).map(|f| f.0).collect();
+        assert_eq!(first_three, expected);
     }
 
     #[test]

@@ -4,5 +4,6 @@ mod blackjack_cli;
 mod blackjack_exact;
 mod blackjack_monte_carlo;
 mod idiots_delight;
+mod prisoners_patience;
 mod roll_call;
 mod support;

@@ -11,7 +11,7 @@ use deckodds::exact::arrangements::{Shard, count_arrangements_with};
 use deckodds::games::roll_call::{Count, PassOrder, RollCall, RollCallParams, RollCallSimulation};
 use deckodds::montecarlo::{NoProgress, RunPlan, run};
 
-use crate::support::{deckodds, run_line, with_threads};
+use crate::support::{assert_bad_input, rank_arrangements, run_line, with_threads};
 
 fn version(ranks: u8, copies: u8, count: Count, order: PassOrder) -> RollCall {
     RollCall::new(RollCallParams {
@@ -29,23 +29,6 @@ const VERSIONS: [(Count, PassOrder); 4] = [
     (Count::Restart, PassOrder::Same),
     (Count::Restart, PassOrder::Reversed),
 ];
-
-/// Every distinct arrangement of the multiset, by recursion.
-fn arrangements(remaining: &mut [u8], prefix: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
-    if remaining.iter().all(|&c| c == 0) {
-        out.push(prefix.clone());
-        return;
-    }
-    for rank in 0..remaining.len() {
-        if remaining[rank] > 0 {
-            remaining[rank] -= 1;
-            prefix.push(rank as u8 + 1);
-            arrangements(remaining, prefix, out);
-            prefix.pop();
-            remaining[rank] += 1;
-        }
-    }
-}
 
 /// Unlimited play by a different method: a queue, one card at a time, and
 /// a set of the states seen since the last match (no cycle argument).
@@ -110,12 +93,7 @@ fn exhaustive_counts_equal_an_independent_brute_force() {
                 .into_iter()
                 .map(|(key, _, part)| (key, part))
                 .collect();
-            let mut all = Vec::new();
-            arrangements(
-                &mut vec![copies; usize::from(ranks)],
-                &mut Vec::new(),
-                &mut all,
-            );
+            let all = rank_arrangements(&vec![copies; usize::from(ranks)]);
             assert_eq!(counts.total, BigUint::from(all.len()));
             let n = game.n_cards();
             let mut left = vec![0u64; n + 1];
@@ -162,8 +140,7 @@ fn small_deck_win_probabilities_are_pinned() {
     // Brute force by the independent player above, as fractions of the 90
     // arrangements of 1 1 2 2 3 3.
     let game = version(3, 2, Count::Continuous, PassOrder::Same);
-    let mut all = Vec::new();
-    arrangements(&mut [2; 3], &mut Vec::new(), &mut all);
+    let all = rank_arrangements(&[2; 3]);
     let wins = all
         .iter()
         .filter(|d| naive_unlimited(&game, d).0 == 0)
@@ -245,7 +222,7 @@ fn replay_prints_the_game_pass_by_pass() {
 /// Bad input: one line naming the value, exit status 2.
 #[test]
 fn bad_input_is_one_clear_line_and_exit_2() {
-    for (line, expected) in [
+    assert_bad_input(&[
         ("roll-call mc --ranks 1", "--ranks 1:"),
         ("roll-call mc --copies 0", "--copies 0:"),
         ("roll-call mc --ranks 13 --copies 5", "--ranks x --copies"),
@@ -262,12 +239,5 @@ fn bad_input_is_one_clear_line_and_exit_2() {
             "roll-call replay --ranks 3 --copies 1 --deal 1,2,Z",
             "--deal Z:",
         ),
-    ] {
-        let output = deckodds().args(line.split_whitespace()).output().unwrap();
-        assert_eq!(output.status.code(), Some(2), "{line}");
-        let stderr = String::from_utf8(output.stderr).unwrap();
-        assert_eq!(stderr.lines().count(), 1, "{line}: {stderr}");
-        assert!(stderr.contains(expected), "{line}: {stderr}");
-        assert!(output.stdout.is_empty(), "{line}");
-    }
+    ]);
 }

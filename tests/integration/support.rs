@@ -42,3 +42,40 @@ pub fn outcome_labels(distribution: &Value) -> Vec<&str> {
         .map(|o| o["outcome"].as_str().unwrap())
         .collect()
 }
+
+/// Every distinct arrangement of a deck of ranks 1..=R where rank `r` has
+/// `copies[r - 1]` copies, by plain recursion (independent of the library's
+/// enumerators).
+pub fn rank_arrangements(copies: &[u8]) -> Vec<Vec<u8>> {
+    fn extend(remaining: &mut [u8], prefix: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
+        if remaining.iter().all(|&c| c == 0) {
+            out.push(prefix.clone());
+            return;
+        }
+        for rank in 0..remaining.len() {
+            if remaining[rank] > 0 {
+                remaining[rank] -= 1;
+                prefix.push(rank as u8 + 1);
+                extend(remaining, prefix, out);
+                prefix.pop();
+                remaining[rank] += 1;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    extend(&mut copies.to_vec(), &mut Vec::new(), &mut out);
+    out
+}
+
+/// Each command line fails with exit status 2, one line on stderr that
+/// contains its expected text, and nothing on stdout.
+pub fn assert_bad_input(cases: &[(&str, &str)]) {
+    for (line, expected) in cases {
+        let output = deckodds().args(line.split_whitespace()).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{line}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{line}: {stderr}");
+        assert!(stderr.contains(expected), "{line}: {stderr}");
+        assert!(output.stdout.is_empty(), "{line}");
+    }
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Regenerates the Prisoner's patience results in results/ (RULES.md section 3).
+#
+# Usage: analysis/prisoners-patience.sh [RESULTS_DIR]   (default: results)
+# Every file is written by deckodds itself; CI regenerates them all and
+# fails if a committed file differs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-results}
+mkdir -p "$out"
+cargo build --release --quiet
+deckodds=target/release/deckodds
+pp() { "$deckodds" prisoners-patience "$@"; }
+base="$out/prisoners-patience"
+
+# Exact distributions of stacks left on small decks (suits x ranks), both
+# stack-move rules, by the memoised enumerator (checked against the
+# exhaustive one by the tests on every deck up to 12 cards).
+decks="2x3 3x3 4x3 5x3 2x4 3x4 4x4 2x5 3x5 2x6 2x7 1x11 1x12 1x13"
+for rule in reversed kept; do
+  for deck in $decks; do
+    suits=${deck%x*} ranks=${deck#*x}
+    pp exact --quiet --suits "$suits" --ranks "$ranks" --stack-move "$rule" --out "$base-exact-$deck-$rule.md" --out "$base-exact-$deck-$rule.json"
+  done
+done
+
+# The largest deck, 2 x 8: about 100 s and 1.4 GiB a run. Only with
+# DECKODDS_SLOW=1 (listed in analysis/slow-results.txt).
+if [ "${DECKODDS_SLOW:-0}" = 1 ]; then
+  for rule in reversed kept; do
+    pp exact --quiet --suits 2 --ranks 8 --stack-move "$rule" --out "$base-exact-2x8-$rule.md" --out "$base-exact-2x8-$rule.json"
+  done
+fi
+
+# Monte Carlo against exact on small decks, both rules (1,000,000 games).
+mc_vs_exact="$base-mc-vs-exact.md"
+: > "$mc_vs_exact"
+for deck in 3x4 2x6 2x7 1x12; do
+  suits=${deck%x*} ranks=${deck#*x}
+  for rule in reversed kept; do
+    pp compare --quiet --suits "$suits" --ranks "$ranks" --stack-move "$rule" --format md >> "$mc_vs_exact"
+    echo >> "$mc_vs_exact"
+  done
+done
+
+# 52 cards: 100,000,000 games under each rule.
+for rule in reversed kept; do
+  pp mc --quiet --trials 1e8 --stack-move "$rule" --out "$base-52-$rule.md" --out "$base-52-$rule.json"
+done
+
+# The seed's 661 wins in 16,000,000 games against each rule (the answer to
+# which semantics the seed's program had), and the two rules against each
+# other.
+pp compare --quiet --with seed --trials 1e8 --out "$base-52-vs-seed.md"
+pp compare --quiet --with rules --trials 1e7 --out "$base-52-reversed-vs-kept.md"

@@ -13,6 +13,7 @@ mkdir -p "$out"
 analysis/blackjack-dealer.sh "$out"
 analysis/idiots-delight.sh "$out"
 analysis/roll-call.sh "$out"
+analysis/prisoners-patience.sh "$out"
 
 cat > "$out/README.md" <<'INDEX'
 # results/
@@ -59,4 +60,15 @@ files listed in `analysis/slow-results.txt`, remade by
 | `roll-call-52-VERSION.md`, `.json` | 10,000,000 52-card games of each version (count continuous or restart, order same or reversed), every distribution with 95% intervals |
 | `roll-call-52-same-vs-reversed.md` | Does the pass order change the odds? Same against reversed, 10,000,000 independent games each |
 | `roll-call-52-continuous-vs-restart.md` | The count running on against restarting each pass, likewise |
+
+## Prisoner's patience (RULES.md section 3; `analysis/prisoners-patience.sh`)
+
+| file | what it shows |
+|---|---|
+| `prisoners-patience-exact-SxR-RULE.md`, `.json` | The exact distribution of stacks left (1 = won) on an S suits x R ranks deck (2x3 3x3 4x3 5x3 2x4 3x4 4x4 2x5 3x5 2x6 2x7 1x11 1x12 1x13), stacks moved card by card (`reversed`, the seed program's rule) or as a unit (`kept`), by the memoised enumerator |
+| `prisoners-patience-exact-2x8-RULE.md`, `.json` | The same for 2 x 8 (slow: made with `DECKODDS_SLOW=1`, not by CI) |
+| `prisoners-patience-mc-vs-exact.md` | 1,000,000 Monte-Carlo games against exact on 3x4 2x6 2x7 1x12, both rules |
+| `prisoners-patience-52-RULE.md`, `.json` | 100,000,000 52-card games under each rule: the distribution of stacks left with 95% intervals |
+| `prisoners-patience-52-vs-seed.md` | The seed's 661 wins in 16,000,000 games against each rule's 100,000,000 games (two-proportion test): which rule the seed's program played |
+| `prisoners-patience-52-reversed-vs-kept.md` | The two rules against each other, 10,000,000 independent games each |
 INDEX

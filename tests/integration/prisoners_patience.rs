@@ -233,3 +233,40 @@ fn one_run_writes_several_formats() {
     assert!(text.contains("4/7"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `compare --with seed` tests each rule against the seed's 661 wins in
+/// 16,000,000 games and shows the same wins as `mc` on the same seed.
+#[test]
+fn the_seed_comparison_uses_the_games_of_mc() {
+    let report: Value = serde_json::from_str(&run_line(
+        "prisoners-patience compare --with seed --trials 300000 --seed 5 --format json --quiet",
+    ))
+    .unwrap();
+    let rows = report["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["key"], "P(win), stack move reversed");
+    assert_eq!(rows[1]["key"], "P(win), stack move kept");
+    let mc: Value = serde_json::from_str(&run_line(
+        "prisoners-patience mc --trials 300000 --seed 5 --format json --quiet",
+    ))
+    .unwrap();
+    let wins = mc["distributions"][0]["outcomes"][0]["count"]
+        .as_u64()
+        .unwrap() as f64;
+    // Pearson's chi-square of the 2 x 2 table, computed here.
+    let (n1, n2, seed_wins) = (300_000.0, 16_000_000.0, 661.0);
+    let pooled = (wins + seed_wins) / (n1 + n2);
+    let chi_square: f64 = [(wins, n1), (seed_wins, n2)]
+        .iter()
+        .map(|&(won, n)| {
+            let (expected_won, expected_lost) = (n * pooled, n * (1.0 - pooled));
+            (won - expected_won).powi(2) / expected_won
+                + (n - won - expected_lost).powi(2) / expected_lost
+        })
+        .sum();
+    let reported = rows[0]["chi_square"].as_f64().unwrap();
+    assert!(
+        (reported - chi_square).abs() < 1e-6 * chi_square.max(1.0),
+        "reported {reported}, from mc's {wins} wins {chi_square}"
+    );
+}

@@ -93,14 +93,24 @@
 //! row copy of 65 bytes, a scan for moves and lonely ranks); memory is one
 //! key of 32 (kept) or 64 (reversed) bytes per state remembered.
 //!
-//! # Measured (release, one core of the development machine)
+//! # Measured (release, 2-core development machine, shared)
 //!
-//! Random 52-card deals take from microseconds to the whole budget; most
-//! wins are found within 100,000 states; see [`DEFAULT_MAX_NODES`]. Under
-//! [`StackMove::Kept`] nearly every deal is unwinnable, but proving it
-//! often takes more than the budget: the search dies at a dozen stacks or
-//! more, with the leftmost stacks stuck, only after trying every way of
-//! playing the rest.
+//! Random 52-card deals at the default budget of [`DEFAULT_MAX_NODES`]
+//! (about 200 ns a state with the machine loaded, 70 ns unloaded):
+//!
+//! - [`StackMove::Reversed`], 2,000 deals: 64.6% winnable, 20.0%
+//!   unwinnable, 15.5% undecided (the fixed sweep won none). States per
+//!   deal: median 190,913, mean about a million; wins at a median of
+//!   71,000 states, proofs of a loss at 348,000. Mean 215 ms a deal,
+//!   median 39 ms.
+//! - [`StackMove::Kept`], 600 deals: 1.0% winnable, 23.7% unwinnable,
+//!   75.3% undecided. Nearly every deal is lost, but proving it usually
+//!   takes more than the budget: the search stalls at a dozen stacks or
+//!   more, with the leftmost stacks stuck, only after trying every way of
+//!   playing the rest.
+//!
+//! Small decks are decided exactly by [`exact_cross_tabulation`] in under a
+//! second up to 10 cards.
 
 use ahash::AHashMap;
 
@@ -149,7 +159,8 @@ impl Default for SolveParams {
 /// Whether a deal can be won with free choice of moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Verdict {
-    /// Some choice of moves wins (a witness was found and verified).
+    /// Some choice of moves wins: the solution holds one (a witness, which
+    /// [`verify`] checks).
     Winnable,
     /// No choice of moves wins (the search was exhaustive).
     Unwinnable,

@@ -53,3 +53,20 @@ done
 # other.
 pp compare --quiet --with seed --trials 1e8 --out "$base-52-vs-seed.md"
 pp compare --quiet --with rules --trials 1e7 --out "$base-52-reversed-vs-kept.md"
+
+# Which deals can be won at all, with free choice of moves, beside what the
+# fixed sweep wins: every arrangement of small decks, solved exactly.
+for rule in reversed kept; do
+  for deck in 3x4 2x5 1x9 1x10; do
+    suits=${deck%x*} ranks=${deck#*x}
+    pp solve --every --quiet --suits "$suits" --ranks "$ranks" --stack-move "$rule" --out "$base-winnable-exact-$deck-$rule.md" --out "$base-winnable-exact-$deck-$rule.json"
+  done
+done
+
+# The same on 52 cards, random deals with a budget of 4,000,000 states a
+# deal (undecided beyond it): minutes of search, so only with
+# DECKODDS_SLOW=1 (listed in analysis/slow-results.txt).
+if [ "${DECKODDS_SLOW:-0}" = 1 ]; then
+  pp solve --trials 2000 --quiet --stack-move reversed --out "$base-winnable-52-reversed.md" --out "$base-winnable-52-reversed.json"
+  pp solve --trials 1000 --quiet --stack-move kept --out "$base-winnable-52-kept.md" --out "$base-winnable-52-kept.json"
+fi

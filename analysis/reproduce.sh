@@ -71,4 +71,6 @@ files listed in `analysis/slow-results.txt`, remade by
 | `prisoners-patience-52-RULE.md`, `.json` | 100,000,000 52-card games under each rule: the distribution of stacks left with 95% intervals |
 | `prisoners-patience-52-vs-seed.md` | The seed's 661 wins in 16,000,000 games against each rule's 100,000,000 games (two-proportion test): which rule the seed's program played |
 | `prisoners-patience-52-reversed-vs-kept.md` | The two rules against each other, 10,000,000 independent games each |
+| `prisoners-patience-winnable-exact-SxR-RULE.md`, `.json` | Which deals can be won at all with free choice of moves, every arrangement solved exactly (3x4 2x5 1x9 1x10), beside what the fixed sweep wins, and the two cross-tabulated |
+| `prisoners-patience-winnable-52-RULE.md`, `.json` | The same on random 52-card deals (2,000 under reversed, 1,000 under kept), with a budget of 4,000,000 states a deal (slow: `DECKODDS_SLOW=1`) |
 INDEX

@@ -118,6 +118,34 @@ pub enum PrisonersCommand {
         #[arg(long, value_name = "CARDS")]
         deal: String,
     },
+    /// Which deals can be won at all when the player chooses the moves
+    /// freely (after each card any number of moves, each a stack onto the
+    /// stack 1 or 3 to its left whose top fits): one deal (--deal, with a
+    /// winning line of play), random deals (--trials) or every arrangement
+    /// of a small deck (--every), beside what the seed's fixed sweep wins.
+    Solve {
+        #[command(flatten)]
+        version: PrisonersVersion,
+        /// Solve this deal (ranks, first card first).
+        #[arg(long, value_name = "CARDS", conflicts_with_all = ["trials", "every"])]
+        deal: Option<String>,
+        /// Solve this many random deals (accepts 1000, 1e3).
+        #[arg(long, value_name = "N", conflicts_with = "every")]
+        trials: Option<String>,
+        /// Master seed of the random deals.
+        #[arg(long, value_name = "S", default_value = "1")]
+        seed: String,
+        /// Solve every distinct arrangement of the deck, exactly (decks of
+        /// at most 12 cards).
+        #[arg(long)]
+        every: bool,
+        /// States the search may visit per deal before it calls the deal
+        /// undecided (--every always searches to the end).
+        #[arg(long, value_name = "N", default_value = "4000000")]
+        max_nodes: String,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
 }
 
 /// A version of Prisoner's patience: the deck and how stacks move.

@@ -8,8 +8,8 @@ use num_traits::ToPrimitive;
 use serde_json::{Map, Value, json};
 
 use super::{
-    Context, Engine, deal_text, game_sampling, output_format, parse_level, parse_rank_deal,
-    parse_small, rank_text, save_deals, save_wins_request,
+    Context, Engine, deal_text, game_sampling, output_format, parse_count, parse_level,
+    parse_rank_deal, parse_seed, parse_small, rank_text, save_deals, save_wins_request,
 };
 use crate::cli::{PrisonersCommand, PrisonersVersion};
 use crate::compare::{self, Agreement};
@@ -25,6 +25,11 @@ use crate::games::prisoners_patience::{
 };
 use crate::montecarlo::{self, RunPlan};
 use crate::report::{self, Method, Report, ReportDistribution, comparison};
+use crate::search::prisoners_patience::{
+    SWEEP_LOST_UNDECIDED, SWEEP_LOST_UNWINNABLE, SWEEP_LOST_WINNABLE, SWEEP_WON_UNDECIDED,
+    SWEEP_WON_UNWINNABLE, SWEEP_WON_WINNABLE, Solution, SolveParams, SolveSimulation, Verdict,
+    exact_cross_tabulation, labels as solve_labels, solve, verify,
+};
 
 /// The game name in reports.
 const GAME: &str = "prisoners-patience";
@@ -150,6 +155,41 @@ pub(super) fn run(command: PrisonersCommand, context: &Context) -> Result<()> {
             outputs.emit(context, |format, _| {
                 comparison::render_agreements(&title, &agreements, format)
             })
+        }
+        PrisonersCommand::Solve {
+            version,
+            deal,
+            trials,
+            seed,
+            every,
+            max_nodes,
+            output,
+        } => {
+            let game = game(&version)?;
+            let params = SolveParams {
+                max_nodes: parse_count("--max-nodes", &max_nodes)?,
+            };
+            let request = match (deal, trials, every) {
+                (Some(deal), _, _) => {
+                    let deal = parse_rank_deal(&deal)?;
+                    game.check_deal(&deal)?;
+                    SolveRequest::Deal(deal)
+                }
+                (None, Some(trials), _) => SolveRequest::Sample {
+                    n_trials: parse_count("--trials", &trials)?,
+                    seed: parse_seed(&seed)?,
+                },
+                (None, None, true) => SolveRequest::Every,
+                (None, None, false) => {
+                    return Err(Error::invalid(
+                        "solve",
+                        "without --deal, --trials or --every",
+                        "needs one of them: a deal, a number of random deals, or every arrangement of a small deck",
+                    ));
+                }
+            };
+            let outputs = output_format(&output, 4)?;
+            solve_command(game, request, params, &outputs, context)
         }
         PrisonersCommand::Replay { version, deal } => {
             let game = game(&version)?;
@@ -484,4 +524,226 @@ fn replay(game: PrisonersPatience, deal: &[u8]) -> String {
         if stacks == 1 { "won" } else { "lost" }
     );
     text
+}
+
+// ---------------------------------------------------------------------------
+// Which deals can be won at all.
+
+/// A validated `solve` command: one deal, random deals, or every deal.
+enum SolveRequest {
+    Deal(Vec<u8>),
+    Sample { n_trials: u64, seed: u64 },
+    Every,
+}
+
+fn solve_command(
+    game: PrisonersPatience,
+    request: SolveRequest,
+    params: SolveParams,
+    outputs: &super::Outputs,
+    context: &Context,
+) -> Result<()> {
+    match request {
+        SolveRequest::Deal(deal) => {
+            let progress_note = format!("searching (at most {} states)", params.max_nodes);
+            context.note(&progress_note);
+            let solution = solve(&game, &deal, &params);
+            print!("{}", solution_text(game, &deal, &params, &solution)?);
+            Ok(())
+        }
+        SolveRequest::Sample { n_trials, seed } => {
+            let simulation = SolveSimulation::new(game, params);
+            let plan = RunPlan::new(n_trials, seed, 0);
+            let progress = context.progress(n_trials, "deals solved", "deals");
+            let counts = context.with_threads(|| montecarlo::run(&simulation, &plan, &progress))?;
+            drop(progress);
+            let mut report = Report {
+                game: GAME.into(),
+                method: Method::MonteCarlo,
+                params: params_of(game, &params),
+                seed: Some(seed),
+                trials: Some(n_trials),
+                distributions: solve_count_distributions(&counts)
+                    .into_iter()
+                    .map(ReportDistribution::Counts)
+                    .collect(),
+            };
+            report.params.insert("question".into(), json!("winnable"));
+            outputs.emit(context, |format, options| {
+                report::render(&report, format, options)
+            })
+        }
+        SolveRequest::Every => {
+            let deck = game.exact_deck();
+            let total = arrangements::n_arrangements(&deck);
+            if game.n_cards() > MAX_SOLVE_EVERY_CARDS {
+                return Err(Error::invalid(
+                    "--suits x --ranks",
+                    deck_name(&game),
+                    format!(
+                        "has {total} arrangements: --every solves each one, for decks of at most {MAX_SOLVE_EVERY_CARDS} cards; use --trials"
+                    ),
+                ));
+            }
+            let progress =
+                context.progress(arrangements::progress_units(&deck), "arrangements", "parts");
+            let counts = context.with_threads(|| exact_cross_tabulation(&game, &progress))??;
+            drop(progress);
+            let mut report = Report {
+                game: GAME.into(),
+                method: Method::Exact,
+                params: params_of(game, &SolveParams::UNLIMITED),
+                seed: None,
+                trials: None,
+                distributions: solve_exact_distributions(&counts)
+                    .into_iter()
+                    .map(ReportDistribution::Exact)
+                    .collect(),
+            };
+            report.params.insert("question".into(), json!("winnable"));
+            outputs.emit(context, |format, options| {
+                report::render(&report, format, options)
+            })
+        }
+    }
+}
+
+/// The most cards `solve --every` takes (every arrangement is searched).
+const MAX_SOLVE_EVERY_CARDS: usize = 12;
+
+/// The version and the search budget, as reports record them.
+fn params_of(game: PrisonersPatience, solve: &SolveParams) -> Map<String, Value> {
+    let mut params = params(game);
+    if solve.max_nodes != u64::MAX {
+        params.insert("max-nodes".into(), json!(solve.max_nodes));
+    }
+    params
+}
+
+/// The cross-tabulation's bins folded into the three answers a reader
+/// wants: can the deal be won with free choice, does the seed's fixed
+/// sweep win it, and the two together.
+fn solve_folds<T: Clone + std::iter::Sum<T>>(
+    counts: &[T],
+) -> Vec<(&'static str, Vec<String>, Vec<T>)> {
+    let sum = |bins: &[usize]| bins.iter().map(|&b| counts[b].clone()).sum::<T>();
+    let names = |labels: &[&str]| labels.iter().map(|l| l.to_string()).collect::<Vec<_>>();
+    vec![
+        (
+            "free-choice",
+            names(&["winnable", "unwinnable", "undecided"]),
+            vec![
+                sum(&[SWEEP_WON_WINNABLE, SWEEP_LOST_WINNABLE]),
+                sum(&[SWEEP_WON_UNWINNABLE, SWEEP_LOST_UNWINNABLE]),
+                sum(&[SWEEP_WON_UNDECIDED, SWEEP_LOST_UNDECIDED]),
+            ],
+        ),
+        (
+            "fixed-sweep",
+            names(&["won", "lost"]),
+            vec![
+                sum(&[
+                    SWEEP_WON_WINNABLE,
+                    SWEEP_WON_UNWINNABLE,
+                    SWEEP_WON_UNDECIDED,
+                ]),
+                sum(&[
+                    SWEEP_LOST_WINNABLE,
+                    SWEEP_LOST_UNWINNABLE,
+                    SWEEP_LOST_UNDECIDED,
+                ]),
+            ],
+        ),
+        (
+            "sweep-x-free-choice",
+            names(&solve_labels()),
+            counts.to_vec(),
+        ),
+    ]
+}
+
+fn solve_count_distributions(counts: &[u64]) -> Vec<CountDistribution> {
+    solve_folds(counts)
+        .into_iter()
+        .map(|(key, outcomes, counts)| CountDistribution {
+            key: key.into(),
+            outcomes,
+            counts,
+        })
+        .collect()
+}
+
+fn solve_exact_distributions(counts: &ArrangementCounts) -> Vec<ExactDistribution> {
+    solve_folds(&counts.counts)
+        .into_iter()
+        .map(|(key, outcomes, part)| {
+            ArrangementCounts {
+                counts: part,
+                total: counts.total.clone(),
+            }
+            .to_distribution(key, outcomes)
+        })
+        .collect()
+}
+
+/// The verdict on one deal, and for a win the moves, replayed.
+fn solution_text(
+    game: PrisonersPatience,
+    deal: &[u8],
+    params: &SolveParams,
+    solution: &Solution,
+) -> Result<String> {
+    let mut text = format!(
+        "Prisoner's patience, {}, free choice of moves\ndeal: {}\n",
+        game.params(),
+        deal_text(deal)
+    );
+    let sweep = game.play_ranks(deal);
+    let _ = writeln!(
+        text,
+        "the seed's fixed sweep: {}",
+        if sweep == 1 {
+            "won".to_string()
+        } else {
+            format!("lost with {sweep} stacks")
+        }
+    );
+    let verdict = match solution.verdict {
+        Verdict::Winnable => "winnable",
+        Verdict::Unwinnable => "unwinnable: no choice of moves leaves one stack",
+        Verdict::Undecided => "undecided: the search ran out of states (raise --max-nodes)",
+    };
+    let _ = writeln!(
+        text,
+        "free choice: {verdict} ({} states searched{})",
+        solution.nodes,
+        if params.max_nodes == u64::MAX {
+            String::new()
+        } else {
+            format!(" of at most {}", params.max_nodes)
+        }
+    );
+    if solution.verdict == Verdict::Winnable {
+        verify(&game, deal, &solution.witness)?;
+        let _ = writeln!(text, "\na win (checked by replaying it), move by move:");
+        let mut moves = solution.witness.iter().peekable();
+        for card in 1..=deal.len() {
+            let mut line = String::new();
+            while let Some(step) = moves.next_if(|m| m.after_card == card) {
+                let _ = write!(line, " {}->{}", step.from + 1, step.to + 1);
+            }
+            if !line.is_empty() {
+                let _ = writeln!(
+                    text,
+                    "  after card {card} ({}):{line}",
+                    rank_text(deal[card - 1])
+                );
+            }
+        }
+        let _ = writeln!(
+            text,
+            "(stacks numbered from 1 at the left; a->b moves stack a onto stack b)"
+        );
+    }
+    Ok(text)
 }

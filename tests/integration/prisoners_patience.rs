@@ -270,3 +270,69 @@ fn the_seed_comparison_uses_the_games_of_mc() {
         "reported {reported}, from mc's {wins} wins {chi_square}"
     );
 }
+
+/// `solve --every`: every arrangement solved exactly; the fixed sweep's
+/// column equals the game's own exact P(win), and free choice wins at
+/// least as often, pinned on two small decks.
+#[test]
+fn solve_every_arrangement_of_small_decks() {
+    for (suits, ranks, stack_move, sweep, winnable) in [
+        (2, 5, "kept", "2939/11340", "11327/11340"),
+        (1, 7, "reversed", "28/45", "89/90"),
+    ] {
+        let line = format!(
+            "prisoners-patience solve --every --suits {suits} --ranks {ranks} --stack-move {stack_move} --format json --quiet"
+        );
+        let report: Value = serde_json::from_str(&run_line(&line)).unwrap();
+        let probability = |key: &str, outcome: &str| {
+            report["distributions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|d| d["key"] == key)
+                .unwrap()["outcomes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|o| o["outcome"] == outcome)
+                .unwrap()["probability"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        };
+        assert_eq!(probability("fixed-sweep", "won"), sweep, "{line}");
+        assert_eq!(probability("free-choice", "winnable"), winnable, "{line}");
+        assert_eq!(probability("free-choice", "undecided"), "0", "{line}");
+        assert_eq!(
+            probability("sweep-x-free-choice", "sweep won, unwinnable"),
+            "0"
+        );
+        let exact: Value = serde_json::from_str(&run_line(&format!(
+            "prisoners-patience exact --suits {suits} --ranks {ranks} --stack-move {stack_move} --format json --quiet"
+        )))
+        .unwrap();
+        assert_eq!(
+            exact["distributions"][0]["outcomes"][0]["probability"],
+            sweep
+        );
+    }
+}
+
+/// `solve --trials`: the same counts with 1 and 2 threads.
+#[test]
+fn solve_samples_are_identical_across_thread_counts() {
+    let line = "prisoners-patience solve --trials 300 --suits 3 --ranks 6 --stack-move kept --format csv --quiet";
+    let one = run_line(&format!("{line} --threads 1"));
+    let two = run_line(&format!("{line} --threads 2"));
+    assert_eq!(one, two);
+    assert!(one.contains("free-choice,winnable"), "{one}");
+}
+
+/// `solve --deal` prints the verdict and a winning line of play, checked
+/// by replay.
+#[test]
+fn solve_one_deal_prints_a_checked_win() {
+    let text =
+        run_line("prisoners-patience solve --quiet --suits 1 --deal 5,9,7,8,A,2,3,4,6,10,J,Q,K");
+    insta::assert_snapshot!(text);
+}

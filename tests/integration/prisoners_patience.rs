@@ -14,7 +14,9 @@ use deckodds::games::prisoners_patience::{
 };
 use deckodds::montecarlo::{NoProgress, RunPlan, run};
 
-use crate::support::{assert_bad_input, deckodds, rank_arrangements, run_line, with_threads};
+use crate::support::{
+    assert_bad_input, deckodds, probability, rank_arrangements, run_line, with_threads,
+};
 
 const RULES: [StackMove; 2] = [StackMove::Reversed, StackMove::Kept];
 
@@ -284,22 +286,7 @@ fn solve_every_arrangement_of_small_decks() {
             "prisoners-patience solve --every --suits {suits} --ranks {ranks} --stack-move {stack_move} --format json --quiet"
         );
         let report: Value = serde_json::from_str(&run_line(&line)).unwrap();
-        let probability = |key: &str, outcome: &str| {
-            report["distributions"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|d| d["key"] == key)
-                .unwrap()["outcomes"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|o| o["outcome"] == outcome)
-                .unwrap()["probability"]
-                .as_str()
-                .unwrap()
-                .to_string()
-        };
+        let probability = |key: &str, outcome: &str| probability(&report, key, outcome);
         assert_eq!(probability("fixed-sweep", "won"), sweep, "{line}");
         assert_eq!(probability("free-choice", "winnable"), winnable, "{line}");
         assert_eq!(probability("free-choice", "undecided"), "0", "{line}");

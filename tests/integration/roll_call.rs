@@ -11,7 +11,7 @@ use deckodds::exact::arrangements::{Shard, count_arrangements_with};
 use deckodds::games::roll_call::{Count, PassOrder, RollCall, RollCallParams, RollCallSimulation};
 use deckodds::montecarlo::{NoProgress, RunPlan, run};
 
-use crate::support::{assert_bad_input, rank_arrangements, run_line, with_threads};
+use crate::support::{assert_bad_input, probability, rank_arrangements, run_line, with_threads};
 
 fn version(ranks: u8, copies: u8, count: Count, order: PassOrder) -> RollCall {
     RollCall::new(RollCallParams {
@@ -120,23 +120,7 @@ fn exhaustive_counts_equal_an_independent_brute_force() {
 fn small_deck_win_probabilities_are_pinned() {
     let json = run_line("roll-call exact --ranks 3 --copies 2 --format json --quiet");
     let report: Value = serde_json::from_str(&json).unwrap();
-    let probability = |key: &str, outcome: &str| -> String {
-        let d = report["distributions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|d| d["key"] == key)
-            .unwrap();
-        d["outcomes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|o| o["outcome"] == outcome)
-            .unwrap()["probability"]
-            .as_str()
-            .unwrap()
-            .to_string()
-    };
+    let probability = |key: &str, outcome: &str| probability(&report, key, outcome);
     // Brute force by the independent player above, as fractions of the 90
     // arrangements of 1 1 2 2 3 3.
     let game = version(3, 2, Count::Continuous, PassOrder::Same);

@@ -79,3 +79,22 @@ pub fn assert_bad_input(cases: &[(&str, &str)]) {
         assert!(output.stdout.is_empty(), "{line}");
     }
 }
+
+/// The exact probability (as its fraction text) of `outcome` in the
+/// distribution `key` of a JSON report.
+pub fn probability(report: &Value, key: &str, outcome: &str) -> String {
+    report["distributions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["key"] == key)
+        .unwrap_or_else(|| panic!("no distribution {key}"))["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["outcome"] == outcome)
+        .unwrap_or_else(|| panic!("no outcome {outcome} in {key}"))["probability"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}

@@ -170,8 +170,8 @@ pub struct PrisonersVersion {
 #[derive(Debug, Subcommand)]
 pub enum RollCallCommand {
     /// Exact distributions on a small deck: every distinct arrangement
-    /// played (13 x 1, 6.2e9 arrangements, takes about ten minutes on two
-    /// cores).
+    /// played (13 x 1, 6.2e9 arrangements, takes about six minutes on two
+    /// idle cores).
     Exact {
         #[command(flatten)]
         version: RollCallVersion,

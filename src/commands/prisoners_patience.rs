@@ -553,7 +553,12 @@ fn solve_command(
         }
         SolveRequest::Sample { n_trials, seed } => {
             let simulation = SolveSimulation::new(game, params);
-            let plan = RunPlan::new(n_trials, seed, 0);
+            // Small chunks: a deal takes up to a second, so the runner's
+            // usual 65,536-trial chunks would leave all but one core idle.
+            let plan = RunPlan {
+                chunk_size: SOLVE_CHUNK,
+                ..RunPlan::new(n_trials, seed, 0)
+            };
             let progress = context.progress(n_trials, "deals solved", "deals");
             let counts = context.with_threads(|| montecarlo::run(&simulation, &plan, &progress))?;
             drop(progress);
@@ -607,6 +612,10 @@ fn solve_command(
         }
     }
 }
+
+/// Deals per chunk of `solve --trials` (the counts depend on it, as on
+/// any chunk size, but not on the threads).
+const SOLVE_CHUNK: u64 = 8;
 
 /// The most cards `solve --every` takes (every arrangement is searched).
 const MAX_SOLVE_EVERY_CARDS: usize = 12;

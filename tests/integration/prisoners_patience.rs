@@ -208,7 +208,22 @@ fn bad_input_is_one_clear_line_and_exit_2() {
             "prisoners-patience replay --suits 1 --ranks 3 --deal 1,2,Z",
             "--deal Z:",
         ),
+        (
+            "prisoners-patience exact --suits 1 --ranks 5 --format md --out never.md --out never.json",
+            "--format md:",
+        ),
+        ("prisoners-patience solve", "--deal, --trials or --every"),
+        ("prisoners-patience solve --every", "--suits x --ranks"),
+        (
+            "prisoners-patience solve --suits 1 --ranks 3 --deal 1,1,2",
+            "--deal",
+        ),
+        (
+            "prisoners-patience solve --trials 10 --max-nodes 0",
+            "--max-nodes 0:",
+        ),
     ]);
+    assert!(!std::path::Path::new("never.md").exists());
 }
 
 /// One run writes every `--out` file, each in its extension's format, with

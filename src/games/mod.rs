@@ -11,6 +11,7 @@ use crate::cards::Card;
 
 pub mod blackjack;
 pub mod idiots_delight;
+pub mod klondike;
 pub mod prisoners_patience;
 pub mod roll_call;
 

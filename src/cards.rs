@@ -190,6 +190,33 @@ impl RankDeck {
     }
 }
 
+#[cfg(test)]
+impl RankDeck {
+    /// Every distinct arrangement of the deck's ranks, by plain recursion:
+    /// for tests, independent of the exact enumerators.
+    pub(crate) fn all_arrangements(self) -> Vec<Vec<u8>> {
+        fn extend(left: &mut [u8], deal: &mut Vec<u8>, n: usize, all: &mut Vec<Vec<u8>>) {
+            if deal.len() == n {
+                all.push(deal.clone());
+                return;
+            }
+            for rank in 0..left.len() {
+                if left[rank] > 0 {
+                    left[rank] -= 1;
+                    deal.push(rank as u8 + 1);
+                    extend(left, deal, n, all);
+                    deal.pop();
+                    left[rank] += 1;
+                }
+            }
+        }
+        let mut all = Vec::new();
+        let mut left = vec![self.copies; usize::from(self.ranks)];
+        extend(&mut left, &mut Vec::new(), self.n_cards(), &mut all);
+        all
+    }
+}
+
 /// A deck: `suits` x `ranks` distinct cards (ranks 1..=ranks), `copies`
 /// times over. The standard deck is 4 x 13 x 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -842,29 +842,9 @@ mod tests {
         )
     }
 
-    /// Every distinct arrangement of the deck, by recursion over copies
-    /// left of each rank.
+    /// Every distinct arrangement of the deck.
     fn arrangements(game: &PrisonersPatience) -> Vec<Vec<u8>> {
-        fn extend(left: &mut [u8], deal: &mut Vec<u8>, n: usize, all: &mut Vec<Vec<u8>>) {
-            if deal.len() == n {
-                all.push(deal.clone());
-                return;
-            }
-            for rank in 0..left.len() {
-                if left[rank] > 0 {
-                    left[rank] -= 1;
-                    deal.push(rank as u8 + 1);
-                    extend(left, deal, n, all);
-                    deal.pop();
-                    left[rank] += 1;
-                }
-            }
-        }
-        let p = game.params();
-        let mut all = Vec::new();
-        let mut left = vec![p.suits; usize::from(p.ranks)];
-        extend(&mut left, &mut Vec::new(), game.n_cards(), &mut all);
-        all
+        game.deck().all_arrangements()
     }
 
     /// The solver (with and without the fixed sweep first) against the

@@ -949,36 +949,16 @@ mod tests {
         assert!(usize::from(found.upper_bound) <= game.n_cards());
     }
 
-    /// Calls `visit` with every distinct arrangement of the multiset with
-    /// `left[r]` cards of rank `r + 1`.
-    fn arrangements(left: &mut [u8], deal: &mut Vec<u8>, n: usize, visit: &mut dyn FnMut(&[u8])) {
-        if deal.len() == n {
-            visit(deal);
-            return;
-        }
-        for rank in 0..left.len() {
-            if left[rank] > 0 {
-                left[rank] -= 1;
-                deal.push(rank as u8 + 1);
-                arrangements(left, deal, n, visit);
-                deal.pop();
-                left[rank] += 1;
-            }
-        }
-    }
-
     /// The most passes of a zero-strike win, by playing every deal.
     fn brute_force(game: &RollCall) -> u16 {
-        let p = game.params();
-        let mut left = vec![p.copies; usize::from(p.ranks)];
-        let mut best = 0;
-        arrangements(&mut left, &mut Vec::new(), game.n_cards(), &mut |deal| {
-            let record = game.play(deal);
-            if record.zero_strike_win() {
-                best = best.max(record.passes);
-            }
-        });
-        best
+        game.deck()
+            .all_arrangements()
+            .iter()
+            .map(|deal| game.play(deal))
+            .filter(|record| record.zero_strike_win())
+            .map(|record| record.passes)
+            .max()
+            .unwrap_or(0)
     }
 
     /// Small decks: the search finds the true longest zero-strike win of

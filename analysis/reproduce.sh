@@ -14,6 +14,7 @@ analysis/blackjack-dealer.sh "$out"
 analysis/idiots-delight.sh "$out"
 analysis/roll-call.sh "$out"
 analysis/prisoners-patience.sh "$out"
+analysis/klondike.sh "$out"
 
 cat > "$out/README.md" <<'INDEX'
 # results/
@@ -73,4 +74,13 @@ files listed in `analysis/slow-results.txt`, remade by
 | `prisoners-patience-52-reversed-vs-kept.md` | The two rules against each other, 10,000,000 independent games each |
 | `prisoners-patience-winnable-exact-SxR-RULE.md`, `.json` | Which deals can be won at all with free choice of moves, every arrangement solved exactly (3x4 2x5 1x9 1x10), beside what the fixed sweep wins, and the two cross-tabulated |
 | `prisoners-patience-winnable-52-RULE.md`, `.json` | The same on random 52-card deals (2,000 under reversed, 1,000 under kept), with a budget of 4,000,000 states a deal (slow: `DECKODDS_SLOW=1`) |
+
+## Klondike (RULES.md section 4; `analysis/klondike.sh`)
+
+| file | what it shows |
+|---|---|
+| `klondike-52.md`, `.json` | 10,000,000 games by the exercise's fixed policy (one card at a time, one pass): the distribution of cards on the foundations with 95% intervals, the mean cards, the mean net winnings per game at $52 a game and $5 a card (with standard error), the total net winnings, and the chance of going out |
+| `klondike-52-VARIANT.md`, `.json` | The same under other rules: `draw3` (three cards at a time), `passes3` (two redeals), `draw3-passes3` |
+| `klondike-records.txt` | Complete records of the first two games of that run: the deal, every move with its rule, the end, the money |
+| `klondike-records-went-out.txt` | Records of the first two games of the run that went out |
 INDEX

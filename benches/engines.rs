@@ -9,6 +9,7 @@ use deckodds::exact::dealer::dealer_table;
 use deckodds::games::SequentialGame;
 use deckodds::games::blackjack::{DealerParams, DealerSimulation, Decks, Soft17};
 use deckodds::games::idiots_delight::{IdiotsDelight, IdiotsDelightSimulation};
+use deckodds::games::klondike::{Klondike, KlondikeParams, KlondikeSimulation};
 use deckodds::games::prisoners_patience::{
     PrisonersParams, PrisonersPatience, PrisonersSimulation, StackMove,
 };
@@ -224,6 +225,27 @@ fn prisoners_patience_games(c: &mut Criterion) {
     group.finish();
 }
 
+/// 52-card games of Klondike by the fixed policy on one core, shuffle
+/// included (the Monte-Carlo runner's trial, exactly); the target is at
+/// least 0.5 million games per second for the exercise's rules.
+fn klondike_games(c: &mut Criterion) {
+    const GAMES: u64 = 20_000;
+    let mut group = c.benchmark_group("klondike 52-card games (one core)");
+    group.throughput(Throughput::Elements(GAMES));
+    for (draw, passes) in [(1, 1), (3, 1), (1, 3)] {
+        let game = Klondike::new(KlondikeParams { draw, passes }).expect("valid rules");
+        let simulation = KlondikeSimulation::new(game);
+        let mut rng = stream_rng(1, 0, 0);
+        let mut deck = simulation.new_scratch();
+        let mut counts = vec![0u64; simulation.n_bins()];
+        let name = format!("draw {draw}, {passes} pass(es)");
+        group.bench_function(name, |b| {
+            b.iter(|| simulation.trials(&mut rng, &mut deck, GAMES, &mut counts))
+        });
+    }
+    group.finish();
+}
+
 criterion_group!(
     benches,
     exact_dealer_table,
@@ -232,6 +254,7 @@ criterion_group!(
     idiots_delight_games,
     roll_call_games,
     roll_call_kernels,
-    prisoners_patience_games
+    prisoners_patience_games,
+    klondike_games
 );
 criterion_main!(benches);

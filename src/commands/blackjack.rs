@@ -92,6 +92,7 @@ pub fn exact_report(params: &DealerParams) -> Result<Report> {
             .into_iter()
             .map(ReportDistribution::Exact)
             .collect(),
+        summary: Vec::new(),
     })
 }
 
@@ -141,6 +142,7 @@ fn monte_carlo_report(
             .into_iter()
             .map(ReportDistribution::Counts)
             .collect(),
+        summary: Vec::new(),
     }
 }
 
@@ -331,5 +333,6 @@ fn eor_report(
         seed: None,
         trials: None,
         distributions,
+        summary: Vec::new(),
     }
 }

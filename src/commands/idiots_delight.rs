@@ -428,6 +428,7 @@ fn exact(
         seed: None,
         trials: None,
         distributions,
+        summary: Vec::new(),
     };
     outputs.emit(context, |format, options| {
         report::render(&report, format, options)
@@ -488,6 +489,7 @@ fn monte_carlo_report(
         seed: Some(seed),
         trials: Some(n_trials),
         distributions: vec![ReportDistribution::Counts(counts)],
+        summary: Vec::new(),
     }
 }
 

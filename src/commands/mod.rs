@@ -6,6 +6,7 @@
 
 mod blackjack;
 mod idiots_delight;
+mod klondike;
 mod prisoners_patience;
 mod roll_call;
 
@@ -29,6 +30,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::IdiotsDelight(command) => idiots_delight::run(command, &context),
         Command::RollCall(command) => roll_call::run(command, &context),
         Command::PrisonersPatience(command) => prisoners_patience::run(command, &context),
+        Command::Klondike(command) => klondike::run(command, &context),
     }
 }
 

@@ -76,6 +76,7 @@ pub(super) fn run(command: PrisonersCommand, context: &Context) -> Result<()> {
                 seed: None,
                 trials: None,
                 distributions: vec![ReportDistribution::Exact(exact_distribution(game, &counts))],
+                summary: Vec::new(),
             };
             report.params.insert("engine".into(), json!(engine.name()));
             if let Some(shard) = shard {
@@ -108,6 +109,7 @@ pub(super) fn run(command: PrisonersCommand, context: &Context) -> Result<()> {
                 seed: Some(seed),
                 trials: Some(n_trials),
                 distributions: vec![ReportDistribution::Counts(count_distribution(game, counts))],
+                summary: Vec::new(),
             };
             if let Some((n_wins, path)) = save_wins {
                 let simulation = PrisonersSimulation::new(game);
@@ -572,6 +574,7 @@ fn solve_command(
                     .into_iter()
                     .map(ReportDistribution::Counts)
                     .collect(),
+                summary: Vec::new(),
             };
             report.params.insert("question".into(), json!("winnable"));
             outputs.emit(context, |format, options| {
@@ -604,6 +607,7 @@ fn solve_command(
                     .into_iter()
                     .map(ReportDistribution::Exact)
                     .collect(),
+                summary: Vec::new(),
             };
             report.params.insert("question".into(), json!("winnable"));
             outputs.emit(context, |format, options| {

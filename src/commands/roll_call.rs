@@ -58,6 +58,7 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
                     .into_iter()
                     .map(ReportDistribution::Exact)
                     .collect(),
+                summary: Vec::new(),
             };
             if let Some(shard) = shard {
                 report
@@ -92,6 +93,7 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
                     .into_iter()
                     .map(ReportDistribution::Counts)
                     .collect(),
+                summary: Vec::new(),
             };
             if let Some((n_wins, path)) = save_wins {
                 let simulation = RollCallSimulation::new(game);
@@ -155,6 +157,7 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
                 seed: None,
                 trials: None,
                 distributions: vec![ReportDistribution::Exact(first_pass(game)?)],
+                summary: Vec::new(),
             };
             outputs.emit(context, |format, options| {
                 report::render(&report, format, options)

@@ -27,6 +27,8 @@
 
 use crate::cards::Card;
 use crate::error::{Error, Result};
+use crate::montecarlo::Simulation;
+use crate::rng::{GameRng, shuffle};
 
 /// Piles on the table.
 pub const PILES: usize = 7;
@@ -97,7 +99,15 @@ pub struct Table {
     foundations: [u8; 4],
     /// Passes through the stock begun.
     passes: u8,
+    /// For each card code, the pile it is the top card of, or `NO_PILE`:
+    /// the policy finds "the leftmost pile that takes a card" with two
+    /// lookups (the card's two possible parents) instead of a scan.
+    pile_of_top: [u8; 64],
 }
+
+/// `Table::pile_of_top` of a card that tops no pile; above every pile, so
+/// the leftmost of two candidates is their minimum.
+const NO_PILE: u8 = u8::MAX;
 
 impl Table {
     /// The pile `p`, bottom first, and how many of its cards are face down.
@@ -139,13 +149,35 @@ impl Table {
         (len > 0).then(|| self.waste[len - 1])
     }
 
-    /// Whether `card` may go on pile `p`: a king on an empty pile, or a
-    /// card one lower in the other colour on a face-up top.
-    fn takes(&self, p: usize, card: Card) -> bool {
-        match self.top(p) {
-            None => card.rank() == 13,
-            Some(top) => top.rank() == card.rank() + 1 && is_red(top) != is_red(card),
-        }
+    /// The leftmost pile that takes `card`: for a king the leftmost empty
+    /// pile; otherwise the leftmost pile topped by a card one rank higher
+    /// in the other colour (a face-up card: a face-down one is never left
+    /// on top).
+    fn leftmost_taking(&self, card: Card) -> Option<usize> {
+        let rank = card.rank();
+        let pile = if rank == 13 {
+            return self.pile_len.iter().position(|&len| len == 0);
+        } else {
+            // Red (diamonds 1, hearts 2) goes on black (clubs 0, spades 3)
+            // and black on red.
+            let (a, b) = if is_red(card) { (0, 3) } else { (1, 2) };
+            let parent = |suit: u8| usize::from(suit << 4 | (rank + 1));
+            self.pile_of_top[parent(a)].min(self.pile_of_top[parent(b)])
+        };
+        (pile != NO_PILE).then_some(usize::from(pile))
+    }
+
+    /// The leftmost pile whose top card goes on its foundation.
+    fn leftmost_to_foundation(&self) -> Option<usize> {
+        let pile = (0..4u8)
+            .filter(|&suit| self.foundations[usize::from(suit)] < 13)
+            .map(|suit| {
+                let next = self.foundations[usize::from(suit)] + 1;
+                self.pile_of_top[usize::from(suit << 4 | next)]
+            })
+            .min()
+            .unwrap_or(NO_PILE);
+        (pile != NO_PILE).then_some(usize::from(pile))
     }
 
     fn fits_foundation(&self, card: Card) -> bool {
@@ -156,6 +188,7 @@ impl Table {
         self.pile_len[p] -= 1;
         let card = self.piles[p][usize::from(self.pile_len[p])];
         self.turn_up(p);
+        self.new_top(p, card);
         card
     }
 
@@ -167,8 +200,21 @@ impl Table {
     }
 
     fn push_pile(&mut self, p: usize, card: Card) {
+        let old_top = self.top(p);
         self.piles[p][usize::from(self.pile_len[p])] = card;
         self.pile_len[p] += 1;
+        if let Some(old_top) = old_top {
+            self.pile_of_top[usize::from(old_top.code())] = NO_PILE;
+        }
+        self.pile_of_top[usize::from(card.code())] = p as u8;
+    }
+
+    /// Pile `p`'s top was `old_top` and has changed: keeps `pile_of_top`.
+    fn new_top(&mut self, p: usize, old_top: Card) {
+        self.pile_of_top[usize::from(old_top.code())] = NO_PILE;
+        if let Some(top) = self.top(p) {
+            self.pile_of_top[usize::from(top.code())] = p as u8;
+        }
     }
 }
 
@@ -264,6 +310,7 @@ impl Klondike {
             waste_len: 0,
             foundations: [0; 4],
             passes: 1,
+            pile_of_top: [NO_PILE; 64],
         };
         let mut next = 0;
         for round in 0..PILES {
@@ -284,15 +331,24 @@ impl Klondike {
         let mut table = self.deal(deal);
         let mut record = KlondikeRecord::default();
         self.turn_stock(&mut table, observer);
+        // Whether the last look at the tableau found no move from a pile
+        // (to a foundation, or a run onto another pile) and only the waste
+        // and stock have changed since. Those moves depend on the piles and
+        // the foundations alone, so they are still impossible, and only the
+        // waste's moves need looking at: this saves a scan of the piles on
+        // most turns of the stock.
+        let mut tableau_settled = false;
         loop {
-            if self.make_a_move(&mut table, observer) {
+            if self.make_a_move(&mut table, observer, tableau_settled) {
                 record.moves += 1;
+                tableau_settled = false;
                 if table.waste_len == 0 {
                     // A move emptied the waste: refill it at once.
                     self.turn_stock(&mut table, observer);
                 }
                 continue;
             }
+            tableau_settled = true;
             if !self.turn_stock(&mut table, observer) {
                 break;
             }
@@ -307,20 +363,23 @@ impl Klondike {
     }
 
     /// The first move of the policy's steps 1 to 3 that applies, made;
-    /// false if none does.
-    fn make_a_move<O: Observer>(&self, table: &mut Table, observer: &mut O) -> bool {
+    /// false if none does. `tableau_settled`: the piles are known to have
+    /// no move of their own (see `play_with`), so only the waste is looked
+    /// at.
+    fn make_a_move<O: Observer>(
+        &self,
+        table: &mut Table,
+        observer: &mut O,
+        tableau_settled: bool,
+    ) -> bool {
         // 1. To a foundation: from the piles, left to right, else the waste.
-        for pile in 0..PILES {
-            if let Some(card) = table.top(pile)
-                && table.fits_foundation(card)
-            {
-                table.pop_pile(pile);
-                table.foundations[usize::from(card.suit())] += 1;
-                if O::WATCHING {
-                    observer.event(Event::PileToFoundation { pile, card }, table);
-                }
-                return true;
+        if !tableau_settled && let Some(pile) = table.leftmost_to_foundation() {
+            let card = table.pop_pile(pile);
+            table.foundations[usize::from(card.suit())] += 1;
+            if O::WATCHING {
+                observer.event(Event::PileToFoundation { pile, card }, table);
             }
+            return true;
         }
         if let Some(card) = table.waste_top()
             && table.fits_foundation(card)
@@ -334,7 +393,7 @@ impl Klondike {
         }
         // 2. The waste's top card to the leftmost pile that takes it.
         if let Some(card) = table.waste_top()
-            && let Some(pile) = (0..PILES).find(|&p| table.takes(p, card))
+            && let Some(pile) = table.leftmost_taking(card)
         {
             table.waste_len -= 1;
             table.push_pile(pile, card);
@@ -345,27 +404,31 @@ impl Klondike {
         }
         // 3. The leftmost pile whose face-up run can move, onto the
         // leftmost pile that takes it.
+        if tableau_settled {
+            return false;
+        }
         for from in 0..PILES {
             let Some(bottom) = table.run_bottom(from) else {
                 continue;
             };
             // A king already at the bottom of its pile gains nothing on
-            // another empty pile (and would move back and forth).
-            let king_at_bottom = bottom.rank() == 13 && table.face_down[from] == 0;
-            let target = (0..PILES).find(|&to| {
-                to != from
-                    && table.takes(to, bottom)
-                    && !(king_at_bottom && table.pile_len[to] == 0)
-            });
-            if let Some(to) = target {
+            // another empty pile (and would move back and forth); nothing
+            // else takes a king. (No other pile can be `from`: its top is
+            // `bottom` or lower.)
+            if bottom.rank() == 13 && table.face_down[from] == 0 {
+                continue;
+            }
+            if let Some(to) = table.leftmost_taking(bottom) {
                 let start = usize::from(table.face_down[from]);
                 let len = usize::from(table.pile_len[from]);
+                // `from` is cut first: its old top becomes `to`'s top.
+                table.pile_len[from] = start as u8;
+                table.turn_up(from);
+                table.new_top(from, table.piles[from][len - 1]);
                 for i in start..len {
                     let card = table.piles[from][i];
                     table.push_pile(to, card);
                 }
-                table.pile_len[from] = start as u8;
-                table.turn_up(from);
                 if O::WATCHING {
                     let event = Event::RunToPile {
                         from,
@@ -417,6 +480,114 @@ impl Klondike {
     }
 }
 
+/// The 52 cards of a standard deck, clubs, diamonds, hearts, spades, each
+/// ace to king: the order every Monte-Carlo chunk starts from.
+pub fn sorted_deck() -> [Card; 52] {
+    std::array::from_fn(|i| Card::new(i as u8 % 13 + 1, i as u8 / 13))
+}
+
+/// Bins of the foundation-cards distribution: 0..=52.
+pub const OUTCOMES: usize = 53;
+
+/// Klondike for the Monte-Carlo runner: each trial shuffles the deck
+/// uniformly and plays it; bin `n` counts games that ended with `n` cards on
+/// the foundations.
+#[derive(Clone, Copy, Debug)]
+pub struct KlondikeSimulation {
+    game: Klondike,
+}
+
+impl KlondikeSimulation {
+    /// The simulation of `game`.
+    pub fn new(game: Klondike) -> KlondikeSimulation {
+        KlondikeSimulation { game }
+    }
+}
+
+impl Simulation for KlondikeSimulation {
+    /// The deck, sorted at the start of every chunk and shuffled in place
+    /// before every game.
+    type Scratch = [Card; 52];
+
+    fn n_bins(&self) -> usize {
+        OUTCOMES
+    }
+
+    fn new_scratch(&self) -> [Card; 52] {
+        sorted_deck()
+    }
+
+    #[inline]
+    fn trial(&self, rng: &mut GameRng, deck: &mut [Card; 52], counts: &mut [u64]) {
+        shuffle(rng, deck);
+        counts[usize::from(self.game.play(deck).foundation_cards)] += 1;
+    }
+}
+
+/// The money over a run of games, from its distribution of foundation
+/// cards (`counts[n]` = games ending with `n` cards out).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Money {
+    /// Games played.
+    pub games: u64,
+    /// Net winnings over all the games, in dollars: exact.
+    pub total_net: i64,
+    /// Mean net winnings per game, in dollars.
+    pub mean_net: f64,
+    /// The standard error of `mean_net` (sample standard deviation over
+    /// the square root of the games).
+    pub standard_error: f64,
+    /// Games in which all 52 cards went out.
+    pub games_out: u64,
+}
+
+impl Money {
+    /// The money of the games counted in `counts` (53 bins).
+    ///
+    /// Guarantee: `total_net` is computed in 128-bit integers and checked;
+    /// a total beyond 64 bits (over 10^16 games) is an error, never a
+    /// wrapped number.
+    pub fn of(counts: &[u64]) -> Result<Money> {
+        let net = |cards: usize| i128::from(PAY_PER_CARD) * cards as i128 - i128::from(STAKE);
+        let games: u64 = counts.iter().sum();
+        let total: i128 = counts
+            .iter()
+            .enumerate()
+            .map(|(cards, &n)| net(cards) * i128::from(n))
+            .sum();
+        let total_net = i64::try_from(total).map_err(|_| {
+            Error::invalid(
+                "--trials",
+                games,
+                "is too many games: the total net winnings exceed 64 bits",
+            )
+        })?;
+        let n = games as f64;
+        let mean_net = if games == 0 { 0.0 } else { total as f64 / n };
+        let variance = if games > 1 {
+            counts
+                .iter()
+                .enumerate()
+                .map(|(cards, &c)| c as f64 * (net(cards) as f64 - mean_net).powi(2))
+                .sum::<f64>()
+                / (n - 1.0)
+        } else {
+            0.0
+        };
+        Ok(Money {
+            games,
+            total_net,
+            mean_net,
+            standard_error: if games == 0 {
+                0.0
+            } else {
+                (variance / n).sqrt()
+            },
+            games_out: counts.get(52).copied().unwrap_or(0),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -424,9 +595,7 @@ mod tests {
     use rand::seq::SliceRandom;
 
     fn full_deck() -> Vec<Card> {
-        (0..4)
-            .flat_map(|suit| (1..=13).map(move |rank| Card::new(rank, suit)))
-            .collect()
+        sorted_deck().to_vec()
     }
 
     /// Checks the table's invariants after every event.
@@ -513,5 +682,47 @@ mod tests {
         };
         assert!(bad(2, 1).contains("--draw 2"));
         assert!(bad(1, 0).contains("--passes 0"));
+    }
+
+    #[test]
+    fn money_adds_up_exactly() {
+        // 3 games: 0 cards (-52), 10 cards (-2), 52 cards (+208).
+        let mut counts = [0u64; OUTCOMES];
+        counts[0] = 1;
+        counts[10] = 1;
+        counts[52] = 1;
+        let money = Money::of(&counts).unwrap();
+        assert_eq!((money.games, money.total_net, money.games_out), (3, 154, 1));
+        assert!((money.mean_net - 154.0 / 3.0).abs() < 1e-12);
+        // Sample variance of -52, -2, 208 over 3 games.
+        let mean = 154.0 / 3.0;
+        let variance = [-52.0f64, -2.0, 208.0]
+            .iter()
+            .map(|x| (x - mean).powi(2))
+            .sum::<f64>()
+            / 2.0;
+        assert!((money.standard_error - (variance / 3.0).sqrt()).abs() < 1e-12);
+        let mut absurd = [0u64; OUTCOMES];
+        absurd[52] = u64::MAX;
+        assert!(Money::of(&absurd).is_err());
+    }
+
+    #[test]
+    fn the_simulation_counts_the_play_function() {
+        let game = Klondike::new(KlondikeParams { draw: 1, passes: 2 }).unwrap();
+        let simulation = KlondikeSimulation::new(game);
+        let mut rng = crate::rng::stream_rng(7, 0, 0);
+        let mut deck = simulation.new_scratch();
+        let mut counts = vec![0u64; simulation.n_bins()];
+        let mut replayed = vec![0u64; OUTCOMES];
+        let mut shadow_rng = rng.clone();
+        let mut shadow = sorted_deck();
+        for _ in 0..2_000 {
+            simulation.trial(&mut rng, &mut deck, &mut counts);
+            shuffle(&mut shadow_rng, &mut shadow);
+            replayed[usize::from(game.play(&shadow).foundation_cards)] += 1;
+        }
+        assert_eq!(counts, replayed);
+        assert_eq!(counts.iter().sum::<u64>(), 2_000);
     }
 }

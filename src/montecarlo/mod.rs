@@ -188,6 +188,34 @@ pub fn first_in_bin<S: Simulation>(
 where
     S::Scratch: Clone,
 {
+    first_trials_where(simulation, plan, Some(bin), n)
+}
+
+/// The first `n` trials of `plan` (or all, if it has fewer), each with its
+/// number in the run and the scratch as the trial left it: the deals that
+/// [`run`] plays first, with the same guarantee as [`first_in_bin`].
+pub fn first_trials<S: Simulation>(
+    simulation: &S,
+    plan: &RunPlan,
+    n: usize,
+) -> Vec<(u64, S::Scratch)>
+where
+    S::Scratch: Clone,
+{
+    first_trials_where(simulation, plan, None, n)
+}
+
+/// The first `n` trials that add to `bin`, or the first `n` trials if
+/// `bin` is `None`.
+fn first_trials_where<S: Simulation>(
+    simulation: &S,
+    plan: &RunPlan,
+    bin: Option<usize>,
+    n: usize,
+) -> Vec<(u64, S::Scratch)>
+where
+    S::Scratch: Clone,
+{
     let mut found = Vec::new();
     let mut counts = vec![0u64; simulation.n_bins()];
     let mut trial_number = 0u64;
@@ -198,9 +226,9 @@ where
             if found.len() == n {
                 return found;
             }
-            let before = counts[bin];
+            let before = bin.map(|bin| counts[bin]);
             simulation.trial(&mut rng, &mut scratch, &mut counts);
-            if counts[bin] != before {
+            if bin.is_none_or(|bin| Some(counts[bin]) != before) {
                 found.push((trial_number, scratch.clone()));
             }
             trial_number += 1;
@@ -273,6 +301,43 @@ mod tests {
             .collect();
         let expected: Vec<u64> = found.iter().take(3).map(|f| f.0).collect();
         assert_eq!(first_three, expected);
+    }
+
+    /// A die that keeps its last roll in its scratch.
+    struct RememberingDie;
+
+    impl Simulation for RememberingDie {
+        type Scratch = usize;
+        fn n_bins(&self) -> usize {
+            6
+        }
+        fn new_scratch(&self) -> usize {
+            0
+        }
+        fn trial(&self, rng: &mut GameRng, last: &mut usize, counts: &mut [u64]) {
+            *last = bounded(rng, 6) as usize;
+            counts[*last] += 1;
+        }
+    }
+
+    #[test]
+    fn first_trials_are_the_trials_run_counts_in_order() {
+        let plan = RunPlan {
+            chunk_size: 7,
+            ..RunPlan::new(100, 5, 0)
+        };
+        let all = first_trials(&RememberingDie, &plan, 1000);
+        let numbers: Vec<u64> = all.iter().map(|t| t.0).collect();
+        assert_eq!(numbers, (0..100).collect::<Vec<u64>>());
+        let mut counts = vec![0u64; 6];
+        for &(_, roll) in &all {
+            counts[roll] += 1;
+        }
+        assert_eq!(counts, run(&RememberingDie, &plan, &NoProgress));
+        assert_eq!(first_trials(&RememberingDie, &plan, 10), all[..10]);
+        // The fives among them are exactly what first_in_bin finds.
+        let fives: Vec<(u64, usize)> = all.iter().copied().filter(|t| t.1 == 4).collect();
+        assert_eq!(first_in_bin(&RememberingDie, &plan, 4, 1000), fives);
     }
 
     #[test]

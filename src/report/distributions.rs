@@ -25,7 +25,9 @@ use tabled::builder::Builder;
 use tabled::settings::object::Columns;
 use tabled::settings::{Alignment, Style};
 
-use super::{Format, Method, RenderOptions, Report, ReportDistribution};
+use super::{
+    Format, Method, RenderOptions, Report, ReportDistribution, SummaryFigure, SummaryItem,
+};
 use crate::distribution::rational_to_f64;
 use crate::stats::{Interval, Z95, wilson_interval};
 
@@ -376,6 +378,15 @@ impl<'a> View<'a> {
             .collect()
     }
 
+    /// One line per summary figure, under the tables and means.
+    fn summary_lines(&self, decimals: usize) -> Vec<String> {
+        self.report
+            .summary
+            .iter()
+            .map(|item| format!("{}: {}", item.label, summary_text(&item.figure, decimals)))
+            .collect()
+    }
+
     /// The title above a single-distribution table: its key, plus its trials
     /// when they differ from the report's (so no reader assumes the
     /// report's trial count for it).
@@ -662,7 +673,11 @@ fn render_table(view: &View, decimals: usize) -> String {
         out.push_str(&note);
         out.push('\n');
     }
-    for line in view.mean_lines() {
+    for line in view
+        .mean_lines()
+        .into_iter()
+        .chain(view.summary_lines(decimals))
+    {
         out.push_str(&one_line(&line));
         out.push('\n');
     }
@@ -712,7 +727,11 @@ fn render_markdown(view: &View, decimals: usize) -> String {
         out.push_str(&note);
         out.push('\n');
     }
-    for line in view.mean_lines() {
+    for line in view
+        .mean_lines()
+        .into_iter()
+        .chain(view.summary_lines(decimals))
+    {
         out.push('\n');
         out.push_str(&markdown_escape(&line));
         out.push('\n');
@@ -853,7 +872,117 @@ fn csv_bytes(view: &View) -> Result<Vec<u8>, csv::Error> {
             writer.write_record(&full)?;
         }
     }
+    // Summary figures follow as rows keyed `summary`, the figure's key as
+    // the outcome, in the same columns (a total in `estimate`).
+    for item in &view.report.summary {
+        let blank = String::new;
+        let record: Vec<String> = match (exact_layout, item.figure) {
+            (true, figure) => vec![blank(), summary_value(figure).to_string(), blank()],
+            (false, figure) => {
+                let (count, trials) = match figure {
+                    SummaryFigure::Proportion { count, trials } => {
+                        (count.to_string(), trials.to_string())
+                    }
+                    _ => (blank(), blank()),
+                };
+                let (low, high) = summary_interval(figure)
+                    .map_or((blank(), blank()), |(low, high)| {
+                        (low.to_string(), high.to_string())
+                    });
+                vec![count, trials, summary_value(figure).to_string(), low, high]
+            }
+        };
+        let mut full = vec!["summary".to_string(), item.key.clone()];
+        full.extend(record);
+        writer.write_record(&full)?;
+    }
     writer.into_inner().map_err(|e| e.into_error().into())
+}
+
+/// A summary figure's central value: the mean, the total or the proportion.
+fn summary_value(figure: SummaryFigure) -> f64 {
+    match figure {
+        SummaryFigure::Mean { estimate, .. } => estimate,
+        SummaryFigure::Total(total) => total as f64,
+        SummaryFigure::Proportion { count, trials } if trials > 0 => count as f64 / trials as f64,
+        SummaryFigure::Proportion { .. } => 0.0,
+    }
+}
+
+/// A summary figure's 95% interval, if it has one.
+fn summary_interval(figure: SummaryFigure) -> Option<(f64, f64)> {
+    match figure {
+        SummaryFigure::Mean {
+            estimate,
+            standard_error,
+        } => Some((
+            estimate - Z95 * standard_error,
+            estimate + Z95 * standard_error,
+        )),
+        SummaryFigure::Total(_) => None,
+        SummaryFigure::Proportion { count, trials } => {
+            let interval = interval95(count, trials);
+            Some((interval.low, interval.high))
+        }
+    }
+}
+
+/// A summary figure for people: `-12.0123 (standard error 0.0049, 95%
+/// interval [-12.0219, -12.0027])`, `-120123456`, or `129000 of 10000000,
+/// 1.29% (95% interval [1.28%, 1.30%])`.
+fn summary_text(figure: &SummaryFigure, decimals: usize) -> String {
+    match *figure {
+        SummaryFigure::Mean {
+            estimate,
+            standard_error,
+        } => {
+            let (low, high) = summary_interval(*figure).unwrap_or((estimate, estimate));
+            format!(
+                "{estimate:.4} (standard error {standard_error:.4}, 95% interval [{low:.4}, {high:.4}])"
+            )
+        }
+        SummaryFigure::Total(total) => total.to_string(),
+        SummaryFigure::Proportion { count, trials } => {
+            let (low, high) = summary_interval(*figure).unwrap_or((0.0, 1.0));
+            format!(
+                "{count} of {trials}, {}% (95% interval [{}%, {}%])",
+                float_percent(summary_value(*figure), decimals),
+                float_percent(low, decimals),
+                float_percent(high, decimals)
+            )
+        }
+    }
+}
+
+/// One summary figure in JSON: `key`, `label`, then `estimate`,
+/// `standard_error` and `ci95` (a mean), `value` (a total), or `count`,
+/// `trials`, `estimate` and `ci95` (a proportion).
+fn summary_json(item: &SummaryItem) -> Value {
+    let mut entry = Map::new();
+    entry.insert("key".into(), Value::from(item.key.clone()));
+    entry.insert("label".into(), Value::from(item.label.clone()));
+    let figure = item.figure;
+    match figure {
+        SummaryFigure::Mean { standard_error, .. } => {
+            entry.insert("estimate".into(), Value::from(summary_value(figure)));
+            entry.insert("standard_error".into(), Value::from(standard_error));
+        }
+        SummaryFigure::Total(total) => {
+            entry.insert("value".into(), Value::from(total));
+        }
+        SummaryFigure::Proportion { count, trials } => {
+            entry.insert("count".into(), Value::from(count));
+            entry.insert("trials".into(), Value::from(trials));
+            entry.insert("estimate".into(), Value::from(summary_value(figure)));
+        }
+    }
+    if let Some((low, high)) = summary_interval(figure) {
+        entry.insert(
+            "ci95".into(),
+            Value::Array(vec![Value::from(low), Value::from(high)]),
+        );
+    }
+    Value::Object(entry)
 }
 
 // ---------------------------------------------------------------------------
@@ -898,6 +1027,10 @@ fn json_value(view: &View) -> Value {
         })
         .collect();
     root.insert("distributions".into(), Value::Array(distributions));
+    if !report.summary.is_empty() {
+        let summary = report.summary.iter().map(summary_json).collect();
+        root.insert("summary".into(), Value::Array(summary));
+    }
     Value::Object(root)
 }
 
@@ -951,7 +1084,11 @@ fn render_latex(view: &View, decimals: usize) -> String {
     if let Some(note) = view.interval_note() {
         let _ = writeln!(out, "% {note}");
     }
-    for line in view.mean_lines() {
+    for line in view
+        .mean_lines()
+        .into_iter()
+        .chain(view.summary_lines(decimals))
+    {
         let _ = writeln!(out, "% {}", one_line(&line));
     }
     out
@@ -1081,6 +1218,7 @@ mod tests {
                     vec![q(0, 1), q(0, 1), q(0, 1), q(1, 1)],
                 ),
             ],
+            summary: Vec::new(),
         }
     }
 
@@ -1097,6 +1235,7 @@ mod tests {
                 &["bust", "17", "natural"],
                 &[354, 646, 0],
             )],
+            summary: Vec::new(),
         }
     }
 
@@ -1112,6 +1251,7 @@ mod tests {
                 counts("decks=1", &outcomes, &[100, 300]),
                 counts("decks=2", &outcomes, &[200, 200]),
             ],
+            summary: Vec::new(),
         }
     }
 
@@ -1553,5 +1693,72 @@ mod tests {
     #[test]
     fn latex_exact_matrix() {
         insta::assert_snapshot!(render(&exact_matrix_report(), Format::Latex, &options()));
+    }
+
+    /// A report with one of each kind of summary figure.
+    fn summary_report() -> Report {
+        Report {
+            summary: vec![
+                SummaryItem {
+                    key: "net-per-game".into(),
+                    label: "net per game ($)".into(),
+                    figure: SummaryFigure::Mean {
+                        estimate: -12.5,
+                        standard_error: 0.25,
+                    },
+                },
+                SummaryItem {
+                    key: "total-net".into(),
+                    label: "total net ($)".into(),
+                    figure: SummaryFigure::Total(-12_500),
+                },
+                SummaryItem {
+                    key: "went-out".into(),
+                    label: "went out".into(),
+                    figure: SummaryFigure::Proportion {
+                        count: 10,
+                        trials: 1000,
+                    },
+                },
+            ],
+            ..monte_carlo_report()
+        }
+    }
+
+    #[test]
+    fn summary_figures_render_in_every_format() {
+        let report = summary_report();
+        let table = render(&report, Format::Table, &options());
+        assert!(table.contains(
+            "net per game ($): -12.5000 (standard error 0.2500, 95% interval [-12.9900, -12.0100])"
+        ));
+        assert!(table.contains("total net ($): -12500\n"));
+        let interval = wilson_interval(10, 1000, Z95);
+        let expected = format!(
+            "went out: 10 of 1000, 1.00% (95% interval [{:.2}%, {:.2}%])",
+            interval.low * 100.0,
+            interval.high * 100.0
+        );
+        assert!(table.contains(&expected), "{table}");
+        assert!(render(&report, Format::Md, &options()).contains(&expected));
+        assert!(render(&report, Format::Latex, &options()).contains(&format!("% {expected}")));
+        let json: Value = serde_json::from_str(&render(&report, Format::Json, &options())).unwrap();
+        let summary = json["summary"].as_array().unwrap();
+        assert_eq!(summary[0]["key"], "net-per-game");
+        assert_eq!(summary[0]["standard_error"], 0.25);
+        assert_eq!(summary[1]["value"], -12_500);
+        assert_eq!(summary[2]["count"], 10);
+        assert_eq!(summary[2]["ci95"][0], interval.low);
+        let csv = render(&report, Format::Csv, &options());
+        assert!(csv.contains("summary,total-net,,,-12500,,\n"), "{csv}");
+        assert!(csv.contains(&format!("summary,went-out,10,1000,0.01,{},", interval.low)));
+    }
+
+    #[test]
+    fn an_empty_summary_changes_nothing() {
+        let json = render(&monte_carlo_report(), Format::Json, &options());
+        assert!(!json.contains("summary"));
+        let csv = render(&monte_carlo_report(), Format::Csv, &options());
+        assert!(!csv.contains("summary"));
     }
 }

@@ -7,6 +7,7 @@
 pub mod chart;
 pub mod comparison;
 pub mod distributions;
+pub mod klondike_record;
 
 pub use distributions::to_json;
 
@@ -113,6 +114,33 @@ pub struct Report {
     pub trials: Option<u64>,
     /// The distributions, in display order.
     pub distributions: Vec<ReportDistribution>,
+    /// Figures derived from the distributions, shown under them (a game's
+    /// money, say); empty for most reports, which then render exactly as
+    /// before the field existed.
+    pub summary: Vec<SummaryItem>,
+}
+
+/// A figure derived from a report's distributions and shown under them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SummaryItem {
+    /// A machine name, e.g. `net-per-game` (the JSON `key`).
+    pub key: String,
+    /// What it is, for people, with its unit: `net winnings per game ($)`.
+    pub label: String,
+    /// The figure.
+    pub figure: SummaryFigure,
+}
+
+/// The kinds of summary figure.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SummaryFigure {
+    /// A Monte-Carlo mean and its standard error, shown with the normal 95%
+    /// interval `estimate ± 1.96 standard_error`.
+    Mean { estimate: f64, standard_error: f64 },
+    /// An exact whole number, such as a total over the games played.
+    Total(i64),
+    /// `count` successes in `trials`, shown with the 95% Wilson interval.
+    Proportion { count: u64, trials: u64 },
 }
 
 /// Presentation choices that do not change the numbers.

@@ -4,6 +4,7 @@ mod blackjack_cli;
 mod blackjack_exact;
 mod blackjack_monte_carlo;
 mod idiots_delight;
+mod klondike;
 mod prisoners_patience;
 mod roll_call;
 mod support;

@@ -1,0 +1,311 @@
+//! `deckodds klondike ...`: the fixed policy's odds and money by Monte
+//! Carlo, and readable records of games.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde_json::{Map, json};
+
+use super::{
+    Context, emit, game_sampling, output_format, parse_count, parse_seed, parse_small,
+    write_atomically,
+};
+use crate::cards::{Card, parse_card};
+use crate::cli::{KlondikeCommand, KlondikeRules};
+use crate::distribution::CountDistribution;
+use crate::error::{Error, Result};
+use crate::games::klondike::{
+    Klondike, KlondikeParams, KlondikeSimulation, Money, OUTCOMES, PAY_PER_CARD, STAKE, sorted_deck,
+};
+use crate::montecarlo::{self, RunPlan};
+use crate::report::klondike_record::{RecordOptions, SuitStyle, render_record};
+use crate::report::{self, Method, Report, ReportDistribution, SummaryFigure, SummaryItem};
+
+/// The game name in reports.
+const GAME: &str = "klondike";
+
+/// The distribution key of every report (the contract).
+const KEY: &str = "foundation-cards";
+
+/// `record` refuses more games than this: records are for reading.
+const MAX_RECORDS: u64 = 1000;
+
+/// `record --went-out` searches at most this many games of the run.
+const WENT_OUT_SEARCH: u64 = 100_000_000;
+
+pub(super) fn run(command: KlondikeCommand, context: &Context) -> Result<()> {
+    match command {
+        KlondikeCommand::Mc {
+            rules,
+            sampling,
+            output,
+        } => {
+            let game = game(&rules)?;
+            let (n_trials, seed) = game_sampling(&sampling)?;
+            let outputs = output_format(&output, 2)?;
+            let simulation = KlondikeSimulation::new(game);
+            let plan = RunPlan::new(n_trials, seed, 0);
+            let progress = context.progress(n_trials, "Klondike games", "games");
+            let counts = context.with_threads(|| montecarlo::run(&simulation, &plan, &progress))?;
+            drop(progress);
+            let report = monte_carlo_report(game, seed, n_trials, counts)?;
+            outputs.emit(context, |format, options| {
+                report::render(&report, format, options)
+            })
+        }
+        KlondikeCommand::Record {
+            rules,
+            games,
+            seed,
+            went_out,
+            deal,
+            ascii,
+            out,
+        } => {
+            let game = game(&rules)?;
+            let options = RecordOptions {
+                suits: if ascii {
+                    SuitStyle::Ascii
+                } else {
+                    SuitStyle::Unicode
+                },
+            };
+            let text = match deal {
+                Some(deal) => {
+                    let deal = parse_deal(&deal)?;
+                    render_record(&game, &deal, &options)
+                }
+                None => {
+                    let n_games = parse_count("--games", &games)?;
+                    if n_games > MAX_RECORDS {
+                        return Err(Error::invalid(
+                            "--games",
+                            n_games,
+                            format!(
+                                "must be 1..={MAX_RECORDS}: records are for reading; use `klondike mc` for odds"
+                            ),
+                        ));
+                    }
+                    let seed = parse_seed(&seed)?;
+                    records(game, n_games as usize, seed, went_out, &options, context)
+                }
+            };
+            match out {
+                Some(path) => {
+                    write_atomically(&path, text.as_bytes())?;
+                    context.note(&format!("wrote {}", path.display()));
+                    Ok(())
+                }
+                None => emit(&text, None::<&Path>, context),
+            }
+        }
+    }
+}
+
+/// The game of `--draw` and `--passes`, checked.
+fn game(rules: &KlondikeRules) -> Result<Klondike> {
+    Klondike::new(KlondikeParams {
+        draw: parse_small("--draw", &rules.draw, "must be 1 or 3")?,
+        passes: parse_small(
+            "--passes",
+            &rules.passes,
+            "must be 1..=255 (passes through the stock; 1 = no redeal)",
+        )?,
+    })
+}
+
+fn params(game: Klondike) -> Map<String, serde_json::Value> {
+    let mut params = Map::new();
+    params.insert("draw".into(), json!(game.params().draw));
+    params.insert("passes".into(), json!(game.params().passes));
+    params.insert("stake".into(), json!(STAKE));
+    params.insert("pay-per-card".into(), json!(PAY_PER_CARD));
+    params
+}
+
+/// The report of a run: the distribution of foundation cards (whose mean
+/// the renderer adds) and the money.
+fn monte_carlo_report(
+    game: Klondike,
+    seed: u64,
+    n_trials: u64,
+    counts: Vec<u64>,
+) -> Result<Report> {
+    let money = Money::of(&counts)?;
+    let summary = vec![
+        SummaryItem {
+            key: "net-per-game".into(),
+            label: "net winnings per game ($)".into(),
+            figure: SummaryFigure::Mean {
+                estimate: money.mean_net,
+                standard_error: money.standard_error,
+            },
+        },
+        SummaryItem {
+            key: "total-net".into(),
+            label: format!("total net winnings over the {} games ($)", money.games),
+            figure: SummaryFigure::Total(money.total_net),
+        },
+        SummaryItem {
+            key: "went-out".into(),
+            label: "games with all 52 cards out".into(),
+            figure: SummaryFigure::Proportion {
+                count: money.games_out,
+                trials: money.games,
+            },
+        },
+    ];
+    Ok(Report {
+        game: GAME.into(),
+        method: Method::MonteCarlo,
+        params: params(game),
+        seed: Some(seed),
+        trials: Some(n_trials),
+        distributions: vec![ReportDistribution::Counts(CountDistribution {
+            key: KEY.into(),
+            outcomes: (0..OUTCOMES).map(|n| n.to_string()).collect(),
+            counts,
+        })],
+        summary,
+    })
+}
+
+/// The records of the first `n_games` games of the run with `seed` (or of
+/// the first that went out), each under a heading saying which game it is.
+fn records(
+    game: Klondike,
+    n_games: usize,
+    seed: u64,
+    went_out: bool,
+    options: &RecordOptions,
+    context: &Context,
+) -> String {
+    let simulation = KlondikeSimulation::new(game);
+    let deals = if went_out {
+        let plan = RunPlan::new(WENT_OUT_SEARCH, seed, 0);
+        montecarlo::first_in_bin(&simulation, &plan, 52, n_games)
+    } else {
+        montecarlo::first_trials(&simulation, &RunPlan::new(n_games as u64, seed, 0), n_games)
+    };
+    if went_out && deals.len() < n_games {
+        context.note(&format!(
+            "only {} of the first {WENT_OUT_SEARCH} games went out",
+            deals.len()
+        ));
+    }
+    let mut text = String::new();
+    for (i, (number, deal)) in deals.iter().enumerate() {
+        if i > 0 {
+            text.push('\n');
+        }
+        let _ = writeln!(
+            text,
+            "=== Game {} of {}: game {number} of `deckodds klondike mc --seed {seed}{}` ===",
+            i + 1,
+            deals.len(),
+            rules_flags(game),
+        );
+        text.push_str(&render_record(&game, deal, options));
+    }
+    text
+}
+
+/// The command-line flags of `game`'s rules that differ from the defaults.
+fn rules_flags(game: Klondike) -> String {
+    let KlondikeParams { draw, passes } = game.params();
+    let mut flags = String::new();
+    if draw != 1 {
+        let _ = write!(flags, " --draw {draw}");
+    }
+    if passes != 1 {
+        let _ = write!(flags, " --passes {passes}");
+    }
+    flags
+}
+
+/// Parses `--deal`: 52 cards separated by spaces or commas, each card of
+/// the standard deck exactly once.
+fn parse_deal(text: &str) -> Result<[Card; 52]> {
+    const ALLOWED: &str = "must be the 52 cards of a standard deck, each once, first dealt first, e.g. \"7C 10D AS ...\"";
+    let cards = text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|token| !token.is_empty())
+        .map(|token| {
+            parse_card(token).map_err(|_| {
+                Error::invalid(
+                    "--deal",
+                    token,
+                    "is not a card: a rank (A, 2..10, T, J, Q, K) and a suit (C, D, H, S or ♣ ♦ ♥ ♠)",
+                )
+            })
+        })
+        .collect::<Result<Vec<Card>>>()?;
+    let mut seen = [false; 256];
+    for &card in &cards {
+        let seen = &mut seen[usize::from(card.code())];
+        if *seen {
+            return Err(Error::invalid(
+                "--deal",
+                format!("has {card} twice;"),
+                ALLOWED,
+            ));
+        }
+        *seen = true;
+    }
+    if cards.len() != 52 {
+        let missing: Vec<String> = sorted_deck()
+            .iter()
+            .filter(|card| !seen[usize::from(card.code())])
+            .map(|card| card.to_string())
+            .collect();
+        return Err(Error::invalid(
+            "--deal",
+            format!("has {} cards (missing {});", cards.len(), missing.join(" ")),
+            ALLOWED,
+        ));
+    }
+    cards
+        .try_into()
+        .map_err(|_| Error::invalid("--deal", text, ALLOWED))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn deck_text() -> String {
+        sorted_deck()
+            .iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn a_deal_parses_in_letters_and_symbols() {
+        assert_eq!(parse_deal(&deck_text()).unwrap(), sorted_deck());
+        let symbols = deck_text()
+            .replace('C', "♣")
+            .replace('D', "♦")
+            .replace('H', "♥")
+            .replace('S', "♠");
+        assert_eq!(parse_deal(&symbols).unwrap(), sorted_deck());
+    }
+
+    #[test]
+    fn a_bad_deal_is_named() {
+        let check = |text: &str, expected: &str| {
+            let message = parse_deal(text).unwrap_err().to_string();
+            assert!(message.starts_with(expected), "{message}");
+        };
+        let full = deck_text();
+        check(&full.replacen("AC", "AD", 1), "--deal has AD twice;");
+        check(
+            &full.replacen("AC ", "", 1),
+            "--deal has 51 cards (missing AC);",
+        );
+        check(&format!("{full} 2C"), "--deal has 2C twice;");
+        check(&full.replacen("AC", "1X", 1), "--deal 1X: is not a card");
+        check("", "--deal has 0 cards (missing AC 2C");
+    }
+}

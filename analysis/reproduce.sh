@@ -14,7 +14,10 @@ analysis/blackjack-dealer.sh "$out"
 analysis/idiots-delight.sh "$out"
 analysis/roll-call.sh "$out"
 analysis/prisoners-patience.sh "$out"
-analysis/klondike.sh "$out"
+# Games migrated to analysis specs (analysis/*.toml, issue 7) run through
+# deckodds reproduce, which also writes NAME.provenance.json beside each.
+cargo build --release --quiet
+target/release/deckodds reproduce analysis/klondike-*.toml --results "$out"
 
 cat > "$out/README.md" <<'INDEX'
 # results/
@@ -75,7 +78,12 @@ files listed in `analysis/slow-results.txt`, remade by
 | `prisoners-patience-winnable-exact-SxR-RULE.md`, `.json` | Which deals can be won at all with free choice of moves, every arrangement solved exactly (3x4 2x5 1x9 1x10), beside what the fixed sweep wins, and the two cross-tabulated |
 | `prisoners-patience-winnable-52-RULE.md`, `.json` | The same on random 52-card deals (2,000 under reversed, 1,000 under kept), with a budget of 4,000,000 states a deal (slow: `DECKODDS_SLOW=1`) |
 
-## Klondike (RULES.md section 4; `analysis/klondike.sh`)
+## Klondike (RULES.md section 4; specs `analysis/klondike-*.toml`, run by `deckodds reproduce`)
+
+Each file `NAME.*` has its provenance in `NAME.provenance.json`: the spec
+and its text, the program version, the exact command, seed, trials, a
+checksum of the counts, the time taken and the cores.
+
 
 | file | what it shows |
 |---|---|

@@ -55,6 +55,24 @@ pub enum Command {
     /// complete records of games.
     #[command(subcommand)]
     Klondike(KlondikeCommand),
+    /// Runs analysis specs (analysis/*.toml, each a publication table) and
+    /// writes their tables to results/, each with a provenance record
+    /// (NAME.provenance.json: the spec, program version, seed, trials, a
+    /// checksum of the counts, time and cores), then a summary.
+    Reproduce {
+        /// The specs to run (default: every analysis/*.toml).
+        #[arg(value_name = "SPEC")]
+        specs: Vec<PathBuf>,
+        /// The quick profile: each Monte-Carlo spec's quick-trials instead of
+        /// its trials (the same code paths), into results-quick/ unless
+        /// --results says otherwise.
+        #[arg(long)]
+        quick: bool,
+        /// Where to write (default: results/, or results-quick/ with
+        /// --quick).
+        #[arg(long, value_name = "DIR")]
+        results: Option<PathBuf>,
+    },
 }
 
 /// Klondike commands. The outcome is the number of cards on the

@@ -5,6 +5,7 @@
 //! and the `commands` layer reads files, draws progress bars and writes
 //! output. See `ARCHITECTURE.md` for the map.
 
+pub mod analysis;
 pub mod cards;
 pub mod cli;
 pub mod commands;

@@ -8,6 +8,7 @@ mod blackjack;
 mod idiots_delight;
 mod klondike;
 mod prisoners_patience;
+mod reproduce;
 mod roll_call;
 
 use std::fs;
@@ -31,6 +32,11 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::RollCall(command) => roll_call::run(command, &context),
         Command::PrisonersPatience(command) => prisoners_patience::run(command, &context),
         Command::Klondike(command) => klondike::run(command, &context),
+        Command::Reproduce {
+            specs,
+            quick,
+            results,
+        } => reproduce::run(&specs, quick, results, &context),
     }
 }
 

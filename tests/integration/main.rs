@@ -6,5 +6,6 @@ mod blackjack_monte_carlo;
 mod idiots_delight;
 mod klondike;
 mod prisoners_patience;
+mod reproduce;
 mod roll_call;
 mod support;

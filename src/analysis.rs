@@ -1,0 +1,617 @@
+//! Analysis specs: one TOML file in `analysis/` per publication table,
+//! naming the game, the command (the method), its parameters, the sampling
+//! and the outputs. A spec compiles to the command line that makes the
+//! table, so `deckodds reproduce` runs exactly the code a user runs by
+//! hand.
+//!
+//! ```toml
+//! description = "10,000,000 games by the exercise's fixed policy"
+//! game = "klondike"
+//! command = "mc"
+//! outputs = ["md", "json"]
+//!
+//! [params]            # the command's options, named without dashes
+//! draw = 1
+//!
+//! [monte-carlo]       # commands that sample
+//! trials = 10_000_000
+//! quick-trials = 100_000
+//! seed = 1
+//! ```
+//!
+//! Validation is strict: an unknown key, a value of the wrong type or an
+//! impossible value is an error naming the file, the line and the key.
+//! Which keys `[params]` accepts is read from the command-line definitions,
+//! so a spec can say whatever the command can and nothing else.
+//!
+//! Architecture invariant: no I/O; the caller reads the file and runs the
+//! arguments.
+
+use std::path::{Path, PathBuf};
+
+use clap::CommandFactory;
+use toml::{Table, Value};
+
+use crate::cli::Cli;
+use crate::error::{Error, Result};
+
+/// The games a spec may name (the top-level commands).
+const GAMES: [&str; 5] = [
+    "blackjack",
+    "idiots-delight",
+    "roll-call",
+    "prisoners-patience",
+    "klondike",
+];
+
+/// Options a spec never sets in `[params]`: the outputs and the run's
+/// manner come from the spec's other keys (and `--trials` and `--seed` of a
+/// sampling command from `[monte-carlo]`).
+const RESERVED: [&str; 5] = ["out", "format", "quiet", "threads", "help"];
+
+/// Output file kinds and what writes them: report formats through `--out`
+/// (md csv json tex), and the text of commands that print text (txt).
+const OUTPUTS: [&str; 5] = ["md", "csv", "json", "tex", "txt"];
+
+/// Which trial counts a run uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Profile {
+    /// The committed tables: `trials`.
+    Full,
+    /// A few minutes for everything: `quick-trials` (the same code paths).
+    Quick,
+}
+
+/// Sampling of a Monte-Carlo spec.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sampling {
+    /// Trials of the full profile.
+    pub trials: u64,
+    /// Trials of the quick profile.
+    pub quick_trials: u64,
+    /// The master seed.
+    pub seed: u64,
+}
+
+/// A validated analysis spec.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spec {
+    /// The file it came from.
+    pub path: PathBuf,
+    /// The file's stem: every output is `NAME.EXT`.
+    pub name: String,
+    /// One line on what the table shows, for the results index.
+    pub description: String,
+    /// The game (a top-level command).
+    pub game: String,
+    /// The game's subcommand: the method.
+    pub command: String,
+    /// `[params]`, in file order: option name, value as text (`None` for a
+    /// flag set to true), and the line it is on.
+    pub params: Vec<(String, Option<String>, usize)>,
+    /// `[monte-carlo]`, if the command samples.
+    pub sampling: Option<Sampling>,
+    /// The output kinds, in order.
+    pub outputs: Vec<String>,
+    /// The spec's text, for provenance.
+    pub text: String,
+}
+
+impl Spec {
+    /// Parses and validates the spec in `text`, read from `path`.
+    ///
+    /// Guarantee: every error is [`Error::BadInputFile`] naming `path`, and
+    /// the line and key where one applies.
+    pub fn parse(path: &Path, text: &str) -> Result<Spec> {
+        let bad = |line: Option<usize>, message: String| Error::BadInputFile {
+            path: path.to_path_buf(),
+            message: match line {
+                Some(line) => format!("line {line}: {message}"),
+                None => message,
+            },
+        };
+        let table: Table = toml::from_str(text).map_err(|e| {
+            let line = e.span().map(|span| line_of(text, span.start));
+            bad(line, e.message().trim().to_string())
+        })?;
+        let lines = KeyLines::new(text);
+        let line = |key: &str| lines.line(key);
+        let string = |key: &str| -> Result<Option<String>> {
+            match table.get(key) {
+                None => Ok(None),
+                Some(Value::String(s)) => Ok(Some(s.clone())),
+                Some(other) => Err(bad(
+                    line(key),
+                    format!("{key}: must be a string, not {}", other.type_str()),
+                )),
+            }
+        };
+        let required = |key: &str, what: &str| -> Result<String> {
+            string(key)?.ok_or_else(|| bad(None, format!("{key}: missing; {what}")))
+        };
+
+        for key in table.keys() {
+            if ![
+                "description",
+                "game",
+                "command",
+                "outputs",
+                "params",
+                "monte-carlo",
+            ]
+            .contains(&key.as_str())
+            {
+                return Err(bad(
+                    line(key),
+                    format!(
+                        "{key}: unknown key; allowed: description, game, command, outputs, [params], [monte-carlo]"
+                    ),
+                ));
+            }
+        }
+        let description = required("description", "say in one line what the table shows")?;
+        if description.trim().is_empty() || description.contains('\n') {
+            return Err(bad(
+                line("description"),
+                "description: must be one line of text".into(),
+            ));
+        }
+        let game = required("game", &format!("one of {}", GAMES.join(", ")))?;
+        if !GAMES.contains(&game.as_str()) {
+            return Err(bad(
+                line("game"),
+                format!("game = {game:?}: unknown; one of {}", GAMES.join(", ")),
+            ));
+        }
+        let root = Cli::command();
+        let game_command = root
+            .find_subcommand(&game)
+            .ok_or_else(|| bad(line("game"), format!("game = {game:?}: unknown")))?;
+        let commands: Vec<String> = game_command
+            .get_subcommands()
+            .map(|c| c.get_name().to_string())
+            .filter(|name| name != "help")
+            .collect();
+        let command_name = required("command", &format!("one of {}", commands.join(", ")))?;
+        let command = game_command
+            .find_subcommand(&command_name)
+            .filter(|_| command_name != "help")
+            .ok_or_else(|| {
+                bad(
+                    line("command"),
+                    format!(
+                        "command = {command_name:?}: not a {game} command; one of {}",
+                        commands.join(", ")
+                    ),
+                )
+            })?;
+        let samples = command
+            .get_arguments()
+            .any(|arg| arg.get_long() == Some("trials"));
+        let options: Vec<(String, bool)> = command
+            .get_arguments()
+            .filter_map(|arg| {
+                let long = arg.get_long()?.to_string();
+                let is_flag = !arg.get_action().takes_values();
+                Some((long, is_flag))
+            })
+            .filter(|(long, _)| {
+                let set_elsewhere = samples && matches!(long.as_str(), "trials" | "seed");
+                !(RESERVED.contains(&long.as_str()) || set_elsewhere)
+            })
+            .collect();
+
+        let mut params = Vec::new();
+        match table.get("params") {
+            None => {}
+            Some(Value::Table(entries)) => {
+                for (key, value) in entries {
+                    let key_line = line(&format!("params.{key}"));
+                    let Some(&(_, is_flag)) = options.iter().find(|(long, _)| long == key) else {
+                        let names: Vec<&str> = options.iter().map(|(l, _)| l.as_str()).collect();
+                        return Err(bad(
+                            key_line,
+                            format!(
+                                "params.{key}: unknown key; {game} {command_name} takes {}",
+                                if names.is_empty() {
+                                    "no parameters".to_string()
+                                } else {
+                                    names.join(", ")
+                                }
+                            ),
+                        ));
+                    };
+                    let text = match (value, is_flag) {
+                        (Value::Boolean(true), true) => None,
+                        (Value::Boolean(false), true) => continue,
+                        (_, true) => {
+                            return Err(bad(
+                                key_line,
+                                format!("params.{key}: must be true or false"),
+                            ));
+                        }
+                        (Value::String(s), false) => Some(s.clone()),
+                        (Value::Integer(n), false) => Some(n.to_string()),
+                        (Value::Float(x), false) => Some(x.to_string()),
+                        (other, false) => {
+                            return Err(bad(
+                                key_line,
+                                format!(
+                                    "params.{key}: must be a string or a number, not {}",
+                                    other.type_str()
+                                ),
+                            ));
+                        }
+                    };
+                    params.push((key.clone(), text, key_line.unwrap_or(0)));
+                }
+            }
+            Some(other) => {
+                return Err(bad(
+                    line("params"),
+                    format!(
+                        "params: must be a table ([params]), not {}",
+                        other.type_str()
+                    ),
+                ));
+            }
+        }
+
+        let sampling = match (table.get("monte-carlo"), samples) {
+            (None, true) => {
+                return Err(bad(
+                    None,
+                    format!(
+                        "[monte-carlo]: missing; {game} {command_name} samples, so give trials, quick-trials and seed"
+                    ),
+                ));
+            }
+            (None, false) => None,
+            (Some(_), false) => {
+                return Err(bad(
+                    line("monte-carlo"),
+                    format!("[monte-carlo]: {game} {command_name} does not sample; remove it"),
+                ));
+            }
+            (Some(Value::Table(entries)), true) => {
+                let count = |key: &str, minimum: u64| -> Result<u64> {
+                    let full = format!("monte-carlo.{key}");
+                    match entries.get(key) {
+                        None => Err(bad(line("monte-carlo"), format!("{full}: missing"))),
+                        Some(Value::Integer(n)) if *n >= minimum as i64 => Ok(*n as u64),
+                        Some(Value::Integer(n)) => Err(bad(
+                            line(&full),
+                            format!("{full} = {n}: must be at least {minimum}"),
+                        )),
+                        Some(other) => Err(bad(
+                            line(&full),
+                            format!("{full}: must be a whole number, not {}", other.type_str()),
+                        )),
+                    }
+                };
+                for key in entries.keys() {
+                    if !["trials", "quick-trials", "seed"].contains(&key.as_str()) {
+                        return Err(bad(
+                            line(&format!("monte-carlo.{key}")),
+                            format!(
+                                "monte-carlo.{key}: unknown key; allowed: trials, quick-trials, seed"
+                            ),
+                        ));
+                    }
+                }
+                let sampling = Sampling {
+                    trials: count("trials", 1)?,
+                    quick_trials: count("quick-trials", 1)?,
+                    seed: count("seed", 0)?,
+                };
+                if sampling.quick_trials > sampling.trials {
+                    return Err(bad(
+                        line("monte-carlo.quick-trials"),
+                        format!(
+                            "monte-carlo.quick-trials = {}: must be at most trials ({})",
+                            sampling.quick_trials, sampling.trials
+                        ),
+                    ));
+                }
+                Some(sampling)
+            }
+            (Some(other), true) => {
+                return Err(bad(
+                    line("monte-carlo"),
+                    format!(
+                        "monte-carlo: must be a table ([monte-carlo]), not {}",
+                        other.type_str()
+                    ),
+                ));
+            }
+        };
+
+        let outputs = match table.get("outputs") {
+            Some(Value::Array(items)) if !items.is_empty() => items
+                .iter()
+                .map(|item| match item {
+                    Value::String(kind) if OUTPUTS.contains(&kind.as_str()) => Ok(kind.clone()),
+                    Value::String(kind) => Err(bad(
+                        line("outputs"),
+                        format!("outputs: {kind:?} is not one of {}", OUTPUTS.join(", ")),
+                    )),
+                    other => Err(bad(
+                        line("outputs"),
+                        format!("outputs: must list strings, not {}", other.type_str()),
+                    )),
+                })
+                .collect::<Result<Vec<String>>>()?,
+            Some(_) => {
+                return Err(bad(
+                    line("outputs"),
+                    format!(
+                        "outputs: must be a non-empty list of {}",
+                        OUTPUTS.join(", ")
+                    ),
+                ));
+            }
+            None => {
+                return Err(bad(
+                    None,
+                    format!("outputs: missing; a list of {}", OUTPUTS.join(", ")),
+                ));
+            }
+        };
+        let prints_text = outputs.iter().any(|o| o == "txt");
+        if prints_text && outputs.len() > 1 {
+            return Err(bad(
+                line("outputs"),
+                "outputs: \"txt\" (the text a command prints) goes alone".into(),
+            ));
+        }
+
+        let name = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .ok_or_else(|| bad(None, "the file name must be valid UTF-8".into()))?
+            .to_string();
+        Ok(Spec {
+            path: path.to_path_buf(),
+            name,
+            description,
+            game,
+            command: command_name,
+            params,
+            sampling,
+            outputs,
+            text: text.to_string(),
+        })
+    }
+
+    /// The trials of `profile`, if the spec samples.
+    pub fn trials(&self, profile: Profile) -> Option<u64> {
+        self.sampling.as_ref().map(|s| match profile {
+            Profile::Full => s.trials,
+            Profile::Quick => s.quick_trials,
+        })
+    }
+
+    /// The output files, in `results`.
+    pub fn output_paths(&self, results: &Path) -> Vec<PathBuf> {
+        self.outputs
+            .iter()
+            .map(|kind| results.join(format!("{}.{kind}", self.name)))
+            .collect()
+    }
+
+    /// The command line (without the program name) that makes the spec's
+    /// outputs in `results` under `profile`.
+    pub fn args(&self, profile: Profile, results: &Path) -> Vec<String> {
+        let mut args = vec![self.game.clone(), self.command.clone()];
+        for (key, value, _) in &self.params {
+            args.push(format!("--{key}"));
+            args.extend(value.clone());
+        }
+        if let Some(sampling) = &self.sampling {
+            let trials = self.trials(profile).unwrap_or(sampling.trials);
+            args.extend(["--trials".into(), trials.to_string()]);
+            args.extend(["--seed".into(), sampling.seed.to_string()]);
+        }
+        for path in self.output_paths(results) {
+            args.push("--out".into());
+            args.push(path.display().to_string());
+        }
+        args
+    }
+
+    /// Where in the spec a command-line option came from, for errors: the
+    /// key (`params.draw`, `monte-carlo.trials`) and its line.
+    pub fn key_of_option(&self, option: &str) -> Option<(String, Option<usize>)> {
+        let name = option.strip_prefix("--")?;
+        if let Some((key, _, line)) = self.params.iter().find(|(key, _, _)| key == name) {
+            return Some((format!("params.{key}"), Some(*line)));
+        }
+        if matches!(name, "trials" | "seed") && self.sampling.is_some() {
+            let key = format!("monte-carlo.{name}");
+            let line = KeyLines::new(&self.text).line(&key);
+            return Some((key, line));
+        }
+        None
+    }
+}
+
+/// The 1-based line of byte `offset` in `text`.
+fn line_of(text: &str, offset: usize) -> usize {
+    text[..offset.min(text.len())].matches('\n').count() + 1
+}
+
+/// The line of each key of a flat spec: `key = ...` lines under `[table]`
+/// headers (and dotted keys), enough to point at any key a spec has.
+struct KeyLines {
+    keys: Vec<(String, usize)>,
+}
+
+impl KeyLines {
+    fn new(text: &str) -> KeyLines {
+        let mut keys = Vec::new();
+        let mut table = String::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.trim();
+            if let Some(header) = line.strip_prefix('[').and_then(|l| l.split(']').next()) {
+                table = header.trim().to_string();
+                keys.push((table.clone(), i + 1));
+            } else if let Some((key, _)) = line.split_once('=')
+                && !line.starts_with('#')
+            {
+                let key = key.trim().trim_matches('"');
+                let full = if table.is_empty() {
+                    key.to_string()
+                } else {
+                    format!("{table}.{key}")
+                };
+                keys.push((full, i + 1));
+            }
+        }
+        KeyLines { keys }
+    }
+
+    fn line(&self, key: &str) -> Option<usize> {
+        self.keys
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|&(_, line)| line)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = r#"description = "Klondike, 10^7 games"
+game = "klondike"
+command = "mc"
+outputs = ["md", "json"]
+
+[params]
+draw = 3
+passes = 1
+
+[monte-carlo]
+trials = 10_000_000
+quick-trials = 100_000
+seed = 1
+"#;
+
+    fn parse(text: &str) -> Result<Spec> {
+        Spec::parse(Path::new("analysis/k.toml"), text)
+    }
+
+    #[test]
+    fn a_good_spec_compiles_to_its_command_line() {
+        let spec = parse(GOOD).unwrap();
+        assert_eq!(spec.name, "k");
+        let args = spec.args(Profile::Quick, Path::new("out"));
+        assert_eq!(
+            args.join(" "),
+            "klondike mc --draw 3 --passes 1 --trials 100000 --seed 1 --out out/k.md --out out/k.json"
+        );
+        assert_eq!(spec.trials(Profile::Full), Some(10_000_000));
+        assert_eq!(
+            spec.key_of_option("--draw"),
+            Some(("params.draw".into(), Some(7)))
+        );
+        assert_eq!(
+            spec.key_of_option("--trials"),
+            Some(("monte-carlo.trials".into(), Some(11)))
+        );
+    }
+
+    /// Each bad spec is refused with the file, the line and the key.
+    #[test]
+    fn bad_specs_name_file_line_and_key() {
+        let check = |text: String, expected: &str| {
+            let message = parse(&text).unwrap_err().to_string();
+            assert!(
+                message.starts_with("analysis/k.toml: ") && message.contains(expected),
+                "{message}\nexpected: {expected}"
+            );
+        };
+        check(
+            GOOD.replace("draw = 3", "colour = 3"),
+            "line 7: params.colour: unknown key; klondike mc takes draw, passes",
+        );
+        check(
+            GOOD.replace("trials = 10_000_000", "trials = -5"),
+            "line 11: monte-carlo.trials = -5: must be at least 1",
+        );
+        check(
+            GOOD.replace("\"klondike\"", "\"poker\""),
+            "line 2: game = \"poker\": unknown",
+        );
+        check(
+            GOOD.replace("\"mc\"", "\"exact\""),
+            "line 3: command = \"exact\": not a klondike command; one of mc, record",
+        );
+        check(
+            GOOD.replace("game =", "gmae =")
+                .replace("description", "game = \"klondike\"\ndescription"),
+            "line 3: gmae: unknown key",
+        );
+        check(
+            GOOD.replace("seed = 1", "seed = 1\nsed = 2"),
+            "line 14: monte-carlo.sed: unknown key",
+        );
+        check(
+            GOOD.replace("draw = 3", "draw = [3]"),
+            "line 7: params.draw: must be a string or a number, not array",
+        );
+        check(
+            GOOD.replace("[\"md\", \"json\"]", "[\"pdf\"]"),
+            "line 4: outputs: \"pdf\" is not one of",
+        );
+        check(
+            GOOD.replace("quick-trials = 100_000", "quick-trials = 100_000_000"),
+            "line 12: monte-carlo.quick-trials = 100000000: must be at most trials",
+        );
+        check(
+            GOOD.replace("trials = 10_000_000\n", ""),
+            "monte-carlo.trials: missing",
+        );
+        check(
+            GOOD.replace("draw = 3", "draw = 3\ntrials = 5"),
+            "line 8: params.trials: unknown key",
+        );
+        check(GOOD.replace("seed = 1", "seed = "), "line 13: ");
+        check(
+            GOOD.replace("description = \"Klondike, 10^7 games\"\n", ""),
+            "description: missing",
+        );
+    }
+
+    #[test]
+    fn flags_are_booleans_and_exact_commands_take_no_sampling() {
+        let record = r#"description = "two games"
+game = "klondike"
+command = "record"
+outputs = ["txt"]
+[params]
+games = 2
+went-out = true
+ascii = false
+"#;
+        let spec = parse(record).unwrap();
+        assert_eq!(
+            spec.args(Profile::Full, Path::new("r")).join(" "),
+            "klondike record --games 2 --went-out --out r/record.txt"
+                .replace("record.txt", "k.txt")
+        );
+        let with_sampling =
+            format!("{record}[monte-carlo]\ntrials = 5\nquick-trials = 5\nseed = 1\n");
+        let message = parse(&with_sampling).unwrap_err().to_string();
+        assert!(
+            message.contains("[monte-carlo]: klondike record does not sample"),
+            "{message}"
+        );
+        let flag_as_number = record.replace("went-out = true", "went-out = 1");
+        let message = parse(&flag_as_number).unwrap_err().to_string();
+        assert!(
+            message.contains("line 7: params.went-out: must be true or false"),
+            "{message}"
+        );
+    }
+}

@@ -1,0 +1,262 @@
+//! `deckodds reproduce [SPEC...]`: runs analysis specs and writes their
+//! tables, a provenance record beside each, and a summary.
+
+use std::fs;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::Parser;
+use serde_json::{Value, json};
+use tabled::builder::Builder;
+use tabled::settings::Style;
+
+use super::{Context, write_atomically};
+use crate::analysis::{Profile, Spec};
+use crate::cli::Cli;
+use crate::error::{Error, Result};
+
+/// Where specs live.
+const ANALYSIS_DIR: &str = "analysis";
+
+pub(super) fn run(
+    spec_paths: &[PathBuf],
+    quick: bool,
+    results: Option<PathBuf>,
+    context: &Context,
+) -> Result<()> {
+    let profile = if quick { Profile::Quick } else { Profile::Full };
+    let results =
+        results.unwrap_or_else(|| PathBuf::from(if quick { "results-quick" } else { "results" }));
+    let spec_paths = if spec_paths.is_empty() {
+        all_specs()?
+    } else {
+        spec_paths.to_vec()
+    };
+    // Every spec is checked before any runs, so a bad one costs nothing.
+    let specs = spec_paths
+        .iter()
+        .map(|path| {
+            let text = fs::read_to_string(path).map_err(|source| Error::Io {
+                path: path.clone(),
+                source,
+            })?;
+            Spec::parse(path, &text)
+        })
+        .collect::<Result<Vec<Spec>>>()?;
+    for spec in &specs {
+        command_line(spec, profile, &results, context)?;
+    }
+    fs::create_dir_all(&results).map_err(|source| Error::Io {
+        path: results.clone(),
+        source,
+    })?;
+    let mut rows = Vec::new();
+    for (i, spec) in specs.iter().enumerate() {
+        let trials = spec.trials(profile);
+        progress_line(
+            context,
+            &format!(
+                "[{}/{}] {}: {} {}{}",
+                i + 1,
+                specs.len(),
+                spec.name,
+                spec.game,
+                spec.command,
+                trials.map_or(String::new(), |t| format!(", {t} trials")),
+            ),
+        );
+        let started = Instant::now();
+        run_spec(spec, profile, &results, context)?;
+        let elapsed = started.elapsed().as_secs_f64();
+        let provenance = provenance(spec, profile, &results, elapsed)?;
+        let path = results.join(format!("{}.provenance.json", spec.name));
+        let text = serde_json::to_string_pretty(&provenance).unwrap_or_default() + "\n";
+        write_atomically(&path, text.as_bytes())?;
+        rows.push([
+            spec.name.clone(),
+            format!("{} {}", spec.game, spec.command),
+            trials.map_or_else(
+                || {
+                    if spec.command == "exact" {
+                        "exact"
+                    } else {
+                        "-"
+                    }
+                    .to_string()
+                },
+                |t| t.to_string(),
+            ),
+            format!("{elapsed:.1} s"),
+            "-".to_string(),
+        ]);
+    }
+    let mut builder = Builder::new();
+    builder.push_record(["spec", "method", "trials", "time", "verdict"]);
+    for row in rows {
+        builder.push_record(row);
+    }
+    let mut table = builder.build();
+    table.with(Style::rounded());
+    super::emit(
+        &format!(
+            "{} specs into {}/\n{table}\n",
+            specs.len(),
+            results.display()
+        ),
+        None,
+        context,
+    )
+}
+
+/// A line of progress on stderr: only for a person at a terminal, like the
+/// progress bars, so that errors stay one line in scripts and CI.
+fn progress_line(context: &Context, text: &str) {
+    if !context.quiet && std::io::stderr().is_terminal() {
+        eprintln!("{text}");
+    }
+}
+
+/// Every `analysis/*.toml`, in name order.
+fn all_specs() -> Result<Vec<PathBuf>> {
+    let io_error = |source| Error::Io {
+        path: PathBuf::from(ANALYSIS_DIR),
+        source,
+    };
+    let mut paths: Vec<PathBuf> = fs::read_dir(ANALYSIS_DIR)
+        .map_err(io_error)?
+        .map(|entry| entry.map(|e| e.path()))
+        .collect::<std::io::Result<Vec<_>>>()
+        .map_err(io_error)?
+        .into_iter()
+        .filter(|path| path.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    paths.sort();
+    if paths.is_empty() {
+        return Err(Error::invalid(
+            "reproduce",
+            ANALYSIS_DIR,
+            "has no *.toml specs: run from the project folder, or name the specs",
+        ));
+    }
+    Ok(paths)
+}
+
+/// Runs the command line `spec` compiles to, in this process. An error in
+/// a value is reported against the spec's key and line.
+fn run_spec(spec: &Spec, profile: Profile, results: &Path, context: &Context) -> Result<()> {
+    let cli = command_line(spec, profile, results, context)?;
+    let in_spec = |message: String| Error::BadInputFile {
+        path: spec.path.clone(),
+        message,
+    };
+    super::run(cli).map_err(|error| match error {
+        Error::InvalidValue {
+            option,
+            value,
+            allowed,
+        } => match spec.key_of_option(&option) {
+            Some((key, Some(line))) => in_spec(format!("line {line}: {key} = {value}: {allowed}")),
+            Some((key, None)) => in_spec(format!("{key} = {value}: {allowed}")),
+            None => in_spec(format!("{option} {value}: {allowed}")),
+        },
+        other => other,
+    })
+}
+
+/// The parsed command line of `spec`; an error names the spec.
+fn command_line(spec: &Spec, profile: Profile, results: &Path, context: &Context) -> Result<Cli> {
+    let mut args = vec!["deckodds".to_string()];
+    // The command's own progress bar shows unless --quiet.
+    if context.quiet {
+        args.push("--quiet".to_string());
+    }
+    if let Some(threads) = context.threads {
+        args.extend(["--threads".to_string(), threads.to_string()]);
+    }
+    args.extend(spec.args(profile, results));
+    let in_spec = |message: String| Error::BadInputFile {
+        path: spec.path.clone(),
+        message,
+    };
+    Cli::try_parse_from(&args).map_err(|e| {
+        let rendered = e.render().to_string();
+        let first = rendered.lines().next().unwrap_or("invalid parameters");
+        in_spec(first.trim_start_matches("error: ").to_string())
+    })
+}
+
+/// The provenance record of a spec's run.
+///
+/// Guarantee: apart from `elapsed_seconds` and `cores`, the same spec,
+/// program and profile give the same record on any machine with any
+/// thread count (the checksum covers the counts, which do not depend on
+/// threads).
+fn provenance(spec: &Spec, profile: Profile, results: &Path, elapsed: f64) -> Result<Value> {
+    let outputs = spec.output_paths(results);
+    let checksum = checksum(spec, &outputs)?;
+    let file_names: Vec<String> = outputs
+        .iter()
+        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
+    Ok(json!({
+        "spec": spec.path.display().to_string(),
+        "description": spec.description,
+        "program": format!("deckodds {}", env!("CARGO_PKG_VERSION")),
+        "profile": match profile { Profile::Full => "full", Profile::Quick => "quick" },
+        "command": format!("deckodds {}", spec.args(profile, Path::new("results")).join(" ")),
+        "seed": spec.sampling.as_ref().map(|s| s.seed),
+        "trials": spec.trials(profile),
+        "outputs": file_names,
+        "checksum": checksum,
+        "elapsed_seconds": (elapsed * 10.0).round() / 10.0,
+        "cores": std::thread::available_parallelism().map_or(1, |n| n.get()),
+        "spec_text": spec.text,
+    }))
+}
+
+/// FNV-1a (64 bits) of what the run counted: each distribution's key and
+/// its outcomes' counts or exact probabilities, from the JSON output; of
+/// the text itself for a command that prints text.
+fn checksum(spec: &Spec, outputs: &[PathBuf]) -> Result<String> {
+    let read = |path: &PathBuf| {
+        fs::read_to_string(path).map_err(|source| Error::Io {
+            path: path.clone(),
+            source,
+        })
+    };
+    let json_output = spec
+        .outputs
+        .iter()
+        .zip(outputs)
+        .find(|(kind, _)| kind.as_str() == "json");
+    let counted = match json_output {
+        Some((_, path)) => {
+            let report: Value =
+                serde_json::from_str(&read(path)?).map_err(|e| Error::BadInputFile {
+                    path: path.clone(),
+                    message: e.to_string(),
+                })?;
+            let mut text = String::new();
+            for distribution in report["distributions"].as_array().into_iter().flatten() {
+                text.push_str(distribution["key"].as_str().unwrap_or_default());
+                for outcome in distribution["outcomes"].as_array().into_iter().flatten() {
+                    text.push(' ');
+                    text.push_str(&outcome["outcome"].to_string());
+                    text.push('=');
+                    let figure = outcome.get("count").or_else(|| outcome.get("probability"));
+                    text.push_str(&figure.map_or(String::new(), Value::to_string));
+                }
+                text.push('\n');
+            }
+            text
+        }
+        None => read(&outputs[0])?,
+    };
+    let hash = counted
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325u64, |hash, byte| {
+            (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+    Ok(format!("fnv1a64:{hash:016x}"))
+}

@@ -1,0 +1,133 @@
+//! `deckodds reproduce`: specs run into tables with provenance; bad specs
+//! are refused by file, line and key before anything runs.
+
+use std::fs;
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::support::deckodds;
+
+const SPEC: &str = r#"description = "a small Klondike run"
+game = "klondike"
+command = "mc"
+outputs = ["md", "json"]
+
+[params]
+passes = 2
+
+[monte-carlo]
+trials = 30_000
+quick-trials = 3_000
+seed = 5
+"#;
+
+/// Runs `reproduce` on `spec` (written as `name.toml` in a fresh folder)
+/// with `extra` arguments; returns the folder, the results folder and the
+/// output.
+fn reproduce(name: &str, spec: &str, extra: &[&str]) -> (tempfile::TempDir, std::process::Output) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(format!("{name}.toml"));
+    fs::write(&path, spec).unwrap();
+    let results = dir.path().join("out");
+    let output = deckodds()
+        .arg("reproduce")
+        .arg(&path)
+        .arg("--results")
+        .arg(&results)
+        .args(extra)
+        .output()
+        .unwrap();
+    (dir, output)
+}
+
+fn provenance(dir: &Path, name: &str) -> Value {
+    let text = fs::read_to_string(dir.join("out").join(format!("{name}.provenance.json"))).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// A spec makes the same table as the command it names, and a provenance
+/// record whose checksum does not depend on the thread count.
+#[test]
+fn a_spec_writes_its_tables_and_provenance() {
+    let (dir, output) = reproduce("small", SPEC, &["--quiet", "--threads", "1"]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let summary = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        summary.contains("small") && summary.contains("30000"),
+        "{summary}"
+    );
+    let table = fs::read_to_string(dir.path().join("out/small.md")).unwrap();
+    let by_hand = crate::support::run_line(
+        "klondike mc --quiet --passes 2 --trials 30000 --seed 5 --format md",
+    );
+    assert_eq!(table, by_hand);
+    let one = provenance(dir.path(), "small");
+    assert_eq!(one["trials"], 30000);
+    assert_eq!(one["seed"], 5);
+    assert_eq!(one["spec_text"], SPEC);
+    assert!(one["checksum"].as_str().unwrap().starts_with("fnv1a64:"));
+
+    let (dir_two, output) = reproduce("small", SPEC, &["--quiet", "--threads", "2"]);
+    assert!(output.status.success());
+    assert_eq!(
+        provenance(dir_two.path(), "small")["checksum"],
+        one["checksum"]
+    );
+
+    // The quick profile: quick-trials, a different checksum.
+    let (dir_quick, output) = reproduce("small", SPEC, &["--quiet", "--quick"]);
+    assert!(output.status.success());
+    let quick = provenance(dir_quick.path(), "small");
+    assert_eq!(
+        (quick["trials"].as_u64(), quick["profile"].as_str()),
+        (Some(3000), Some("quick"))
+    );
+    assert_ne!(quick["checksum"], one["checksum"]);
+}
+
+/// A bad spec: one line naming the file, the line and the key; exit
+/// status 2; nothing written.
+#[test]
+fn bad_specs_are_refused_by_file_line_and_key() {
+    let cases = [
+        (
+            SPEC.replace("passes = 2", "colour = 2"),
+            "line 7: params.colour: unknown key",
+        ),
+        (
+            SPEC.replace("trials = 30_000", "trials = -1"),
+            "line 10: monte-carlo.trials = -1: must be at least 1",
+        ),
+        (
+            SPEC.replace("\"klondike\"", "\"poker\""),
+            "line 2: game = \"poker\": unknown",
+        ),
+        // Values are checked by the command itself, and reported by key.
+        (
+            SPEC.replace("passes = 2", "draw = 2"),
+            "line 7: params.draw = 2: must be 1 or 3",
+        ),
+        (
+            SPEC.replace("passes = 2", "passes = \"many\""),
+            "line 7: params.passes = many:",
+        ),
+    ];
+    for (spec, expected) in cases {
+        let (dir, output) = reproduce("bad", &spec, &[]);
+        assert_eq!(output.status.code(), Some(2), "{expected}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains("bad.toml: ") && stderr.contains(expected),
+            "{stderr}"
+        );
+        let out = dir.path().join("out");
+        let written = fs::read_dir(&out).map(|d| d.count()).unwrap_or(0);
+        assert_eq!(written, 0, "{expected}: wrote into {}", out.display());
+    }
+}

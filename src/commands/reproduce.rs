@@ -123,8 +123,19 @@ fn all_specs() -> Result<Vec<PathBuf>> {
         path: PathBuf::from(ANALYSIS_DIR),
         source,
     };
-    let mut paths: Vec<PathBuf> = fs::read_dir(ANALYSIS_DIR)
-        .map_err(io_error)?
+    let entries = match fs::read_dir(ANALYSIS_DIR) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(Error::invalid(
+                "reproduce",
+                "(no specs named)",
+                format!(
+                    "there is no {ANALYSIS_DIR}/ folder here: run from the project folder, or name the specs"
+                ),
+            ));
+        }
+        entries => entries.map_err(io_error)?,
+    };
+    let mut paths: Vec<PathBuf> = entries
         .map(|entry| entry.map(|e| e.path()))
         .collect::<std::io::Result<Vec<_>>>()
         .map_err(io_error)?

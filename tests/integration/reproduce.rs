@@ -131,3 +131,19 @@ fn bad_specs_are_refused_by_file_line_and_key() {
         assert_eq!(written, 0, "{expected}: wrote into {}", out.display());
     }
 }
+
+/// Run outside the project with no spec named: one line saying what to
+/// do, exit status 2.
+#[test]
+fn reproduce_outside_the_project_says_where_to_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = deckodds()
+        .arg("reproduce")
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1);
+    assert!(stderr.contains("no analysis/ folder here"), "{stderr}");
+}

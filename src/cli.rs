@@ -68,8 +68,15 @@ pub enum Command {
         /// --results says otherwise.
         #[arg(long)]
         quick: bool,
-        /// Where to write (default: results/, or results-quick/ with
-        /// --quick).
+        /// Check instead of writing: every committed file still has the
+        /// checksum its provenance records, tables that do not sample
+        /// recompute identically, and Monte-Carlo ones give the recorded
+        /// counts under the quick profile. Fails naming the first file
+        /// that differs.
+        #[arg(long, conflicts_with = "quick")]
+        check: bool,
+        /// Where to write, or with --check where to check (default:
+        /// results/, or results-quick/ with --quick).
         #[arg(long, value_name = "DIR")]
         results: Option<PathBuf>,
     },

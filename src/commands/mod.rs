@@ -35,8 +35,9 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Reproduce {
             specs,
             quick,
+            check,
             results,
-        } => reproduce::run(&specs, quick, results, &context),
+        } => reproduce::run(&specs, quick, check, results, &context),
     }
 }
 

@@ -22,30 +22,16 @@ const ANALYSIS_DIR: &str = "analysis";
 pub(super) fn run(
     spec_paths: &[PathBuf],
     quick: bool,
+    check: bool,
     results: Option<PathBuf>,
     context: &Context,
 ) -> Result<()> {
     let profile = if quick { Profile::Quick } else { Profile::Full };
     let results =
         results.unwrap_or_else(|| PathBuf::from(if quick { "results-quick" } else { "results" }));
-    let spec_paths = if spec_paths.is_empty() {
-        all_specs()?
-    } else {
-        spec_paths.to_vec()
-    };
-    // Every spec is checked before any runs, so a bad one costs nothing.
-    let specs = spec_paths
-        .iter()
-        .map(|path| {
-            let text = fs::read_to_string(path).map_err(|source| Error::Io {
-                path: path.clone(),
-                source,
-            })?;
-            Spec::parse(path, &text)
-        })
-        .collect::<Result<Vec<Spec>>>()?;
-    for spec in &specs {
-        command_line(spec, profile, &results, context)?;
+    let specs = load_specs(spec_paths, profile, &results, context)?;
+    if check {
+        return check_results(&specs, &results, context);
     }
     fs::create_dir_all(&results).map_err(|source| Error::Io {
         path: results.clone(),
@@ -69,44 +55,207 @@ pub(super) fn run(
         let started = Instant::now();
         run_spec(spec, profile, &results, context)?;
         let elapsed = started.elapsed().as_secs_f64();
-        let provenance = provenance(spec, profile, &results, elapsed)?;
+        let provenance = provenance(spec, profile, &results, elapsed, context)?;
         let path = results.join(format!("{}.provenance.json", spec.name));
         let text = serde_json::to_string_pretty(&provenance).unwrap_or_default() + "\n";
         write_atomically(&path, text.as_bytes())?;
         rows.push([
             spec.name.clone(),
             format!("{} {}", spec.game, spec.command),
-            trials.map_or_else(
-                || {
-                    if spec.command == "exact" {
-                        "exact"
-                    } else {
-                        "-"
-                    }
-                    .to_string()
-                },
-                |t| t.to_string(),
-            ),
+            trials_text(spec, profile),
             format!("{elapsed:.1} s"),
             "-".to_string(),
         ]);
     }
+    summary(
+        &format!("{} specs into {}/", specs.len(), results.display()),
+        ["spec", "method", "trials", "time", "verdict"],
+        rows,
+        context,
+    )
+}
+
+/// Reads and checks the specs (all of `analysis/` if none is named), and
+/// the command line of each, before anything runs.
+fn load_specs(
+    spec_paths: &[PathBuf],
+    profile: Profile,
+    results: &Path,
+    context: &Context,
+) -> Result<Vec<Spec>> {
+    let spec_paths = if spec_paths.is_empty() {
+        all_specs()?
+    } else {
+        spec_paths.to_vec()
+    };
+    // Every spec is checked before any runs, so a bad one costs nothing.
+    let specs = spec_paths
+        .iter()
+        .map(|path| Spec::parse(path, &read(path)?))
+        .collect::<Result<Vec<Spec>>>()?;
+    for spec in &specs {
+        command_line(spec, profile, results, context)?;
+    }
+    Ok(specs)
+}
+
+/// The trials column: the count, `exact`, or `-` for what does not sample.
+fn trials_text(spec: &Spec, profile: Profile) -> String {
+    match spec.trials(profile) {
+        Some(trials) => trials.to_string(),
+        None if spec.command == "exact" => "exact".to_string(),
+        None => "-".to_string(),
+    }
+}
+
+/// Prints the closing table on standard output.
+fn summary<const N: usize>(
+    title: &str,
+    head: [&str; N],
+    rows: Vec<[String; N]>,
+    context: &Context,
+) -> Result<()> {
     let mut builder = Builder::new();
-    builder.push_record(["spec", "method", "trials", "time", "verdict"]);
+    builder.push_record(head);
     for row in rows {
         builder.push_record(row);
     }
     let mut table = builder.build();
     table.with(Style::rounded());
-    super::emit(
+    super::emit(&format!("{title}\n{table}\n"), None, context)
+}
+
+/// `--check`: every committed output still has the checksum its provenance
+/// records (so no figure was changed by hand), and the program still
+/// computes it: outputs that do not sample are recomputed whole and
+/// compared byte for byte; Monte-Carlo ones are recomputed under the quick
+/// profile and their counts compared with the checksum the full run
+/// recorded for it. The first difference is an error naming the file.
+fn check_results(specs: &[Spec], results: &Path, context: &Context) -> Result<()> {
+    let mut rows = Vec::new();
+    for (i, spec) in specs.iter().enumerate() {
+        progress_line(
+            context,
+            &format!("[{}/{}] checking {}", i + 1, specs.len(), spec.name),
+        );
+        let provenance_path = results.join(format!("{}.provenance.json", spec.name));
+        let recorded: Value =
+            serde_json::from_str(&read(&provenance_path)?).map_err(|e| Error::BadInputFile {
+                path: provenance_path.clone(),
+                message: format!("not a provenance record ({e}); run deckodds reproduce"),
+            })?;
+        let stale = |path: &Path, message: String| Error::BadInputFile {
+            path: path.to_path_buf(),
+            message,
+        };
+        for path in spec.output_paths(results) {
+            let expected = recorded["files"][file_name(&path)]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
+            let actual = fnv1a64(read(&path)?.as_bytes());
+            if actual != expected {
+                return Err(stale(
+                    &path,
+                    format!(
+                        "differs from the file its provenance records ({actual}, recorded {expected:?}): changed by hand, or stale; run deckodds reproduce"
+                    ),
+                ));
+            }
+        }
+        let scratch = Scratch::new(&spec.name)?;
+        let how = match &spec.sampling {
+            None => {
+                run_spec(spec, Profile::Full, &scratch.0, &quietly(context))?;
+                for (committed, fresh) in spec
+                    .output_paths(results)
+                    .iter()
+                    .zip(spec.output_paths(&scratch.0))
+                {
+                    if read(committed)? != read(&fresh)? {
+                        return Err(stale(
+                            committed,
+                            "differs from what the program computes now; run deckodds reproduce"
+                                .into(),
+                        ));
+                    }
+                }
+                "recomputed whole: identical"
+            }
+            Some(_) => {
+                run_spec(spec, Profile::Quick, &scratch.0, &quietly(context))?;
+                let quick = counts_checksum(spec, &spec.output_paths(&scratch.0))?;
+                let expected = recorded["quick_checksum"].as_str().unwrap_or_default();
+                if quick != expected {
+                    return Err(stale(
+                        &provenance_path,
+                        format!(
+                            "the program now counts differently: the quick profile gives {quick}, recorded {expected:?}; run deckodds reproduce"
+                        ),
+                    ));
+                }
+                "quick profile recomputed: same counts"
+            }
+        };
+        rows.push([
+            spec.name.clone(),
+            format!("{} {}", spec.game, spec.command),
+            "match their provenance".to_string(),
+            how.to_string(),
+        ]);
+    }
+    summary(
         &format!(
-            "{} specs into {}/\n{table}\n",
+            "{} specs checked against {}/: all agree",
             specs.len(),
             results.display()
         ),
-        None,
+        ["spec", "method", "committed files", "recomputed"],
+        rows,
         context,
     )
+}
+
+/// `context` without notes or progress: for recomputations into scratch
+/// folders, whose files the user never sees.
+fn quietly(context: &Context) -> Context {
+    Context {
+        quiet: true,
+        threads: context.threads,
+    }
+}
+
+/// A scratch folder for a recomputation, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Result<Scratch> {
+        let path = std::env::temp_dir().join(format!("deckodds-{}-{name}", std::process::id()));
+        fs::create_dir_all(&path).map_err(|source| Error::Io {
+            path: path.clone(),
+            source,
+        })?;
+        Ok(Scratch(path))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+fn read(path: &Path) -> Result<String> {
+    fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 /// A line of progress on stderr: only for a person at a terminal, like the
@@ -203,13 +352,29 @@ fn command_line(spec: &Spec, profile: Profile, results: &Path, context: &Context
 /// program and profile give the same record on any machine with any
 /// thread count (the checksum covers the counts, which do not depend on
 /// threads).
-fn provenance(spec: &Spec, profile: Profile, results: &Path, elapsed: f64) -> Result<Value> {
+fn provenance(
+    spec: &Spec,
+    profile: Profile,
+    results: &Path,
+    elapsed: f64,
+    context: &Context,
+) -> Result<Value> {
     let outputs = spec.output_paths(results);
-    let checksum = checksum(spec, &outputs)?;
-    let file_names: Vec<String> = outputs
-        .iter()
-        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .collect();
+    let checksum = counts_checksum(spec, &outputs)?;
+    // `--check` recomputes Monte-Carlo tables under the quick profile, so
+    // the full run records what that gives too (a small share of the work).
+    let quick_checksum = match (&spec.sampling, profile) {
+        (None, _) | (_, Profile::Quick) => checksum.clone(),
+        (Some(_), Profile::Full) => {
+            let scratch = Scratch::new(&spec.name)?;
+            run_spec(spec, Profile::Quick, &scratch.0, &quietly(context))?;
+            counts_checksum(spec, &spec.output_paths(&scratch.0))?
+        }
+    };
+    let mut files = serde_json::Map::new();
+    for path in &outputs {
+        files.insert(file_name(path), json!(fnv1a64(read(path)?.as_bytes())));
+    }
     Ok(json!({
         "spec": spec.path.display().to_string(),
         "description": spec.description,
@@ -218,8 +383,10 @@ fn provenance(spec: &Spec, profile: Profile, results: &Path, elapsed: f64) -> Re
         "command": format!("deckodds {}", spec.args(profile, Path::new("results")).join(" ")),
         "seed": spec.sampling.as_ref().map(|s| s.seed),
         "trials": spec.trials(profile),
-        "outputs": file_names,
+        "files": files,
         "checksum": checksum,
+        "quick_trials": spec.trials(Profile::Quick),
+        "quick_checksum": quick_checksum,
         "elapsed_seconds": (elapsed * 10.0).round() / 10.0,
         "cores": std::thread::available_parallelism().map_or(1, |n| n.get()),
         "spec_text": spec.text,
@@ -229,13 +396,7 @@ fn provenance(spec: &Spec, profile: Profile, results: &Path, elapsed: f64) -> Re
 /// FNV-1a (64 bits) of what the run counted: each distribution's key and
 /// its outcomes' counts or exact probabilities, from the JSON output; of
 /// the text itself for a command that prints text.
-fn checksum(spec: &Spec, outputs: &[PathBuf]) -> Result<String> {
-    let read = |path: &PathBuf| {
-        fs::read_to_string(path).map_err(|source| Error::Io {
-            path: path.clone(),
-            source,
-        })
-    };
+fn counts_checksum(spec: &Spec, outputs: &[PathBuf]) -> Result<String> {
     let json_output = spec
         .outputs
         .iter()
@@ -264,10 +425,15 @@ fn checksum(spec: &Spec, outputs: &[PathBuf]) -> Result<String> {
         }
         None => read(&outputs[0])?,
     };
-    let hash = counted
-        .bytes()
-        .fold(0xcbf2_9ce4_8422_2325u64, |hash, byte| {
-            (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
-        });
-    Ok(format!("fnv1a64:{hash:016x}"))
+    Ok(fnv1a64(counted.as_bytes()))
+}
+
+/// FNV-1a, 64 bits, as `fnv1a64:` and 16 hex digits: a fingerprint for
+/// spotting a changed file, not a defence against a forged one.
+fn fnv1a64(bytes: &[u8]) -> String {
+    // Wrapping is the hash's definition, not an overflow.
+    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |hash, &byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    format!("fnv1a64:{hash:016x}")
 }

@@ -147,3 +147,78 @@ fn reproduce_outside_the_project_says_where_to_run() {
     assert_eq!(stderr.lines().count(), 1);
     assert!(stderr.contains("no analysis/ folder here"), "{stderr}");
 }
+
+/// `--check` passes on fresh results and fails, naming the file, when one
+/// committed figure is altered (a count in a table, a card in a record) or
+/// the recorded counts are not what the program computes.
+#[test]
+fn check_names_the_file_whose_figure_was_altered() {
+    let dir = tempfile::tempdir().unwrap();
+    let record_spec = r#"description = "one game"
+game = "klondike"
+command = "record"
+outputs = ["txt"]
+[params]
+games = 1
+seed = 3
+"#;
+    let specs = [("small", SPEC), ("game", record_spec)];
+    for (name, text) in specs {
+        fs::write(dir.path().join(format!("{name}.toml")), text).unwrap();
+    }
+    let results = dir.path().join("out");
+    let run = |check: bool| {
+        let mut command = deckodds();
+        command.arg("--quiet").arg("reproduce");
+        for (name, _) in specs {
+            command.arg(dir.path().join(format!("{name}.toml")));
+        }
+        command.arg("--results").arg(&results);
+        if check {
+            command.arg("--check");
+        }
+        command.output().unwrap()
+    };
+    assert!(run(false).status.success());
+    let checked = run(true);
+    assert!(
+        checked.status.success(),
+        "{}",
+        String::from_utf8_lossy(&checked.stderr)
+    );
+
+    let fails_naming = |file: &str| {
+        let output = run(true);
+        assert_eq!(output.status.code(), Some(2), "{file}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(&format!("{file}: ")), "{file}: {stderr}");
+    };
+    let alter = |file: &str, from: &str, to: &str| {
+        let path = results.join(file);
+        let text = fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{file} has no {from:?}");
+        fs::write(&path, text.replacen(from, to, 1)).unwrap();
+        text
+    };
+    // One count in the Markdown table.
+    let original = alter("small.md", "| 0       |", "| 0       | 1");
+    fails_naming("small.md");
+    fs::write(results.join("small.md"), original).unwrap();
+    assert!(run(true).status.success());
+    // One card in the record.
+    let original = alter(
+        "game.txt",
+        "Cards played to the foundations: ",
+        "Cards played to the foundations: 1",
+    );
+    fails_naming("game.txt");
+    fs::write(results.join("game.txt"), original).unwrap();
+    // Recorded counts that the program does not give.
+    alter(
+        "small.provenance.json",
+        "\"quick_checksum\": \"fnv1a64:",
+        "\"quick_checksum\": \"fnv1a64:0",
+    );
+    fails_naming("small.provenance.json");
+}

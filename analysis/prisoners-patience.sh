@@ -43,16 +43,8 @@ for deck in 3x4 2x6 2x7 1x12; do
   done
 done
 
-# 52 cards: 100,000,000 games under each rule.
-for rule in reversed kept; do
-  pp mc --quiet --trials 1e8 --stack-move "$rule" --out "$base-52-$rule.md" --out "$base-52-$rule.json"
-done
-
-# The seed's 661 wins in 16,000,000 games against each rule (the answer to
-# which semantics the seed's program had), and the two rules against each
-# other.
-pp compare --quiet --with seed --trials 1e8 --out "$base-52-vs-seed.md"
-pp compare --quiet --with rules --trials 1e7 --out "$base-52-reversed-vs-kept.md"
+# The 52-card runs under each rule and their comparisons (with the seed's
+# figure, and with each other) are made by analysis/prisoners-patience-52-*.toml.
 
 # Which deals can be won at all, with free choice of moves, beside what the
 # fixed sweep wins: every arrangement of small decks, solved exactly.

@@ -14,10 +14,11 @@ analysis/blackjack-dealer.sh "$out"
 analysis/idiots-delight.sh "$out"
 analysis/roll-call.sh "$out"
 analysis/prisoners-patience.sh "$out"
-# Games migrated to analysis specs (analysis/*.toml, issue 7) run through
-# deckodds reproduce, which also writes NAME.provenance.json beside each.
+# The tables made from analysis specs (analysis/*.toml, one per table) run
+# through deckodds reproduce, which also writes NAME.provenance.json beside
+# each; the scripts above make the rest until they become specs too.
 cargo build --release --quiet
-target/release/deckodds reproduce analysis/klondike-*.toml --results "$out"
+target/release/deckodds reproduce --results "$out"
 
 cat > "$out/README.md" <<'INDEX'
 # results/
@@ -27,6 +28,13 @@ CI regenerates them and fails if a committed file differs, except the
 `*.cost.txt` files, which record run times and peak memory, and the slow
 files listed in `analysis/slow-results.txt`, remade by
 `DECKODDS_SLOW=1 analysis/reproduce.sh`).
+
+A table made from an analysis spec, `analysis/NAME.toml` (all of Klondike's,
+and the 52-card runs and the blackjack table elsewhere), has its
+provenance beside it in `NAME.provenance.json`: the spec and its text, the
+program version, the exact command, seed, trials, checksums of the counts
+and of each file, the time taken and the cores. `deckodds reproduce
+--check` checks the files against them.
 
 ## Blackjack dealer (RULES.md section 5; `analysis/blackjack-dealer.sh`)
 
@@ -78,11 +86,7 @@ files listed in `analysis/slow-results.txt`, remade by
 | `prisoners-patience-winnable-exact-SxR-RULE.md`, `.json` | Which deals can be won at all with free choice of moves, every arrangement solved exactly (3x4 2x5 1x9 1x10), beside what the fixed sweep wins, and the two cross-tabulated |
 | `prisoners-patience-winnable-52-RULE.md`, `.json` | The same on random 52-card deals (2,000 under reversed, 1,000 under kept), with a budget of 4,000,000 states a deal (slow: `DECKODDS_SLOW=1`) |
 
-## Klondike (RULES.md section 4; specs `analysis/klondike-*.toml`, run by `deckodds reproduce`)
-
-Each file `NAME.*` has its provenance in `NAME.provenance.json`: the spec
-and its text, the program version, the exact command, seed, trials, a
-checksum of the counts, the time taken and the cores.
+## Klondike (RULES.md section 4; specs `analysis/klondike-*.toml`)
 
 
 | file | what it shows |

@@ -42,19 +42,6 @@ for deck in 3x3 4x2 4x3 5x2 6x2; do
   done
 done
 
-# The first pass of the standard deck exactly (rook polynomials), and
-# 10,000,000 games' first passes against it.
-rc first-pass --out "$base-first-pass-13x4.md" --out "$base-first-pass-13x4.json"
-rc compare --quiet --trials 1e7 --out "$base-52-first-pass-vs-exact.md"
-
-# 52 cards: 10,000,000 games of each version.
-for count in continuous restart; do
-  for order in same reversed; do
-    rc mc --quiet --trials 1e7 --count "$count" --order "$order" --out "$base-52-$count-$order.md" --out "$base-52-$count-$order.json"
-  done
-done
-
-# Does the pass order change the odds (the seed's question)? And the count?
-# Each version on its own 10,000,000 games, chi-square homogeneity.
-rc compare --quiet --trials 1e7 --with order --out "$base-52-same-vs-reversed.md"
-rc compare --quiet --trials 1e7 --with count --out "$base-52-continuous-vs-restart.md"
+# The exact first pass of the standard deck, the 52-card runs of each
+# version and the comparisons between versions are made by their specs,
+# analysis/roll-call-*.toml.

@@ -99,13 +99,10 @@ fn load_specs(
     Ok(specs)
 }
 
-/// The trials column: the count, `exact`, or `-` for what does not sample.
+/// The trials column: the count, or `-` for what does not sample.
 fn trials_text(spec: &Spec, profile: Profile) -> String {
-    match spec.trials(profile) {
-        Some(trials) => trials.to_string(),
-        None if spec.command == "exact" => "exact".to_string(),
-        None => "-".to_string(),
-    }
+    spec.trials(profile)
+        .map_or_else(|| "-".to_string(), |trials| trials.to_string())
 }
 
 /// Prints the closing table on standard output.

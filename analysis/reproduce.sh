@@ -68,10 +68,10 @@ and of each file, the time taken and the cores. `deckodds reproduce
 | `roll-call-exact-13x1.md`, `.json` | The same for 13 ranks x 1 copy, all 6,227,020,800 arrangements (slow: made with `DECKODDS_SLOW=1`, not by CI) |
 | `roll-call-mc-vs-exact.md` | 1,000,000 Monte-Carlo games against exact, every distribution, all four versions, on 3x3 4x2 4x3 5x2 6x2 |
 | `roll-call-first-pass-13x4.md`, `.json` | The first pass of the standard deck exactly (rook polynomials): P(no match) is Frustration solitaire's 0.0162327... |
-| `roll-call-52-first-pass-vs-exact.md` | 10,000,000 games' first passes against that exact distribution |
+| `roll-call-52-first-pass-vs-exact.md`, `.json` | 10,000,000 games' first passes against that exact distribution |
 | `roll-call-52-VERSION.md`, `.json` | 10,000,000 52-card games of each version (count continuous or restart, order same or reversed), every distribution with 95% intervals |
-| `roll-call-52-same-vs-reversed.md` | Does the pass order change the odds? Same against reversed, 10,000,000 independent games each |
-| `roll-call-52-continuous-vs-restart.md` | The count running on against restarting each pass, likewise |
+| `roll-call-52-same-vs-reversed.md`, `.json` | Does the pass order change the odds? Same against reversed, 10,000,000 independent games each |
+| `roll-call-52-continuous-vs-restart.md`, `.json` | The count running on against restarting each pass, likewise |
 
 ## Prisoner's patience (RULES.md section 3; `analysis/prisoners-patience.sh`)
 
@@ -81,8 +81,8 @@ and of each file, the time taken and the cores. `deckodds reproduce
 | `prisoners-patience-exact-2x8-RULE.md`, `.json` | The same for 2 x 8 (slow: made with `DECKODDS_SLOW=1`, not by CI) |
 | `prisoners-patience-mc-vs-exact.md` | 1,000,000 Monte-Carlo games against exact on 3x4 2x6 2x7 1x12, both rules |
 | `prisoners-patience-52-RULE.md`, `.json` | 100,000,000 52-card games under each rule: the distribution of stacks left with 95% intervals |
-| `prisoners-patience-52-vs-seed.md` | The seed's 661 wins in 16,000,000 games against each rule's 100,000,000 games (two-proportion test): which rule the seed's program played |
-| `prisoners-patience-52-reversed-vs-kept.md` | The two rules against each other, 10,000,000 independent games each |
+| `prisoners-patience-52-vs-seed.md`, `.json` | The seed's 661 wins in 16,000,000 games against each rule's 100,000,000 games (two-proportion test): which rule the seed's program played |
+| `prisoners-patience-52-reversed-vs-kept.md`, `.json` | The two rules against each other, 10,000,000 independent games each |
 | `prisoners-patience-winnable-exact-SxR-RULE.md`, `.json` | Which deals can be won at all with free choice of moves, every arrangement solved exactly (3x4 2x5 1x9 1x10), beside what the fixed sweep wins, and the two cross-tabulated |
 | `prisoners-patience-winnable-52-RULE.md`, `.json` | The same on random 52-card deals (2,000 under reversed, 1,000 under kept), with a budget of 4,000,000 states a deal (slow: `DECKODDS_SLOW=1`) |
 

@@ -64,7 +64,7 @@ pub(super) fn run(
             format!("{} {}", spec.game, spec.command),
             trials_text(spec, profile),
             format!("{elapsed:.1} s"),
-            "-".to_string(),
+            verdicts(spec, &results)?,
         ]);
     }
     summary(
@@ -103,6 +103,56 @@ fn load_specs(
 fn trials_text(spec: &Spec, profile: Profile) -> String {
     spec.trials(profile)
         .map_or_else(|| "-".to_string(), |trials| trials.to_string())
+}
+
+/// The verdicts of a comparison spec, from its JSON output: `agree (3 of
+/// 3)`, or which keys disagree; `-` for a spec that compares nothing.
+fn verdicts(spec: &Spec, results: &Path) -> Result<String> {
+    let Some(path) = json_output(spec, &spec.output_paths(results)) else {
+        return Ok("-".to_string());
+    };
+    let report: Value = parse_json(&path)?;
+    let Some(rows) = report["rows"]
+        .as_array()
+        .filter(|_| report.get("comparison").is_some())
+    else {
+        return Ok("-".to_string());
+    };
+    let disagreeing: Vec<&str> = rows
+        .iter()
+        .filter(|row| row["verdict"] != "agree")
+        .map(|row| row["key"].as_str().unwrap_or("?"))
+        .collect();
+    Ok(if disagreeing.is_empty() {
+        format!("agree ({} of {})", rows.len(), rows.len())
+    } else {
+        // A few keys name the disagreement; the JSON has them all.
+        let named = match disagreeing.len() {
+            n if n > 3 => format!("{} and {} more", disagreeing[..3].join(", "), n - 3),
+            _ => disagreeing.join(", "),
+        };
+        format!(
+            "disagree: {named} ({} of {} agree)",
+            rows.len() - disagreeing.len(),
+            rows.len()
+        )
+    })
+}
+
+/// The spec's JSON output file among `outputs`, if it has one.
+fn json_output(spec: &Spec, outputs: &[PathBuf]) -> Option<PathBuf> {
+    spec.outputs
+        .iter()
+        .zip(outputs)
+        .find(|(kind, _)| kind.as_str() == "json")
+        .map(|(_, path)| path.clone())
+}
+
+fn parse_json(path: &Path) -> Result<Value> {
+    serde_json::from_str(&read(path)?).map_err(|e| Error::BadInputFile {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })
 }
 
 /// Prints the closing table on standard output.
@@ -391,34 +441,32 @@ fn provenance(
 }
 
 /// FNV-1a (64 bits) of what the run counted: each distribution's key and
-/// its outcomes' counts or exact probabilities, from the JSON output; of
-/// the text itself for a command that prints text.
+/// its outcomes' counts or exact probabilities, from the JSON output (a
+/// comparison's whole JSON); of the first output for a spec without JSON.
 fn counts_checksum(spec: &Spec, outputs: &[PathBuf]) -> Result<String> {
-    let json_output = spec
-        .outputs
-        .iter()
-        .zip(outputs)
-        .find(|(kind, _)| kind.as_str() == "json");
-    let counted = match json_output {
-        Some((_, path)) => {
-            let report: Value =
-                serde_json::from_str(&read(path)?).map_err(|e| Error::BadInputFile {
-                    path: path.clone(),
-                    message: e.to_string(),
-                })?;
-            let mut text = String::new();
-            for distribution in report["distributions"].as_array().into_iter().flatten() {
-                text.push_str(distribution["key"].as_str().unwrap_or_default());
-                for outcome in distribution["outcomes"].as_array().into_iter().flatten() {
-                    text.push(' ');
-                    text.push_str(&outcome["outcome"].to_string());
-                    text.push('=');
-                    let figure = outcome.get("count").or_else(|| outcome.get("probability"));
-                    text.push_str(&figure.map_or(String::new(), Value::to_string));
+    let counted = match json_output(spec, outputs) {
+        Some(path) => {
+            let report = parse_json(&path)?;
+            match report["distributions"].as_array() {
+                Some(distributions) => {
+                    let mut text = String::new();
+                    for distribution in distributions {
+                        text.push_str(distribution["key"].as_str().unwrap_or_default());
+                        for outcome in distribution["outcomes"].as_array().into_iter().flatten() {
+                            text.push(' ');
+                            text.push_str(&outcome["outcome"].to_string());
+                            text.push('=');
+                            let figure =
+                                outcome.get("count").or_else(|| outcome.get("probability"));
+                            text.push_str(&figure.map_or(String::new(), Value::to_string));
+                        }
+                        text.push('\n');
+                    }
+                    text
                 }
-                text.push('\n');
+                // A comparison: its whole JSON, which is deterministic.
+                None => read(&path)?,
             }
-            text
         }
         None => read(&outputs[0])?,
     };

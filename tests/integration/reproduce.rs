@@ -222,3 +222,41 @@ seed = 3
     );
     fails_naming("small.provenance.json");
 }
+
+/// A comparison spec's verdicts reach the summary table, read from its JSON.
+#[test]
+fn the_summary_shows_each_comparison_verdict() {
+    let spec = r#"description = "Roll-Call 3 x 2, Monte Carlo against exact"
+game = "roll-call"
+command = "compare"
+outputs = ["md", "json"]
+
+[params]
+ranks = 3
+copies = 2
+
+[monte-carlo]
+trials = 20_000
+quick-trials = 2_000
+seed = 3
+"#;
+    let (dir, output) = reproduce("small-compare", spec, &["--quiet"]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let summary = String::from_utf8(output.stdout).unwrap();
+    let json: Value = serde_json::from_str(
+        &fs::read_to_string(dir.path().join("out/small-compare.json")).unwrap(),
+    )
+    .unwrap();
+    let rows = json["rows"].as_array().unwrap();
+    let agree = rows.iter().filter(|row| row["verdict"] == "agree").count();
+    let expected = if agree == rows.len() {
+        format!("agree ({agree} of {agree})")
+    } else {
+        format!("({agree} of {} agree)", rows.len())
+    };
+    assert!(summary.contains(&expected), "{expected}\n{summary}");
+}

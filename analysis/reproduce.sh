@@ -55,7 +55,7 @@ and of each file, the time taken and the cores. `deckodds reproduce
 | `idiots-delight-exact.cost.txt` | What each exact run cost: seconds, peak memory, memo entries (varies by run) |
 | `idiots-delight-mc-vs-exact.md` | 1,000,000 Monte-Carlo games against the exact distribution on each of those decks: chi-square p, max \|z\| |
 | `idiots-delight-exact-SxR-naive-vs-uniform.md` | The exact distribution under the SAS paper's naive shuffle (from the sorted deck) beside the uniform one, decks of 8 to 10 cards |
-| `idiots-delight-52-uniform.md`, `-naive`, `-naive-carry` (`.md`, `.json`) | 10,000,000 52-card games under each shuffle, with 95% intervals and the mean with its standard error |
+| `idiots-delight-52-uniform.md`, `-naive`, `-naive-carry` (`.md`, `.json`, `.svg`) | 10,000,000 52-card games under each shuffle, with 95% intervals and the mean with its standard error; the `.svg` is a bar chart of the distribution with its intervals |
 | `idiots-delight-52-vs-sas.md` | The SAS paper's 1,000,000 games against 10,000,000 of deckodds' under each shuffle (chi-square homogeneity) |
 | `idiots-delight-52-vs-sas.svg` | The chart: deckodds' uniform-shuffle distribution with 95% intervals, the SAS table and the other shuffles overlaid |
 | `idiots-delight-52-naive-power.md` | How many games it takes to detect the naive shuffle's bias (from two 10^8-game runs), checked on independent samples |
@@ -80,7 +80,7 @@ and of each file, the time taken and the cores. `deckodds reproduce
 | `prisoners-patience-exact-SxR-RULE.md`, `.json` | The exact distribution of stacks left (1 = won) on an S suits x R ranks deck (2x3 3x3 4x3 5x3 2x4 3x4 4x4 2x5 3x5 2x6 2x7 1x11 1x12 1x13), stacks moved card by card (`reversed`, the seed program's rule) or as a unit (`kept`), by the memoised enumerator |
 | `prisoners-patience-exact-2x8-RULE.md`, `.json` | The same for 2 x 8 (slow: made with `DECKODDS_SLOW=1`, not by CI) |
 | `prisoners-patience-mc-vs-exact.md` | 1,000,000 Monte-Carlo games against exact on 3x4 2x6 2x7 1x12, both rules |
-| `prisoners-patience-52-RULE.md`, `.json` | 100,000,000 52-card games under each rule: the distribution of stacks left with 95% intervals |
+| `prisoners-patience-52-RULE.md`, `.json`, `.svg` (a bar chart) | 100,000,000 52-card games under each rule: the distribution of stacks left with 95% intervals |
 | `prisoners-patience-52-vs-seed.md`, `.json` | The seed's 661 wins in 16,000,000 games against each rule's 100,000,000 games (two-proportion test): which rule the seed's program played |
 | `prisoners-patience-52-reversed-vs-kept.md`, `.json` | The two rules against each other, 10,000,000 independent games each |
 | `prisoners-patience-winnable-exact-SxR-RULE.md`, `.json` | Which deals can be won at all with free choice of moves, every arrangement solved exactly (3x4 2x5 1x9 1x10), beside what the fixed sweep wins, and the two cross-tabulated |
@@ -91,8 +91,8 @@ and of each file, the time taken and the cores. `deckodds reproduce
 
 | file | what it shows |
 |---|---|
-| `klondike-52.md`, `.json` | 10,000,000 games by the exercise's fixed policy (one card at a time, one pass): the distribution of cards on the foundations with 95% intervals, the mean cards, the mean net winnings per game at $52 a game and $5 a card (with standard error), the total net winnings, and the chance of going out |
-| `klondike-52-VARIANT.md`, `.json` | The same under other rules: `draw3` (three cards at a time), `passes3` (two redeals), `draw3-passes3` |
+| `klondike-52.md`, `.json`, `.svg` (a bar chart) | 10,000,000 games by the exercise's fixed policy (one card at a time, one pass): the distribution of cards on the foundations with 95% intervals, the mean cards, the mean net winnings per game at $52 a game and $5 a card (with standard error), the total net winnings, and the chance of going out |
+| `klondike-52-VARIANT.md`, `.json`, `.svg` | The same under other rules: `draw3` (three cards at a time), `passes3` (two redeals), `draw3-passes3` |
 | `klondike-records.txt` | Complete records of the first two games of that run: the deal, every move with its rule, the end, the money |
 | `klondike-records-went-out.txt` | Records of the first two games of the run that went out |
 INDEX

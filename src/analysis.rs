@@ -50,8 +50,9 @@ const GAMES: [&str; 5] = [
 const RESERVED: [&str; 5] = ["out", "format", "quiet", "threads", "help"];
 
 /// Output file kinds and what writes them: report formats through `--out`
-/// (md csv json tex), and the text of commands that print text (txt).
-const OUTPUTS: [&str; 5] = ["md", "csv", "json", "tex", "txt"];
+/// (md csv json tex), the text of commands that print text (txt), and a
+/// bar chart drawn from the JSON output (svg).
+const OUTPUTS: [&str; 6] = ["md", "csv", "json", "tex", "txt", "svg"];
 
 /// Which trial counts a run uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -357,6 +358,12 @@ impl Spec {
                 ));
             }
         };
+        if outputs.iter().any(|o| o == "svg") && !outputs.iter().any(|o| o == "json") {
+            return Err(bad(
+                line("outputs"),
+                "outputs: \"svg\" is drawn from the JSON output, so list \"json\" too".into(),
+            ));
+        }
         let prints_text = outputs.iter().any(|o| o == "txt");
         if prints_text && outputs.len() > 1 {
             return Err(bad(
@@ -412,9 +419,12 @@ impl Spec {
             args.extend(["--trials".into(), trials.to_string()]);
             args.extend(["--seed".into(), sampling.seed.to_string()]);
         }
-        for path in self.output_paths(results) {
-            args.push("--out".into());
-            args.push(path.display().to_string());
+        // The chart is drawn afterwards, from the JSON.
+        for (kind, path) in self.outputs.iter().zip(self.output_paths(results)) {
+            if kind != "svg" {
+                args.push("--out".into());
+                args.push(path.display().to_string());
+            }
         }
         args
     }
@@ -580,6 +590,10 @@ seed = 1
         check(
             GOOD.replace("description = \"Klondike, 10^7 games\"\n", ""),
             "description: missing",
+        );
+        check(
+            GOOD.replace("[\"md\", \"json\"]", "[\"md\", \"svg\"]"),
+            "line 4: outputs: \"svg\" is drawn from the JSON output",
         );
     }
 

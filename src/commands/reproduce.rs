@@ -15,6 +15,7 @@ use super::{Context, write_atomically};
 use crate::analysis::{Profile, Spec};
 use crate::cli::Cli;
 use crate::error::{Error, Result};
+use crate::report::chart::{self, BarChart, Series};
 
 /// Where specs live.
 const ANALYSIS_DIR: &str = "analysis";
@@ -54,6 +55,7 @@ pub(super) fn run(
         );
         let started = Instant::now();
         run_spec(spec, profile, &results, context)?;
+        draw_chart(spec, &results)?;
         let elapsed = started.elapsed().as_secs_f64();
         let provenance = provenance(spec, profile, &results, elapsed, context)?;
         let path = results.join(format!("{}.provenance.json", spec.name));
@@ -139,6 +141,118 @@ fn verdicts(spec: &Spec, results: &Path) -> Result<String> {
     })
 }
 
+/// Draws the spec's `svg` output, if it has one: a bar chart of its one
+/// distribution (estimates with their 95% intervals, or exact
+/// probabilities), from its JSON output.
+fn draw_chart(spec: &Spec, results: &Path) -> Result<()> {
+    let outputs = spec.output_paths(results);
+    let Some((_, svg_path)) = spec
+        .outputs
+        .iter()
+        .zip(&outputs)
+        .find(|(kind, _)| *kind == "svg")
+    else {
+        return Ok(());
+    };
+    let json_path = json_output(spec, &outputs).unwrap_or_default();
+    let report = parse_json(&json_path)?;
+    let in_spec = |message: String| Error::BadInputFile {
+        path: spec.path.clone(),
+        message,
+    };
+    let distributions = report["distributions"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let [distribution] = distributions.as_slice() else {
+        return Err(in_spec(format!(
+            "outputs: \"svg\" draws one distribution, and this report has {}",
+            distributions.len()
+        )));
+    };
+    let outcomes = distribution["outcomes"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let number = |value: &Value| value.as_f64().unwrap_or(0.0);
+    let values: Vec<f64> = outcomes
+        .iter()
+        .map(|o| number(o.get("estimate").unwrap_or(&o["value"])))
+        .collect();
+    let intervals: Option<Vec<(f64, f64)>> = outcomes
+        .iter()
+        .map(|o| Some((number(o["ci95"].get(0)?), number(o["ci95"].get(1)?))))
+        .collect();
+    let key = distribution["key"]
+        .as_str()
+        .unwrap_or_default()
+        .replace('-', " ");
+    let params: Vec<String> = report["params"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(name, value)| {
+            format!(
+                "{name} {}",
+                value.as_str().map_or(value.to_string(), str::to_string)
+            )
+        })
+        .collect();
+    let series_name = match report["trials"].as_u64() {
+        Some(trials) => format!(
+            "deckodds, {} games (seed {}), with 95% intervals",
+            thousands(trials),
+            report["seed"]
+        ),
+        None => "deckodds, exact".to_string(),
+    };
+    let chart = BarChart {
+        title: format!(
+            "{}: {key} ({})",
+            game_name(report["game"].as_str().unwrap_or_default()),
+            params.join(", ")
+        ),
+        x_label: key,
+        y_label: "percent of games".into(),
+        categories: outcomes
+            .iter()
+            .map(|o| o["outcome"].as_str().unwrap_or_default().to_string())
+            .collect(),
+        series: vec![Series {
+            name: series_name,
+            values,
+            intervals,
+        }],
+    };
+    let svg = chart::render_svg(&chart).map_err(|e| in_spec(format!("outputs: svg: {e}")))?;
+    write_atomically(svg_path, svg.as_bytes())
+}
+
+/// A game's name for people, from its command name.
+fn game_name(game: &str) -> &str {
+    match game {
+        "blackjack-dealer" => "Blackjack dealer",
+        "idiots-delight" => "Idiot's Delight",
+        "roll-call" => "Roll-Call",
+        "prisoners-patience" => "Prisoner's patience",
+        "klondike" => "Klondike",
+        other => other,
+    }
+}
+
+/// `10000000` as `10,000,000`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut text = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            text.push(',');
+        }
+        text.push(digit);
+    }
+    text
+}
+
 /// The spec's JSON output file among `outputs`, if it has one.
 fn json_output(spec: &Spec, outputs: &[PathBuf]) -> Option<PathBuf> {
     spec.outputs
@@ -214,6 +328,7 @@ fn check_results(specs: &[Spec], results: &Path, context: &Context) -> Result<()
         let how = match &spec.sampling {
             None => {
                 run_spec(spec, Profile::Full, &scratch.0, &quietly(context))?;
+                draw_chart(spec, &scratch.0)?;
                 for (committed, fresh) in spec
                     .output_paths(results)
                     .iter()

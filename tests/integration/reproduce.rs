@@ -11,7 +11,7 @@ use crate::support::deckodds;
 const SPEC: &str = r#"description = "a small Klondike run"
 game = "klondike"
 command = "mc"
-outputs = ["md", "json"]
+outputs = ["md", "json", "svg"]
 
 [params]
 passes = 2
@@ -66,6 +66,10 @@ fn a_spec_writes_its_tables_and_provenance() {
         "klondike mc --quiet --passes 2 --trials 30000 --seed 5 --format md",
     );
     assert_eq!(table, by_hand);
+    // The chart, drawn from the JSON.
+    let svg = fs::read_to_string(dir.path().join("out/small.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("Klondike: foundation cards"));
+    assert!(svg.contains("30,000 games (seed 5), with 95% intervals"));
     let one = provenance(dir.path(), "small");
     assert_eq!(one["trials"], 30000);
     assert_eq!(one["seed"], 5);

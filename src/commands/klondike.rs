@@ -246,7 +246,7 @@ fn parse_deal(text: &str) -> Result<[Card; 52]> {
         if *seen {
             return Err(Error::invalid(
                 "--deal",
-                format!("has {card} twice;"),
+                format!("has {card} twice"),
                 ALLOWED,
             ));
         }
@@ -258,9 +258,14 @@ fn parse_deal(text: &str) -> Result<[Card; 52]> {
             .filter(|card| !seen[usize::from(card.code())])
             .map(|card| card.to_string())
             .collect();
+        // A few missing cards are named; a short deal would list dozens.
+        let named = match missing.len() {
+            n if n > 5 => format!("{} and {} more", missing[..5].join(" "), n - 5),
+            _ => missing.join(" "),
+        };
         return Err(Error::invalid(
             "--deal",
-            format!("has {} cards (missing {});", cards.len(), missing.join(" ")),
+            format!("has {} cards (missing {named})", cards.len()),
             ALLOWED,
         ));
     }
@@ -299,13 +304,16 @@ mod tests {
             assert!(message.starts_with(expected), "{message}");
         };
         let full = deck_text();
-        check(&full.replacen("AC", "AD", 1), "--deal has AD twice;");
+        check(&full.replacen("AC", "AD", 1), "--deal has AD twice:");
         check(
             &full.replacen("AC ", "", 1),
-            "--deal has 51 cards (missing AC);",
+            "--deal has 51 cards (missing AC):",
         );
-        check(&format!("{full} 2C"), "--deal has 2C twice;");
+        check(&format!("{full} 2C"), "--deal has 2C twice:");
         check(&full.replacen("AC", "1X", 1), "--deal 1X: is not a card");
-        check("", "--deal has 0 cards (missing AC 2C");
+        check(
+            "",
+            "--deal has 0 cards (missing AC 2C 3C 4C 5C and 47 more):",
+        );
     }
 }

@@ -283,11 +283,11 @@ fn bad_input_is_one_clear_line_and_exit_2() {
         ("klondike record --seed x".to_string(), "--seed x:"),
         (
             format!("klondike record --deal {short} --out {never}"),
-            "--deal has 51 cards (missing AC);",
+            "--deal has 51 cards (missing AC):",
         ),
         (
             format!("klondike record --deal {twice} --out {never}"),
-            "--deal has AC twice;",
+            "--deal has AC twice:",
         ),
         (format!("klondike record --deal {odd}"), "--deal 1X:"),
         (

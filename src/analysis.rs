@@ -414,8 +414,7 @@ impl Spec {
             args.push(format!("--{key}"));
             args.extend(value.clone());
         }
-        if let Some(sampling) = &self.sampling {
-            let trials = self.trials(profile).unwrap_or(sampling.trials);
+        if let (Some(sampling), Some(trials)) = (&self.sampling, self.trials(profile)) {
             args.extend(["--trials".into(), trials.to_string()]);
             args.extend(["--seed".into(), sampling.seed.to_string()]);
         }

@@ -1,6 +1,14 @@
-//! SVG bar charts of distributions: one distribution as bars, any others
-//! (a published table, another shuffle) overlaid as markers on top, and
-//! 95% intervals as error bars.
+//! SVG charts of results:
+//!
+//! - [`BarChart`] ([`render_svg`]): one distribution as bars, any others (a
+//!   published table, another shuffle) overlaid as markers on top, and 95%
+//!   intervals as error bars;
+//! - [`StackedBarChart`] ([`render_stacked_svg`]): several distributions
+//!   over the same outcomes (the dealer's final hand for each upcard), one
+//!   bar per distribution split into its outcomes;
+//! - [`ZScorePlot`] ([`render_z_scores_svg`]): the per-outcome z-scores of
+//!   a comparison, one panel per compared distribution, against reference
+//!   lines at 0, ±2 and the critical value.
 //!
 //! Like the rest of the report layer this only builds a string; the caller
 //! decides where it goes.
@@ -49,6 +57,89 @@ pub struct BarChart {
     pub categories: Vec<String>,
     /// The series; the first is drawn as bars.
     pub series: Vec<Series>,
+}
+
+/// One segment of every bar of a [`StackedBarChart`], e.g. "the dealer
+/// busts".
+#[derive(Clone, Debug, PartialEq)]
+pub struct Segment {
+    /// The legend entry, e.g. `bust`.
+    pub name: String,
+    /// Probabilities in `[0, 1]`, one per category.
+    pub values: Vec<f64>,
+}
+
+/// A stacked bar chart: one bar per category (a dealer's upcard, say), each
+/// split into the segments, stacked from the bottom in the given order, so
+/// that every bar reaches 100%.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StackedBarChart {
+    /// The title above the chart.
+    pub title: String,
+    /// The x axis description, e.g. `dealer's upcard`.
+    pub x_label: String,
+    /// The y axis description, e.g. `percent of hands`.
+    pub y_label: String,
+    /// Category labels along the x axis, one bar each, e.g. `2`, ..., `A`.
+    pub categories: Vec<String>,
+    /// The segments, from the bottom of the stack to its top.
+    pub segments: Vec<Segment>,
+}
+
+/// One outcome of a [`ZPanel`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZPoint {
+    /// The outcome label under the x axis, e.g. `17` or `bust`.
+    pub label: String,
+    /// The outcome's z-score; `None` where it is undefined or was not
+    /// tested. Such an outcome keeps its place on the x axis but gets no
+    /// point.
+    pub z: Option<f64>,
+    /// True when the outcome was pooled with others for the chi-square test
+    /// (too small an expected count), so its own z-score deserves less
+    /// weight; it is drawn hollow.
+    pub pooled: bool,
+}
+
+/// One compared distribution of a [`ZScorePlot`]: its outcomes in order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZPanel {
+    /// The heading above the panel, e.g. `K=1: χ² = 1146315.32, df 52, p <
+    /// 0.0001: disagree`; empty for none. A heading too long for the panel
+    /// is split after its first `": "`.
+    pub title: String,
+    /// The outcomes, in x order.
+    pub points: Vec<ZPoint>,
+}
+
+/// The z-scores of a comparison: per outcome, `(observed - expected) /
+/// standard error`, with one panel per compared distribution (each with its
+/// own symmetric y range), and reference lines at 0, ±2 and, if given, the
+/// critical value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZScorePlot {
+    /// The title above the plot.
+    pub title: String,
+    /// The x axis description, e.g. `outcome`.
+    pub x_label: String,
+    /// The y axis description, e.g. `z = (observed - expected) / standard
+    /// error`.
+    pub y_label: String,
+    /// The critical `|z|`, if the comparison has one: drawn as a reference
+    /// line, and points beyond it are drawn as vermillion triangles.
+    pub critical: Option<CriticalValue>,
+    /// The panels, laid out in reading order.
+    pub panels: Vec<ZPanel>,
+}
+
+/// A critical `|z|` of a [`ZScorePlot`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct CriticalValue {
+    /// The critical `|z|`, finite and positive.
+    pub z: f64,
+    /// How it was chosen, for the legend, e.g. `Bonferroni over 83 cells,
+    /// level 0.05`; empty for nothing.
+    pub description: String,
 }
 
 /// Width of the SVG in pixels.
@@ -539,6 +630,928 @@ fn draw(root: &Area<'_>, chart: &BarChart) -> Drawn {
     Ok(())
 }
 
+// ---------------------------------------------------------------------------
+// Pieces shared by the stacked bar chart and the z-score plot.
+
+/// Okabe–Ito colours in the order segments take them: blue, orange, bluish
+/// green, reddish purple, sky blue, vermillion, yellow, black. Neighbours
+/// differ in hue and lightness, so adjacent segments stay apart.
+const PALETTE: [RGBColor; 8] = [
+    RGBColor(0x00, 0x72, 0xB2),
+    RGBColor(0xE6, 0x9F, 0x00),
+    RGBColor(0x00, 0x9E, 0x73),
+    RGBColor(0xCC, 0x79, 0xA7),
+    RGBColor(0x56, 0xB4, 0xE9),
+    RGBColor(0xD5, 0x5E, 0x00),
+    RGBColor(0xF0, 0xE4, 0x42),
+    RGBColor(0x00, 0x00, 0x00),
+];
+/// Okabe–Ito vermillion: points beyond the critical value, and its line.
+const ALARM: RGBColor = RGBColor(0xD5, 0x5E, 0x00);
+/// Font size of the percentages inside stacked segments and of the z-score
+/// plot's tick labels, in pixels.
+const SMALL_SIZE: f64 = 12.0;
+/// The least room, in pixels, between two neighbouring x labels.
+const LABEL_GAP: f64 = 6.0;
+/// Height of a row of panels of a z-score plot with several rows, in
+/// pixels.
+const PANEL_HEIGHT: i32 = 230;
+/// Height of the only row of panels, in pixels: taller, so that the y axis
+/// description fits beside it.
+const SINGLE_PANEL_HEIGHT: i32 = 400;
+/// Horizontal room between panels, in pixels.
+const PANEL_GAP: i32 = 18;
+/// The most panels side by side.
+const MAX_COLUMNS: usize = 3;
+/// The least half-height of a z-score panel's y range.
+const MIN_Z_RANGE: f64 = 4.0;
+
+/// Draws `draw` into a fresh SVG document of `size` pixels.
+fn render_with(
+    size: (u32, u32),
+    title: &str,
+    draw: impl FnOnce(&Area<'_>) -> Drawn,
+) -> Result<String> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        draw(&root)
+            .and_then(|()| root.present().map_err(Into::into))
+            // As in `render_svg`: validated input cannot fail to draw.
+            .map_err(|e| Error::invalid("chart", title, format!("cannot be drawn: {e}")))?;
+    }
+    Ok(svg)
+}
+
+/// The size of a title wrapped onto several lines.
+const WRAPPED_TITLE_SIZE: f64 = 16.0;
+
+/// A title's size and lines: one line as large as fits, down to
+/// [`WRAPPED_TITLE_SIZE`]; a longer title is wrapped at spaces onto as many
+/// lines as it needs at that size (a single word wider than the picture
+/// keeps a line of its own).
+fn title_lines(title: &str) -> (f64, Vec<String>) {
+    let room = WIDTH as i32 - 2 * MARGIN;
+    let size = title_size(title);
+    if size >= WRAPPED_TITLE_SIZE && text_width(title, size) <= room {
+        return (size, vec![title.to_string()]);
+    }
+    let mut lines: Vec<String> = Vec::new();
+    for word in title.split(' ') {
+        match lines.last_mut() {
+            Some(line) if text_width(&format!("{line} {word}"), WRAPPED_TITLE_SIZE) <= room => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    (WRAPPED_TITLE_SIZE, lines)
+}
+
+/// The pixel row just under the title drawn by [`draw_title`], with room
+/// to spare.
+fn title_bottom(title: &str) -> i32 {
+    let (size, lines) = title_lines(title);
+    MARGIN + lines.len() as i32 * text_height(size) + 8
+}
+
+/// Draws `title` centred at the top (see [`title_lines`]) and returns
+/// [`title_bottom`].
+fn draw_title(
+    root: &Area<'_>,
+    title: &str,
+) -> std::result::Result<i32, Box<dyn std::error::Error>> {
+    let (size, lines) = title_lines(title);
+    for (i, line) in lines.into_iter().enumerate() {
+        root.draw(&Text::new(
+            line,
+            (WIDTH as i32 / 2, MARGIN + i as i32 * text_height(size)),
+            font(size)
+                .style(FontStyle::Bold)
+                .color(&BLACK)
+                .pos(Pos::new(HPos::Center, VPos::Top)),
+        ))?;
+    }
+    Ok(title_bottom(title))
+}
+
+/// The largest size from `largest` down to `smallest` at which `text` is
+/// at most `room` pixels wide (`smallest` if none is).
+fn fitting_size(text: &str, room: i32, largest: f64, smallest: f64) -> f64 {
+    let mut size = largest;
+    while size > smallest && text_width(text, size) > room {
+        size -= 1.0;
+    }
+    size
+}
+
+/// What a legend key of the newer charts shows.
+#[derive(Clone, Copy)]
+enum Key {
+    /// A filled box, as a segment.
+    Fill(RGBColor),
+    /// A z-score point.
+    Point(PointKind),
+    /// A horizontal reference line.
+    Line { colour: RGBColor, dashed: bool },
+}
+
+/// How a z-score point is drawn.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum PointKind {
+    /// A filled blue circle.
+    Plain,
+    /// A hollow blue circle: the outcome was pooled for the test.
+    Pooled,
+    /// A vermillion triangle: beyond the critical value.
+    Beyond,
+}
+
+/// Lays out legend entries `(key, name)` in rows from pixel row `top` so
+/// that they fit the width; returns each entry's top-left pixel and the
+/// legend's height.
+fn legend_rows(entries: &[(Key, String)], top: i32) -> (Vec<(i32, i32)>, i32) {
+    let right = WIDTH as i32 - MARGIN;
+    let (mut x, mut y) = (MARGIN, top);
+    let mut placed = Vec::with_capacity(entries.len());
+    for (_, name) in entries {
+        let width = SWATCH + 8 + text_width(name, LABEL_SIZE);
+        if x > MARGIN && x + width > right {
+            x = MARGIN;
+            y += LEGEND_ROW;
+        }
+        placed.push((x, y));
+        x += width + 24;
+    }
+    (placed, y + LEGEND_ROW - top)
+}
+
+/// Draws one legend entry with its top-left corner at `(x, y)`.
+fn draw_key(root: &Area<'_>, key: Key, name: &str, (x, y): (i32, i32)) -> Drawn {
+    let middle = y + text_height(LABEL_SIZE) / 2;
+    match key {
+        Key::Fill(colour) => {
+            root.draw(&Rectangle::new(
+                [(x, middle - 7), (x + SWATCH, middle + 7)],
+                colour.filled(),
+            ))?;
+        }
+        Key::Point(kind) => draw_point(root, kind, (x + SWATCH / 2, middle), 4)?,
+        Key::Line { colour, dashed } => {
+            draw_line(root, (x, x + SWATCH), middle, colour, dashed)?;
+        }
+    }
+    root.draw(&Text::new(
+        name.to_string(),
+        (x + SWATCH + 8, middle),
+        font(LABEL_SIZE)
+            .color(&BLACK)
+            .pos(Pos::new(HPos::Left, VPos::Center)),
+    ))?;
+    Ok(())
+}
+
+/// Draws a horizontal line at pixel row `y` from column `left` to `right`,
+/// dashed (6 pixels on, 4 off) or solid.
+fn draw_line(
+    root: &Area<'_>,
+    (left, right): (i32, i32),
+    y: i32,
+    colour: RGBColor,
+    dashed: bool,
+) -> Drawn {
+    let style = colour.stroke_width(1);
+    if !dashed {
+        root.draw(&PathElement::new(vec![(left, y), (right, y)], style))?;
+        return Ok(());
+    }
+    let mut x = left;
+    while x < right {
+        let end = (x + 6).min(right);
+        root.draw(&PathElement::new(vec![(x, y), (end, y)], style))?;
+        x += 10;
+    }
+    Ok(())
+}
+
+/// Draws a z-score point of `kind` centred at pixel `at`.
+fn draw_point(root: &Area<'_>, kind: PointKind, at: (i32, i32), radius: i32) -> Drawn {
+    match kind {
+        PointKind::Plain => {
+            root.draw(&Circle::new(at, radius, BAR_EDGE.filled()))?;
+        }
+        PointKind::Pooled => {
+            root.draw(&Circle::new(at, radius, WHITE.filled()))?;
+            root.draw(&Circle::new(at, radius, BAR_EDGE.stroke_width(1)))?;
+        }
+        PointKind::Beyond => {
+            // Larger than the circles, as a triangle's area is smaller at
+            // the same radius.
+            root.draw(&TriangleMarker::new(at, radius + 2, ALARM.filled()))?;
+        }
+    }
+    Ok(())
+}
+
+/// The smallest step among 1, 2, 5, 10, 20, 50, ... at which every
+/// `step`-th label, from the first, clears its shown neighbours by
+/// [`LABEL_GAP`] when labels are `slot` pixels apart at `px` pixels.
+fn label_step(labels: &[String], slot: f64, px: f64) -> usize {
+    let fits = |step: usize| {
+        let shown: Vec<f64> = labels
+            .iter()
+            .step_by(step)
+            .map(|label| f64::from(text_width(label, px)))
+            .collect();
+        shown
+            .windows(2)
+            .all(|pair| slot * step as f64 >= (pair[0] + pair[1]) / 2.0 + LABEL_GAP)
+    };
+    let mut decade = 1;
+    loop {
+        for step in [decade, 2 * decade, 5 * decade] {
+            if step >= labels.len() || fits(step) {
+                return step;
+            }
+        }
+        decade *= 10;
+    }
+}
+
+/// Draws category labels under the x axis at the pixel columns `xs`, every
+/// `step`-th one, hanging from pixel row `y` at `px` pixels; every category
+/// gets a tick mark, the labelled ones a longer one.
+fn draw_x_labels(
+    root: &Area<'_>,
+    labels: &[String],
+    xs: &[i32],
+    y: i32,
+    step: usize,
+    px: f64,
+) -> Drawn {
+    let tick_font = font(px)
+        .color(&BLACK)
+        .pos(Pos::new(HPos::Center, VPos::Top));
+    for (i, (label, &x)) in labels.iter().zip(xs).enumerate() {
+        let shown = i % step == 0;
+        let length = if shown { 5 } else { 3 };
+        root.draw(&PathElement::new(
+            vec![(x, y), (x, y + length)],
+            BLACK.stroke_width(1),
+        ))?;
+        if shown {
+            root.draw(&Text::new(label.clone(), (x, y + 8), tick_font.clone()))?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether text on `colour` reads better in black than in white, by the
+/// WCAG contrast ratio of the two.
+fn dark_text_on(colour: RGBColor) -> bool {
+    let channel = |c: u8| {
+        let c = f64::from(c) / 255.0;
+        if c <= 0.03928 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    let RGBColor(r, g, b) = colour;
+    let luminance = 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+    // Contrast with black (L + 0.05) / 0.05 against with white 1.05 / (L + 0.05).
+    (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05)
+}
+
+// ---------------------------------------------------------------------------
+// Stacked bar chart.
+
+/// Renders the stacked bar chart as a standalone SVG document (y axis in
+/// percent, 0 to 100).
+///
+/// Each bar stacks its category's segment values from the bottom, in the
+/// order of [`StackedBarChart::segments`], each in its own Okabe–Ito colour
+/// (repeating after eight segments). A segment tall and wide enough to hold
+/// its percentage (one decimal) shows it inside. The legend names the
+/// segments from the top of the stack down, as they appear in the bars: in
+/// a column to the right of the plot, or in rows under the title when the
+/// names are too long for a column.
+///
+/// Guarantees: deterministic output (the same chart gives the same bytes),
+/// no I/O, no fonts needed. Errors: no category, no segment, a segment
+/// without exactly one value per category, a value outside `[0, 1]`, or a
+/// category whose values do not sum to 1 within `1e-9`.
+pub fn render_stacked_svg(chart: &StackedBarChart) -> Result<String> {
+    validate_stacked(chart)?;
+    render_with((WIDTH, HEIGHT), &chart.title, |root| {
+        draw_stacked(root, chart)
+    })
+}
+
+fn validate_stacked(chart: &StackedBarChart) -> Result<()> {
+    let n = chart.categories.len();
+    if n == 0 {
+        return Err(Error::invalid(
+            "chart",
+            "without categories",
+            "needs at least one category",
+        ));
+    }
+    if chart.segments.is_empty() {
+        return Err(Error::invalid(
+            "chart",
+            "without segments",
+            "needs at least one segment",
+        ));
+    }
+    for segment in &chart.segments {
+        let name = &segment.name;
+        if segment.values.len() != n {
+            return Err(Error::invalid(
+                "chart",
+                format!(
+                    "segment \"{name}\" has {} values for {n} categories",
+                    segment.values.len()
+                ),
+                "needs one value per category",
+            ));
+        }
+        if let Some((value, category)) = segment
+            .values
+            .iter()
+            .zip(&chart.categories)
+            .find(|(v, _)| !(0.0..=1.0).contains(*v))
+        {
+            return Err(Error::invalid(
+                "chart",
+                format!("segment \"{name}\", category \"{category}\": value {value}"),
+                "must be a probability in [0, 1]",
+            ));
+        }
+    }
+    for (i, category) in chart.categories.iter().enumerate() {
+        let sum: f64 = chart.segments.iter().map(|s| s.values[i]).sum();
+        if (sum - 1.0).abs() > 1e-9 {
+            return Err(Error::invalid(
+                "chart",
+                format!("category \"{category}\": segments sum to {sum}"),
+                "must sum to 1 (within 1e-9)",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The colour of segment `index`.
+fn segment_colour(index: usize) -> RGBColor {
+    PALETTE[index % PALETTE.len()]
+}
+
+fn draw_stacked(root: &Area<'_>, chart: &StackedBarChart) -> Drawn {
+    root.fill(&WHITE)?;
+    let n = chart.categories.len();
+    let legend_top = draw_title(root, &chart.title)?;
+
+    // The legend lists the top of the stack first, so that it reads like
+    // the bars; in a column on the right when that leaves the plot most of
+    // the width, else in rows under the title.
+    let entries: Vec<(Key, String)> = chart
+        .segments
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, s)| (Key::Fill(segment_colour(i)), s.name.clone()))
+        .collect();
+    let widest = entries
+        .iter()
+        .map(|(_, name)| text_width(name, LABEL_SIZE))
+        .max()
+        .unwrap_or(0);
+    let column = SWATCH + 8 + widest;
+    let (body, legend_at) = if column <= WIDTH as i32 / 4 {
+        let x = WIDTH as i32 - MARGIN - column;
+        let at = (0..entries.len())
+            .map(|k| (x, legend_top + 4 + LEGEND_ROW * k as i32))
+            .collect::<Vec<_>>();
+        let body = root.margin(legend_top, 0, 0, column + MARGIN + 8);
+        (body, at)
+    } else {
+        // In rows the legend reads left to right from the bottom segment.
+        let bottom_first: Vec<(Key, String)> = entries.iter().rev().cloned().collect();
+        let (mut at, height) = legend_rows(&bottom_first, legend_top);
+        at.reverse();
+        (root.margin(legend_top + height + 6, 0, 0, 0), at)
+    };
+    for ((key, name), at) in entries.iter().zip(&legend_at) {
+        draw_key(root, *key, name, *at)?;
+    }
+
+    let tick_height = text_height(LABEL_SIZE);
+    let x_area = 8 + tick_height + 10 + text_height(AXIS_DESC_SIZE);
+    let x_range = -0.5..n as f64 - 0.5;
+    let mut plot = ChartBuilder::on(&body)
+        .margin_left(MARGIN)
+        .margin_right(MARGIN)
+        .margin_bottom(MARGIN)
+        .margin_top(8)
+        .set_label_area_size(LabelAreaPosition::Left, 64)
+        .set_label_area_size(LabelAreaPosition::Bottom, x_area)
+        .build_cartesian_2d(x_range.clone(), 0.0..100.0)?;
+    plot.configure_mesh()
+        .disable_x_mesh()
+        .disable_x_axis()
+        .y_labels(11)
+        .max_light_lines(0)
+        .bold_line_style(GRID.stroke_width(1))
+        .axis_style(BLACK.stroke_width(1))
+        .y_label_formatter(&|v| percent_label(*v))
+        .y_desc(chart.y_label.as_str())
+        .label_style(font(LABEL_SIZE))
+        .axis_desc_style(font(AXIS_DESC_SIZE))
+        .draw()?;
+
+    // The segments, each outlined in white so that neighbours stay apart.
+    let half = BAR_WIDTH / 2.0;
+    let mut bottoms = vec![0.0; n];
+    let mut labels = Vec::new();
+    for (index, segment) in chart.segments.iter().enumerate() {
+        let colour = segment_colour(index);
+        for (i, &value) in segment.values.iter().enumerate() {
+            if value <= 0.0 {
+                continue;
+            }
+            let c = i as f64;
+            let bottom = bottoms[i];
+            // Rounding may carry the last sum a hair past 100.
+            let top = (bottom + value * 100.0).min(100.0);
+            bottoms[i] = top;
+            let corners = [(c - half, bottom), (c + half, top)];
+            plot.draw_series(std::iter::once(Rectangle::new(corners, colour.filled())))?;
+            plot.draw_series(std::iter::once(Rectangle::new(
+                corners,
+                WHITE.stroke_width(1),
+            )))?;
+            labels.push((c, (bottom + top) / 2.0, bottom, top, value, colour));
+        }
+    }
+    plot.draw_series(std::iter::once(PathElement::new(
+        vec![(x_range.start, 0.0), (x_range.end, 0.0)],
+        BLACK.stroke_width(1),
+    )))?;
+    let pixel = |x: f64, y: f64| plot.backend_coord(&(x, y));
+
+    // Percentages inside the segments that hold them.
+    for (c, middle, bottom, top, value, colour) in labels {
+        let text = format!("{:.1}", value * 100.0);
+        let (left, low) = pixel(c - half, bottom);
+        let (right, high) = pixel(c + half, top);
+        let fits_height = low - high >= text_height(SMALL_SIZE) + 2;
+        let fits_width = right - left >= text_width(&text, SMALL_SIZE) + 4;
+        if fits_height && fits_width {
+            let ink = if dark_text_on(colour) { BLACK } else { WHITE };
+            root.draw(&Text::new(
+                text,
+                pixel(c, middle),
+                font(SMALL_SIZE)
+                    .color(&ink)
+                    .pos(Pos::new(HPos::Center, VPos::Center)),
+            ))?;
+        }
+    }
+
+    // Category labels and the x axis description, as in the bar chart.
+    let slot = f64::from(plot.plotting_area().dim_in_pixel().0) / n as f64;
+    let step = label_step(&chart.categories, slot, LABEL_SIZE);
+    let (left, bottom) = pixel(x_range.start, 0.0);
+    let (right, _) = pixel(x_range.end, 0.0);
+    let xs: Vec<i32> = (0..n).map(|i| pixel(i as f64, 0.0).0).collect();
+    draw_x_labels(root, &chart.categories, &xs, bottom, step, LABEL_SIZE)?;
+    root.draw(&Text::new(
+        chart.x_label.clone(),
+        ((left + right) / 2, bottom + 8 + tick_height + 10),
+        font(AXIS_DESC_SIZE)
+            .color(&BLACK)
+            .pos(Pos::new(HPos::Center, VPos::Top)),
+    ))?;
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// z-score plot.
+
+/// Renders the z-score plot as a standalone SVG document, 900 pixels wide
+/// and as tall as its rows of panels need.
+///
+/// Each panel plots its outcomes in order along x, one point per outcome
+/// with a z-score (outcomes without one keep their place and get none):
+/// a filled blue circle, a hollow one if the outcome was pooled, and a
+/// vermillion triangle if `|z|` exceeds the critical value. Its y
+/// range is symmetric about 0, at least ±4, and covers every point and the
+/// critical value; the panels of one plot may differ in range. Reference
+/// lines: z = 0 (solid), ±2 (grey, dashed) and ± the critical value
+/// (vermillion, dashed), all named in the legend under the title. Panels go side by side
+/// (up to three) when each panel's outcome labels then all fit; otherwise
+/// one per row, with every second, fifth, tenth, ... label shown as room
+/// allows (tick marks stay at every outcome).
+///
+/// Guarantees: deterministic output (the same plot gives the same bytes),
+/// no I/O, no fonts needed. Errors: no panel, a panel without outcomes, a
+/// z-score that is not finite, or a critical value that is not finite and
+/// positive.
+pub fn render_z_scores_svg(plot: &ZScorePlot) -> Result<String> {
+    validate_z_scores(plot)?;
+    let layout = ZLayout::new(plot);
+    render_with((WIDTH, layout.height as u32), &plot.title, |root| {
+        draw_z_scores(root, plot, &layout)
+    })
+}
+
+fn validate_z_scores(plot: &ZScorePlot) -> Result<()> {
+    if plot.panels.is_empty() {
+        return Err(Error::invalid(
+            "chart",
+            "without panels",
+            "needs at least one panel",
+        ));
+    }
+    if let Some(CriticalValue { z, .. }) = plot.critical
+        && !(z.is_finite() && z > 0.0)
+    {
+        return Err(Error::invalid(
+            "chart",
+            format!("critical value {z}"),
+            "must be a finite positive |z|",
+        ));
+    }
+    for (i, panel) in plot.panels.iter().enumerate() {
+        let name = if panel.title.is_empty() {
+            format!("panel {}", i + 1)
+        } else {
+            format!("panel \"{}\"", panel.title)
+        };
+        if panel.points.is_empty() {
+            return Err(Error::invalid(
+                "chart",
+                format!("{name} without outcomes"),
+                "needs at least one outcome",
+            ));
+        }
+        if let Some(point) = panel
+            .points
+            .iter()
+            .find(|p| p.z.is_some_and(|z| !z.is_finite()))
+        {
+            return Err(Error::invalid(
+                "chart",
+                format!(
+                    "{name}, outcome \"{}\": z-score {}",
+                    point.label,
+                    point.z.unwrap_or_default()
+                ),
+                "must be finite (leave an undefined z-score out)",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Where the z-score plot's pieces go, in pixels.
+struct ZLayout {
+    /// The legend entries.
+    legend: Vec<(Key, String)>,
+    /// Their top-left corners.
+    legend_at: Vec<(i32, i32)>,
+    /// The first pixel row of the panels.
+    top: i32,
+    /// Panels side by side.
+    columns: usize,
+    /// The height of a row of panels.
+    row_height: i32,
+    /// The width of the y tick labels' area of every panel.
+    label_area: i32,
+    /// Lines of every panel's heading, with their sizes.
+    headings: Vec<Vec<(String, f64)>>,
+    /// The height of the panels' headings (of the one with most lines).
+    heading_height: i32,
+    /// The whole picture's height.
+    height: i32,
+}
+
+/// Left of the panels: a strip for the y axis description, written once
+/// for all of them.
+fn y_desc_strip() -> i32 {
+    text_height(AXIS_DESC_SIZE) + 10
+}
+
+impl ZLayout {
+    fn new(plot: &ZScorePlot) -> ZLayout {
+        let mut legend = vec![(
+            Key::Point(PointKind::Plain),
+            "z-score of one outcome".to_string(),
+        )];
+        if plot
+            .panels
+            .iter()
+            .flat_map(|p| &p.points)
+            .any(|p| p.pooled && p.z.is_some())
+        {
+            legend.push((
+                Key::Point(PointKind::Pooled),
+                "outcome pooled for the chi-square test (expected count below 5)".to_string(),
+            ));
+        }
+        if let Some(critical) = &plot.critical {
+            legend.push((
+                Key::Point(PointKind::Beyond),
+                format!("beyond ±{:.2}", critical.z),
+            ));
+        }
+        legend.push((
+            Key::Line {
+                colour: BLACK,
+                dashed: false,
+            },
+            "z = 0".to_string(),
+        ));
+        legend.push((
+            Key::Line {
+                colour: NOTE,
+                dashed: true,
+            },
+            "z = ±2".to_string(),
+        ));
+        if let Some(critical) = &plot.critical {
+            let name = match critical.description.as_str() {
+                "" => format!("z = ±{:.2}, the critical value", critical.z),
+                how => format!("z = ±{:.2}, the critical value ({how})", critical.z),
+            };
+            legend.push((
+                Key::Line {
+                    colour: ALARM,
+                    dashed: true,
+                },
+                name,
+            ));
+        }
+        let legend_top = title_bottom(&plot.title);
+        let (legend_at, legend_height) = legend_rows(&legend, legend_top);
+        let top = legend_top + legend_height + 6;
+
+        // Every panel gets the tick-label area of the widest range.
+        let widest_range = plot
+            .panels
+            .iter()
+            .map(|p| z_range(p, z_critical(plot)))
+            .fold(MIN_Z_RANGE, f64::max);
+        let label_area = text_width(&format!("-{:.0}.5", widest_range.ceil()), SMALL_SIZE) + 12;
+
+        // As many columns as keep every label of every panel.
+        let most = plot.panels.len().min(MAX_COLUMNS);
+        let columns = (1..=most)
+            .rev()
+            .find(|&columns| {
+                let slot = f64::from(panel_plot_width(columns, label_area));
+                plot.panels.iter().all(|panel| {
+                    let labels: Vec<String> =
+                        panel.points.iter().map(|p| p.label.clone()).collect();
+                    label_step(&labels, slot / labels.len() as f64, SMALL_SIZE) == 1
+                })
+            })
+            .unwrap_or(1);
+        let rows = plot.panels.len().div_ceil(columns) as i32;
+        let row_height = if rows == 1 {
+            SINGLE_PANEL_HEIGHT
+        } else {
+            PANEL_HEIGHT
+        };
+        let room = panel_plot_width(columns, label_area);
+        let headings: Vec<Vec<(String, f64)>> = plot
+            .panels
+            .iter()
+            .map(|p| heading_lines(&p.title, room))
+            .collect();
+        let lines = headings.iter().map(Vec::len).max().unwrap_or(0) as i32;
+        let heading_height = lines * text_height(HEADING_SIZE) + 6;
+        let bottom = 10 + text_height(AXIS_DESC_SIZE) + MARGIN;
+        ZLayout {
+            headings,
+            heading_height,
+            legend,
+            legend_at,
+            top,
+            columns,
+            row_height,
+            label_area,
+            height: top + rows * row_height + bottom,
+        }
+    }
+
+    /// The panel at `index`'s top-left pixel and size.
+    fn panel(&self, index: usize) -> ((i32, i32), (i32, i32)) {
+        let (row, column) = (index / self.columns, index % self.columns);
+        let width = panel_width(self.columns);
+        let x = MARGIN + y_desc_strip() + column as i32 * (width + PANEL_GAP);
+        let y = self.top + row as i32 * self.row_height;
+        ((x, y), (width, self.row_height))
+    }
+}
+
+/// The largest size of a panel's heading.
+const HEADING_SIZE: f64 = 13.0;
+
+/// A panel heading's lines and their sizes, to fit `room` pixels: one line
+/// at [`HEADING_SIZE`] down to 11 pixels if it fits; else two, split after
+/// the first `": "` (the key, then the test), each as large as fits down to
+/// 9 pixels. No lines for an empty heading.
+fn heading_lines(title: &str, room: i32) -> Vec<(String, f64)> {
+    if title.is_empty() {
+        return Vec::new();
+    }
+    let size = fitting_size(title, room, HEADING_SIZE, 11.0);
+    let split = title.split_once(": ");
+    match split {
+        Some((key, rest)) if text_width(title, size) > room => [key, rest]
+            .into_iter()
+            .map(|line| {
+                (
+                    line.to_string(),
+                    fitting_size(line, room, HEADING_SIZE, 9.0),
+                )
+            })
+            .collect(),
+        _ => vec![(
+            title.to_string(),
+            fitting_size(title, room, HEADING_SIZE, 9.0),
+        )],
+    }
+}
+
+/// The width of one panel when `columns` share the row.
+fn panel_width(columns: usize) -> i32 {
+    let room = WIDTH as i32 - 2 * MARGIN - y_desc_strip();
+    (room - (columns as i32 - 1) * PANEL_GAP) / columns as i32
+}
+
+/// The width of a panel's plotting area when `columns` share the row.
+fn panel_plot_width(columns: usize, label_area: i32) -> i32 {
+    panel_width(columns) - label_area - 8
+}
+
+/// The half-height of `panel`'s y range: at least [`MIN_Z_RANGE`], with
+/// room above the largest `|z|` and the critical value.
+fn z_range(panel: &ZPanel, z_critical: Option<f64>) -> f64 {
+    let largest = panel
+        .points
+        .iter()
+        .filter_map(|p| p.z)
+        .map(f64::abs)
+        .fold(z_critical.unwrap_or(0.0), f64::max);
+    (largest * 1.1).max(MIN_Z_RANGE)
+}
+
+/// The critical `|z|` of `plot`, if any.
+fn z_critical(plot: &ZScorePlot) -> Option<f64> {
+    plot.critical.as_ref().map(|c| c.z)
+}
+
+/// A y tick label of the z-score plot: whole numbers without decimals,
+/// others with at most two, trailing zeros removed.
+fn z_label(value: f64) -> String {
+    if value.abs() < 5e-3 {
+        return "0".to_string();
+    }
+    let text = format!("{value:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+fn draw_z_scores(root: &Area<'_>, plot: &ZScorePlot, layout: &ZLayout) -> Drawn {
+    root.fill(&WHITE)?;
+    draw_title(root, &plot.title)?;
+    for ((key, name), at) in layout.legend.iter().zip(&layout.legend_at) {
+        draw_key(root, *key, name, *at)?;
+    }
+    for (index, panel) in plot.panels.iter().enumerate() {
+        draw_z_panel(root, plot, layout, index, panel)?;
+    }
+
+    // The axis descriptions, once for all panels.
+    let panels_bottom = layout.height - (10 + text_height(AXIS_DESC_SIZE) + MARGIN);
+    let left = MARGIN + y_desc_strip();
+    let right = WIDTH as i32 - MARGIN;
+    root.draw(&Text::new(
+        plot.x_label.clone(),
+        ((left + right) / 2, panels_bottom + 10),
+        font(AXIS_DESC_SIZE)
+            .color(&BLACK)
+            .pos(Pos::new(HPos::Center, VPos::Top)),
+    ))?;
+    root.draw(&Text::new(
+        plot.y_label.clone(),
+        (
+            MARGIN + text_height(AXIS_DESC_SIZE) / 2,
+            (layout.top + panels_bottom) / 2,
+        ),
+        font(AXIS_DESC_SIZE)
+            .color(&BLACK)
+            .transform(FontTransform::Rotate270)
+            .pos(Pos::new(HPos::Center, VPos::Center)),
+    ))?;
+    Ok(())
+}
+
+fn draw_z_panel(
+    root: &Area<'_>,
+    plot: &ZScorePlot,
+    layout: &ZLayout,
+    index: usize,
+    panel: &ZPanel,
+) -> Drawn {
+    let ((x, y), (width, height)) = layout.panel(index);
+    let area = root.clone().shrink((x, y), (width, height));
+    let n = panel.points.len();
+    let range = z_range(panel, z_critical(plot));
+
+    // The heading, centred over the plotting area.
+    let plot_left = x + layout.label_area;
+    let plot_right = x + width - 8;
+    for (i, (line, size)) in layout.headings[index].iter().enumerate() {
+        root.draw(&Text::new(
+            line.clone(),
+            (
+                (plot_left + plot_right) / 2,
+                y + 2 + i as i32 * text_height(HEADING_SIZE),
+            ),
+            font(*size)
+                .style(FontStyle::Bold)
+                .color(&BLACK)
+                .pos(Pos::new(HPos::Center, VPos::Top)),
+        ))?;
+    }
+
+    let tick_area = 8 + text_height(SMALL_SIZE) + 8;
+    let x_range = -0.5..n as f64 - 0.5;
+    let mut chart = ChartBuilder::on(&area)
+        .margin_top(layout.heading_height + 4)
+        .margin_right(8)
+        .set_label_area_size(LabelAreaPosition::Left, layout.label_area)
+        .set_label_area_size(LabelAreaPosition::Bottom, tick_area)
+        .build_cartesian_2d(x_range.clone(), -range..range)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .disable_y_mesh()
+        .disable_x_axis()
+        .y_labels(9)
+        .axis_style(BLACK.stroke_width(1))
+        .y_label_formatter(&|v| z_label(*v))
+        .label_style(font(SMALL_SIZE))
+        .draw()?;
+    let pixel = |x: f64, y: f64| chart.backend_coord(&(x, y));
+    let (left, bottom) = pixel(x_range.start, -range);
+    let (right, _) = pixel(x_range.end, -range);
+
+    // Reference lines, the critical value's over the ±2 ones.
+    draw_line(root, (left, right), pixel(0.0, 0.0).1, BLACK, false)?;
+    for z in [2.0, -2.0] {
+        draw_line(root, (left, right), pixel(0.0, z).1, NOTE, true)?;
+    }
+    if let Some(critical) = z_critical(plot) {
+        for z in [critical, -critical] {
+            draw_line(root, (left, right), pixel(0.0, z).1, ALARM, true)?;
+        }
+    }
+    root.draw(&PathElement::new(
+        vec![(left, bottom), (right, bottom)],
+        BLACK.stroke_width(1),
+    ))?;
+
+    // The points, the ones beyond the critical value last so that they
+    // stay on top.
+    let slot = f64::from(right - left) / n as f64;
+    let radius = (slot * 0.3).round().clamp(2.0, 4.0) as i32;
+    let kind = |point: &ZPoint, z: f64| match z_critical(plot) {
+        Some(critical) if z.abs() > critical => PointKind::Beyond,
+        _ if point.pooled => PointKind::Pooled,
+        _ => PointKind::Plain,
+    };
+    for beyond in [false, true] {
+        for (i, point) in panel.points.iter().enumerate() {
+            let Some(z) = point.z else { continue };
+            let kind = kind(point, z);
+            if (kind == PointKind::Beyond) == beyond {
+                draw_point(root, kind, pixel(i as f64, z), radius)?;
+            }
+        }
+    }
+
+    let labels: Vec<String> = panel.points.iter().map(|p| p.label.clone()).collect();
+    let xs: Vec<i32> = (0..n).map(|i| pixel(i as f64, -range).0).collect();
+    let step = label_step(&labels, slot, SMALL_SIZE);
+    draw_x_labels(root, &labels, &xs, bottom, step, SMALL_SIZE)?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -787,5 +1800,408 @@ mod tests {
         assert_eq!(percent_label(12.0), "12");
         assert_eq!(percent_label(2.5), "2.5");
         assert_eq!(percent_label(0.30000000000000004), "0.3");
+    }
+    // -----------------------------------------------------------------------
+    // Stacked bar chart.
+
+    fn dealer_like_chart() -> StackedBarChart {
+        let segment = |name: &str, values: [f64; 3]| Segment {
+            name: name.to_string(),
+            values: values.to_vec(),
+        };
+        StackedBarChart {
+            title: "Blackjack dealer: final hand by upcard".to_string(),
+            x_label: "dealer's upcard".to_string(),
+            y_label: "percent of hands".to_string(),
+            categories: vec!["2".to_string(), "10".to_string(), "A".to_string()],
+            segments: vec![
+                segment("bust", [0.35, 0.21, 0.116]),
+                segment("17", [0.14, 0.11, 0.128]),
+                segment("18+", [0.51, 0.602, 0.446]),
+                segment("natural", [0.0, 0.078, 0.31]),
+            ],
+        }
+    }
+
+    /// The fill colours of the `<rect>` elements, in document order.
+    fn rect_fills(svg: &str) -> Vec<&str> {
+        svg.split("<rect")
+            .skip(1)
+            .filter_map(|element| {
+                let (_, rest) = element.split_once(r#"fill=""#)?;
+                Some(rest.split_once('"')?.0)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn stacked_bars_show_legend_segments_and_percentages() {
+        let chart = dealer_like_chart();
+        let svg = render_stacked_svg(&chart).unwrap();
+        for text in [
+            "Blackjack dealer: final hand by upcard",
+            "dealer&apos;s upcard",
+            "percent of hands",
+            "bust",
+            "17",
+            "18+",
+            "natural",
+            "100",
+        ] {
+            assert!(has_text(&svg, text), "{text} in {svg}");
+        }
+        assert_eq!(x_tick_labels(&svg), ["2", "10", "A"], "{svg}");
+        // Percentages inside the segments tall enough: all but the 7.8%
+        // natural and the... every one here is tall enough.
+        for text in ["35.0", "14.0", "51.0", "7.8", "31.0", "11.6"] {
+            assert!(has_text(&svg, text), "{text} in {svg}");
+        }
+        // The legend lists the top of the stack first.
+        let position = |text: &str| svg.find(&format!(">\n{text}\n<")).unwrap_or(usize::MAX);
+        assert!(position("natural") < position("18+"), "{svg}");
+        assert!(position("18+") < position("bust"), "{svg}");
+        // One filled rectangle per nonzero segment (11), plus the
+        // background and four legend swatches; zero segments are not drawn.
+        let fills = rect_fills(&svg);
+        let filled = fills.iter().filter(|f| **f != "none").count();
+        assert_eq!(filled, 1 + 4 + 11, "{fills:?}");
+    }
+
+    #[test]
+    fn small_segments_go_unlabelled() {
+        let mut chart = dealer_like_chart();
+        chart.segments[1].values[0] = 0.01;
+        chart.segments[2].values[0] = 0.64;
+        let svg = render_stacked_svg(&chart).unwrap();
+        assert!(!has_text(&svg, "1.0"), "{svg}");
+        assert!(has_text(&svg, "64.0"), "{svg}");
+    }
+
+    #[test]
+    fn stacked_output_is_deterministic() {
+        let chart = dealer_like_chart();
+        assert_eq!(
+            render_stacked_svg(&chart).unwrap(),
+            render_stacked_svg(&chart).unwrap()
+        );
+    }
+
+    /// The `x` and `y` of the `<text>` element showing `text`.
+    fn text_at(svg: &str, text: &str) -> (i32, i32) {
+        let element = svg
+            .split("<text")
+            .find(|element| element.contains(&format!(">\n{text}\n<")))
+            .unwrap_or_else(|| panic!("{text} in {svg}"));
+        let number = |name: &str| {
+            let (_, rest) = element.split_once(&format!(" {name}=\"")).unwrap();
+            rest.split_once('"').unwrap().0.parse().unwrap()
+        };
+        (number("x"), number("y"))
+    }
+
+    #[test]
+    fn legends_read_like_the_stack() {
+        // In a column, the top of the stack first.
+        let svg = render_stacked_svg(&dealer_like_chart()).unwrap();
+        let (x, y) = text_at(&svg, "natural");
+        assert_eq!(text_at(&svg, "18+"), (x, y + LEGEND_ROW), "{svg}");
+        assert_eq!(text_at(&svg, "bust"), (x, y + 3 * LEGEND_ROW), "{svg}");
+
+        // In a row, the bottom of the stack first.
+        let mut chart = dealer_like_chart();
+        chart.segments[0].name = "the dealer busts, going over 21 points".to_string();
+        let svg = render_stacked_svg(&chart).unwrap();
+        let (x, y) = text_at(&svg, "the dealer busts, going over 21 points");
+        let (natural_x, natural_y) = text_at(&svg, "natural");
+        assert!(x < natural_x && y == natural_y, "{svg}");
+    }
+
+    #[test]
+    fn stacked_input_is_validated() {
+        let check = |change: &dyn Fn(&mut StackedBarChart), expected: &str| {
+            let mut chart = dealer_like_chart();
+            change(&mut chart);
+            let message = render_stacked_svg(&chart).unwrap_err().to_string();
+            assert_eq!(message, expected);
+        };
+        check(
+            &|c| {
+                c.categories.clear();
+                c.segments.iter_mut().for_each(|s| s.values.clear());
+            },
+            "chart without categories: needs at least one category",
+        );
+        check(
+            &|c| c.segments.clear(),
+            "chart without segments: needs at least one segment",
+        );
+        check(
+            &|c| {
+                c.segments[1].values.pop();
+            },
+            "chart segment \"17\" has 2 values for 3 categories: needs one value per category",
+        );
+        check(
+            &|c| c.segments[3].values[0] = -0.0625,
+            "chart segment \"natural\", category \"2\": value -0.0625: \
+             must be a probability in [0, 1]",
+        );
+        check(
+            &|c| c.segments[3].values[0] = f64::NAN,
+            "chart segment \"natural\", category \"2\": value NaN: \
+             must be a probability in [0, 1]",
+        );
+        check(
+            &|c| c.segments[3].values[2] = 0.25,
+            "chart category \"A\": segments sum to 0.94: must sum to 1 (within 1e-9)",
+        );
+        // Rounding noise well within 1e-9 is accepted.
+        let mut chart = dealer_like_chart();
+        chart.segments[0].values[0] += 1e-12;
+        assert!(render_stacked_svg(&chart).is_ok());
+    }
+
+    #[test]
+    fn text_colour_follows_contrast() {
+        assert!(!dark_text_on(RGBColor(0x00, 0x72, 0xB2)));
+        assert!(!dark_text_on(RGBColor(0, 0, 0)));
+        assert!(dark_text_on(RGBColor(0xF0, 0xE4, 0x42)));
+        assert!(dark_text_on(RGBColor(0xE6, 0x9F, 0x00)));
+    }
+
+    // -----------------------------------------------------------------------
+    // z-score plot.
+
+    fn points(labels_and_z: &[(&str, Option<f64>)]) -> Vec<ZPoint> {
+        labels_and_z
+            .iter()
+            .map(|&(label, z)| ZPoint {
+                label: label.to_string(),
+                z,
+                pooled: false,
+            })
+            .collect()
+    }
+
+    fn z_plot() -> ZScorePlot {
+        ZScorePlot {
+            title: "Roll-Call: Monte Carlo vs exact".to_string(),
+            x_label: "outcome".to_string(),
+            y_label: "z = (observed - expected) / standard error".to_string(),
+            critical: None,
+            panels: vec![
+                ZPanel {
+                    title: "K=1: χ² = 3.10, df 3, p = 0.3765: agree".to_string(),
+                    points: points(&[
+                        ("0", Some(0.5)),
+                        ("1", Some(-1.25)),
+                        ("2", None),
+                        ("3", Some(2.5)),
+                    ]),
+                },
+                ZPanel {
+                    title: "passes".to_string(),
+                    points: points(&[("1", Some(-9.0)), ("2", Some(9.0))]),
+                },
+            ],
+        }
+    }
+
+    /// The number of `<circle` elements filled with `colour`.
+    fn circles(svg: &str, colour: &str) -> usize {
+        svg.split("<circle")
+            .skip(1)
+            .filter(|element| element.contains(&format!(r#"fill="{colour}""#)))
+            .count()
+    }
+
+    #[test]
+    fn z_scores_show_points_lines_and_legend() {
+        let plot = z_plot();
+        let svg = render_z_scores_svg(&plot).unwrap();
+        for text in [
+            "Roll-Call: Monte Carlo vs exact",
+            "K=1: χ² = 3.10, df 3, p = 0.3765: agree",
+            "passes",
+            "outcome",
+            "z = (observed - expected) / standard error",
+            "z-score of one outcome",
+            "z = 0",
+            "z = ±2",
+        ] {
+            assert!(has_text(&svg, text), "{text} in {svg}");
+        }
+        assert!(!has_text(&svg, "beyond ±2.50"), "{svg}");
+        // Five points with a z, plus the legend's; the undefined one skipped.
+        assert_eq!(circles(&svg, "#0072B2"), 5 + 1, "{svg}");
+        assert!(!svg.contains("<polygon"), "{svg}");
+        assert_eq!(render_z_scores_svg(&plot).unwrap(), svg);
+    }
+
+    #[test]
+    fn points_beyond_the_critical_value_stand_out() {
+        let mut plot = z_plot();
+        plot.critical = Some(CriticalValue {
+            z: 2.4,
+            description: "Bonferroni over 5 cells, level 0.05".to_string(),
+        });
+        plot.panels[0].points[0].pooled = true;
+        let svg = render_z_scores_svg(&plot).unwrap();
+        for text in [
+            "beyond ±2.40",
+            "z = ±2.40, the critical value (Bonferroni over 5 cells, level 0.05)",
+            "outcome pooled for the chi-square test (expected count below 5)",
+        ] {
+            assert!(has_text(&svg, text), "{text} in {svg}");
+        }
+        // 2.5, -9 and 9 are beyond: three triangles and the legend's.
+        assert_eq!(svg.matches("<polygon").count(), 3 + 1, "{svg}");
+        // -1.25 alone stays a plain point (the pooled 0.5 is hollow).
+        assert_eq!(circles(&svg, "#0072B2"), 1 + 1, "{svg}");
+        assert_eq!(circles(&svg, "#FFFFFF"), 1 + 1, "{svg}");
+    }
+
+    #[test]
+    fn z_ranges_are_symmetric_at_least_four_and_cover_everything() {
+        let panel = |zs: &[Option<f64>]| ZPanel {
+            title: String::new(),
+            points: zs
+                .iter()
+                .map(|&z| ZPoint {
+                    label: "x".to_string(),
+                    z,
+                    pooled: false,
+                })
+                .collect(),
+        };
+        assert_eq!(z_range(&panel(&[Some(0.5), None]), None), 4.0);
+        assert_eq!(z_range(&panel(&[None]), None), 4.0);
+        assert!(z_range(&panel(&[Some(-1388.5), Some(3.0)]), None) > 1388.5);
+        assert!(z_range(&panel(&[Some(1.0)]), Some(5.2)) > 5.2);
+    }
+
+    #[test]
+    fn many_outcomes_get_thinned_labels() {
+        let mut plot = z_plot();
+        plot.panels = vec![ZPanel {
+            title: String::new(),
+            points: (0..53)
+                .map(|i| ZPoint {
+                    label: i.to_string(),
+                    z: Some(f64::from(i % 7) - 3.0),
+                    pooled: false,
+                })
+                .collect(),
+        }];
+        let svg = render_z_scores_svg(&plot).unwrap();
+        let tick = r#"dy="0.76em" text-anchor="middle" font-family="sans-serif" font-size="12""#;
+        let shown: Vec<&str> = svg
+            .split("<text")
+            .filter(|element| element.contains(tick))
+            .filter_map(|element| Some(element.split_once('>')?.1.split_once('<')?.0.trim()))
+            .collect();
+        let every_second: Vec<String> = (0..53).step_by(2).map(|i| i.to_string()).collect();
+        assert_eq!(shown, every_second);
+        assert_eq!(circles(&svg, "#0072B2"), 53 + 1);
+    }
+
+    #[test]
+    fn label_steps_are_one_two_five() {
+        let labels = |n: usize| (0..n).map(|i| i.to_string()).collect::<Vec<_>>();
+        // Two-digit labels at 12 px are 15 px wide and need 21 px apart.
+        assert_eq!(label_step(&labels(53), 21.0, 12.0), 1);
+        assert_eq!(label_step(&labels(53), 15.0, 12.0), 2);
+        assert_eq!(label_step(&labels(53), 5.0, 12.0), 5);
+        assert_eq!(label_step(&labels(100), 2.0, 12.0), 20);
+        assert_eq!(label_step(&labels(1), 0.5, 12.0), 1);
+        assert_eq!(label_step(&[], 10.0, 12.0), 1);
+    }
+
+    #[test]
+    fn panels_go_side_by_side_when_their_labels_fit() {
+        let outcomes = ["bust", "17", "18", "19", "20", "21", "natural"];
+        let mut plot = z_plot();
+        plot.panels = (0..10)
+            .map(|i| ZPanel {
+                title: format!("upcard={i}"),
+                points: points(&outcomes.map(|o| (o, Some(1.0)))),
+            })
+            .collect();
+        let layout = ZLayout::new(&plot);
+        assert_eq!(layout.columns, 2);
+        assert_eq!(
+            layout.height,
+            layout.top + 5 * PANEL_HEIGHT + 10 + 20 + MARGIN
+        );
+        // Fifty-three outcomes need a whole row.
+        plot.panels[3].points = (0..53)
+            .map(|i| ZPoint {
+                label: i.to_string(),
+                z: None,
+                pooled: false,
+            })
+            .collect();
+        assert_eq!(ZLayout::new(&plot).columns, 1);
+    }
+
+    #[test]
+    fn long_titles_and_headings_wrap() {
+        let (size, lines) = title_lines(&"word ".repeat(60));
+        assert_eq!(size, WRAPPED_TITLE_SIZE);
+        assert_eq!(lines.len(), 4, "{lines:?}");
+        let room = WIDTH as i32 - 2 * MARGIN;
+        assert!(lines.iter().all(|l| text_width(l, size) <= room));
+        let (_, lines) = title_lines("short");
+        assert_eq!(lines, ["short"]);
+        let heading = heading_lines(
+            "P(win), stack move reversed: χ² = 0.89, df 1, p = 0.3463: agree",
+            300,
+        );
+        let texts: Vec<&str> = heading.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "P(win), stack move reversed",
+                "χ² = 0.89, df 1, p = 0.3463: agree"
+            ]
+        );
+        assert!(heading_lines("", 300).is_empty());
+    }
+
+    #[test]
+    fn z_input_is_validated() {
+        let check = |change: &dyn Fn(&mut ZScorePlot), expected: &str| {
+            let mut plot = z_plot();
+            change(&mut plot);
+            let message = render_z_scores_svg(&plot).unwrap_err().to_string();
+            assert_eq!(message, expected);
+        };
+        check(
+            &|p| p.panels.clear(),
+            "chart without panels: needs at least one panel",
+        );
+        check(
+            &|p| p.panels[1].points.clear(),
+            "chart panel \"passes\" without outcomes: needs at least one outcome",
+        );
+        check(
+            &|p| {
+                p.panels[1].title.clear();
+                p.panels[1].points[1].z = Some(f64::INFINITY);
+            },
+            "chart panel 2, outcome \"2\": z-score inf: \
+             must be finite (leave an undefined z-score out)",
+        );
+        for bad in [0.0, -1.0, f64::NAN] {
+            check(
+                &|p| {
+                    p.critical = Some(CriticalValue {
+                        z: bad,
+                        description: String::new(),
+                    })
+                },
+                &format!("chart critical value {bad}: must be a finite positive |z|"),
+            );
+        }
     }
 }

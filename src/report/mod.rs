@@ -7,6 +7,7 @@
 pub mod chart;
 pub mod comparison;
 pub mod distributions;
+pub mod figures;
 pub mod klondike_record;
 
 pub use distributions::to_json;

@@ -1,0 +1,590 @@
+//! The chart for a report: [`svg_for_report`] reads a report's JSON (the
+//! machine contract of DESIGN.md, or a comparison's JSON) and draws the
+//! chart that suits its shape with [`super::chart`].
+//!
+//! Architecture invariant: like the rest of `report`, this only builds a
+//! string. It computes no statistics: every number drawn is one the JSON
+//! already holds.
+
+use serde_json::Value;
+
+use super::chart::{
+    self, BarChart, CriticalValue, Segment, Series, StackedBarChart, ZPanel, ZPoint, ZScorePlot,
+};
+use crate::error::{Error, Result};
+
+/// The shapes [`svg_for_report`] draws, for its error message.
+const DRAWABLE: &str = "svg draws a report with exactly one distribution (as bars), \
+                        a blackjack-dealer report with one distribution per upcard \
+                        (as stacked bars), or a comparison whose rows carry z-scores \
+                        (as a z-score plot)";
+
+/// Draws the chart for a report's JSON, chosen by its shape:
+///
+/// - a comparison (a `"comparison"` key), whose rows carry per-outcome
+///   `z_scores` (goodness of fit, or homogeneity of two samples) or cells
+///   with a `z` (a published table's check): a [`ZScorePlot`] with one
+///   panel per row, headed by the row's key and test result; the critical
+///   value is drawn when the JSON gives one (`z_critical`);
+/// - a report with exactly one distribution: a [`BarChart`] of its
+///   probabilities (exact `value`s, or Monte-Carlo `estimate`s with their
+///   95% intervals), the same chart `deckodds reproduce` has always drawn;
+/// - a `blackjack-dealer` report with one distribution per upcard (keys
+///   `upcard=...`): a [`StackedBarChart`] of the dealer's final hand by
+///   upcard.
+///
+/// Guarantees: deterministic (the same JSON gives the same bytes), no I/O.
+/// Errors: any other shape (the message says which shapes can be drawn), a
+/// comparison without any z-score, or values the chart refuses (see
+/// [`chart::render_svg`] and its siblings).
+pub fn svg_for_report(report: &Value) -> Result<String> {
+    if report.get("comparison").is_some() {
+        return z_scores_svg(report);
+    }
+    let distributions = report["distributions"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let game = report["game"].as_str().unwrap_or_default();
+    match distributions.as_slice() {
+        [distribution] => bar_chart_svg(report, distribution),
+        [_, _, ..]
+            if game == "blackjack-dealer" && distributions.iter().all(|d| upcard(d).is_some()) =>
+        {
+            stacked_svg(report, &distributions)
+        }
+        _ => Err(Error::invalid(
+            "report",
+            format!(
+                "of {} with {} distributions",
+                if game.is_empty() { "no game" } else { game },
+                distributions.len()
+            ),
+            DRAWABLE,
+        )),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// One distribution: bars.
+
+/// The bar chart of a report's only distribution. Its output must stay
+/// byte-identical to the charts committed in `results/`, which were drawn
+/// by this code when it lived in `commands::reproduce`.
+fn bar_chart_svg(report: &Value, distribution: &Value) -> Result<String> {
+    let outcomes = distribution["outcomes"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let number = |value: &Value| value.as_f64().unwrap_or(0.0);
+    let values: Vec<f64> = outcomes
+        .iter()
+        .map(|o| number(o.get("estimate").unwrap_or(&o["value"])))
+        .collect();
+    let intervals: Option<Vec<(f64, f64)>> = outcomes
+        .iter()
+        .map(|o| Some((number(o["ci95"].get(0)?), number(o["ci95"].get(1)?))))
+        .collect();
+    let key = distribution["key"]
+        .as_str()
+        .unwrap_or_default()
+        .replace('-', " ");
+    let params: Vec<String> = report["params"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(name, value)| {
+            format!(
+                "{name} {}",
+                value.as_str().map_or(value.to_string(), str::to_string)
+            )
+        })
+        .collect();
+    let series_name = match report["trials"].as_u64() {
+        Some(trials) => format!(
+            "deckodds, {} games (seed {}), with 95% intervals",
+            thousands(trials),
+            report["seed"]
+        ),
+        None => "deckodds, exact".to_string(),
+    };
+    let chart = BarChart {
+        title: format!(
+            "{}: {key} ({})",
+            game_name(report["game"].as_str().unwrap_or_default()),
+            params.join(", ")
+        ),
+        x_label: key,
+        y_label: "percent of games".into(),
+        categories: outcomes
+            .iter()
+            .map(|o| o["outcome"].as_str().unwrap_or_default().to_string())
+            .collect(),
+        series: vec![Series {
+            name: series_name,
+            values,
+            intervals,
+        }],
+    };
+    chart::render_svg(&chart)
+}
+
+/// A game's name for people, from its command name.
+fn game_name(game: &str) -> &str {
+    match game {
+        "blackjack-dealer" => "Blackjack dealer",
+        "idiots-delight" => "Idiot's Delight",
+        "roll-call" => "Roll-Call",
+        "prisoners-patience" => "Prisoner's patience",
+        "klondike" => "Klondike",
+        other => other,
+    }
+}
+
+/// `10000000` as `10,000,000`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut text = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            text.push(',');
+        }
+        text.push(digit);
+    }
+    text
+}
+
+// ---------------------------------------------------------------------------
+// The dealer's table: stacked bars.
+
+/// The upcard of a distribution keyed `upcard=...`.
+fn upcard(distribution: &Value) -> Option<&str> {
+    distribution["key"].as_str()?.strip_prefix("upcard=")
+}
+
+/// The stacked bars of a blackjack dealer's table: one bar per upcard, one
+/// segment per outcome, in the outcome order of the first distribution.
+fn stacked_svg(report: &Value, distributions: &[Value]) -> Result<String> {
+    let outcome_labels = |d: &Value| -> Vec<String> {
+        d["outcomes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|o| o["outcome"].as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    let names = outcome_labels(&distributions[0]);
+    let mut segments: Vec<Segment> = names
+        .iter()
+        .map(|name| Segment {
+            name: name.clone(),
+            values: Vec::with_capacity(distributions.len()),
+        })
+        .collect();
+    let mut categories = Vec::with_capacity(distributions.len());
+    for distribution in distributions {
+        let card = upcard(distribution).unwrap_or_default();
+        if outcome_labels(distribution) != names {
+            return Err(Error::invalid(
+                "report",
+                format!(
+                    "distribution upcard={card}: outcomes differ from upcard={}",
+                    { upcard(&distributions[0]).unwrap_or_default() }
+                ),
+                "every upcard needs the same outcomes to stack them",
+            ));
+        }
+        for (segment, outcome) in segments
+            .iter_mut()
+            .zip(distribution["outcomes"].as_array().into_iter().flatten())
+        {
+            // Exact values, or Monte-Carlo estimates.
+            let value = outcome
+                .get("estimate")
+                .or_else(|| outcome.get("value"))
+                .and_then(Value::as_f64)
+                .ok_or_else(|| {
+                    Error::invalid(
+                        "report",
+                        format!("upcard={card}, outcome \"{}\"", segment.name),
+                        "needs a numeric \"value\" or \"estimate\"",
+                    )
+                })?;
+            segment.values.push(value);
+        }
+        categories.push(card.to_string());
+    }
+    let how = match report["trials"].as_u64() {
+        Some(trials) => format!(
+            "Monte Carlo, {} hands per upcard, seed {}",
+            thousands(trials),
+            report["seed"]
+        ),
+        None => "exact".to_string(),
+    };
+    let chart = StackedBarChart {
+        title: format!(
+            "{}: final hand by upcard ({}; {how})",
+            game_name(report["game"].as_str().unwrap_or_default()),
+            params_text(report)
+        ),
+        x_label: "dealer's upcard".to_string(),
+        y_label: "percent of hands".to_string(),
+        categories,
+        segments,
+    };
+    chart::render_stacked_svg(&chart)
+}
+
+/// A report's parameters as `name value, ...`, leaving out empty lists and
+/// nulls (which say "nothing of this"), strings without quotes.
+fn params_text(report: &Value) -> String {
+    report["params"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(_, value)| !(value.is_null() || value.as_array().is_some_and(Vec::is_empty)))
+        .map(|(name, value)| match value {
+            Value::String(text) => format!("{name} {text}"),
+            other => format!("{name} {other}"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+// ---------------------------------------------------------------------------
+// Comparisons: z-scores.
+
+/// The z-score plot of a comparison's JSON (agreement tests, or the check
+/// of a published table).
+fn z_scores_svg(report: &Value) -> Result<String> {
+    let rows = report["rows"].as_array().cloned().unwrap_or_default();
+    let kind = report["comparison"].as_str().unwrap_or("mixed");
+    let panels: Vec<ZPanel> = rows
+        .iter()
+        .map(|row| {
+            if row.get("z_scores").is_some() {
+                Ok(agreement_panel(row))
+            } else if row.get("cells").is_some() {
+                Ok(published_panel(row))
+            } else {
+                Err(Error::invalid(
+                    "report",
+                    format!(
+                        "comparison \"{kind}\", row \"{}\" without z-scores",
+                        row["key"].as_str().unwrap_or_default()
+                    ),
+                    DRAWABLE,
+                ))
+            }
+        })
+        .collect::<Result<_>>()?;
+    if !panels.iter().flat_map(|p| &p.points).any(|p| p.z.is_some()) {
+        return Err(Error::invalid(
+            "report",
+            format!("comparison \"{kind}\" without any z-score"),
+            "has nothing to plot (a table checked as exact has no z-scores; give its sample size)",
+        ));
+    }
+    let y_label = match kind {
+        "homogeneity" => "z = (first - second) / standard error",
+        "published-table" => "z = (published - exact) / standard error",
+        _ => "z = (observed - expected) / standard error",
+    };
+    // A published check's critical value is Bonferroni's over the cells
+    // with a z-score (and unused when there are none).
+    let critical = match (
+        report["z_critical"].as_f64(),
+        report["cells_tested"].as_u64(),
+    ) {
+        (Some(z), Some(cells)) if cells > 0 => Some(CriticalValue {
+            z,
+            description: match report["level"].as_f64() {
+                Some(level) => format!("Bonferroni over {cells} cells, level {level}"),
+                None => format!("Bonferroni over {cells} cells"),
+            },
+        }),
+        (Some(z), None) => Some(CriticalValue {
+            z,
+            description: String::new(),
+        }),
+        _ => None,
+    };
+    let plot = ZScorePlot {
+        title: report["title"].as_str().unwrap_or_default().to_string(),
+        x_label: "outcome".to_string(),
+        y_label: y_label.to_string(),
+        critical,
+        panels,
+    };
+    chart::render_z_scores_svg(&plot)
+}
+
+/// A panel for one agreement test (goodness of fit or homogeneity): its
+/// outcomes' z-scores, pooled outcomes marked, headed by the key and the
+/// chi-square result.
+fn agreement_panel(row: &Value) -> ZPanel {
+    let pooled: Vec<&str> = row["pooled_outcomes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|group| group.as_array().into_iter().flatten())
+        .filter_map(Value::as_str)
+        .collect();
+    let z_scores = row["z_scores"].as_array().cloned().unwrap_or_default();
+    let points = row["outcomes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .map(|(i, outcome)| {
+            let label = outcome.as_str().unwrap_or_default().to_string();
+            ZPoint {
+                pooled: pooled.contains(&label.as_str()),
+                z: z_scores.get(i).and_then(Value::as_f64),
+                label,
+            }
+        })
+        .collect();
+    let verdict = row["verdict"].as_str().unwrap_or_default();
+    let test = chi_square_text(row);
+    let title = match (test.is_empty(), verdict.is_empty()) {
+        (true, _) => key_text(row),
+        (false, true) => format!("{}: {test}", key_text(row)),
+        (false, false) => format!("{}: {test}: {verdict}", key_text(row)),
+    };
+    ZPanel { title, points }
+}
+
+/// A panel for one row of a published table's check: its cells' z-scores,
+/// headed by the row label and its chi-square result, if any.
+fn published_panel(row: &Value) -> ZPanel {
+    let points = row["cells"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|cell| ZPoint {
+            label: cell["outcome"].as_str().unwrap_or_default().to_string(),
+            z: cell["z"].as_f64(),
+            pooled: false,
+        })
+        .collect();
+    let label = row["label"].as_str().unwrap_or_default();
+    let key = row["key"].as_str().unwrap_or_default();
+    let mut title = match key.split_once('=') {
+        // `upcard=10` checked from a row labelled `K`: say both.
+        Some((_, value)) if value != label => format!("{key} (row {label})"),
+        _ if key.is_empty() => label.to_string(),
+        _ => key.to_string(),
+    };
+    let test = chi_square_text(row);
+    if !test.is_empty() {
+        title = format!("{title}: {test}");
+    }
+    ZPanel { title, points }
+}
+
+/// A row's key for a heading, as written (`upcard=2`, `K=1`, `stacks`).
+fn key_text(row: &Value) -> String {
+    row["key"].as_str().unwrap_or_default().to_string()
+}
+
+/// `χ² = 12.34, df 5, p = 0.0312`, or empty when the row has no statistic.
+/// An infinite statistic (a count where the exact probability is 0) is
+/// `null` in the JSON, with p = 0.
+fn chi_square_text(row: &Value) -> String {
+    let (Some(df), Some(p)) = (row["degrees_of_freedom"].as_u64(), row["p_value"].as_f64()) else {
+        return String::new();
+    };
+    let chi = match row["chi_square"].as_f64() {
+        Some(chi) => format!("{chi:.2}"),
+        None => "∞".to_string(),
+    };
+    format!("χ² = {chi}, df {df}, {}", p_text(p))
+}
+
+/// A p-value for a heading: `p < 0.0001` when that small, else four
+/// significant digits at most.
+fn p_text(p: f64) -> String {
+    if p < 1e-4 {
+        return "p < 0.0001".to_string();
+    }
+    let decimals = (3.0 - p.log10().floor()).max(0.0) as usize;
+    let text = format!("{p:.decimals$}");
+    let text = if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &text
+    };
+    format!("p = {text}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn results(name: &str) -> String {
+        let path = format!("{}/results/{name}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    fn report(name: &str) -> Value {
+        serde_json::from_str(&results(name)).unwrap()
+    }
+
+    /// The contents of every `<text>` element, trimmed.
+    fn texts(svg: &str) -> Vec<&str> {
+        svg.split("<text")
+            .skip(1)
+            .filter_map(|element| {
+                let (_, rest) = element.split_once('>')?;
+                let (content, _) = rest.split_once("</text>")?;
+                Some(content.trim())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn bar_charts_are_the_committed_ones_byte_for_byte() {
+        // Every committed chart drawn from a JSON beside it, as
+        // `deckodds reproduce` writes them.
+        let directory = format!("{}/results", env!("CARGO_MANIFEST_DIR"));
+        let mut checked = 0;
+        let mut names: Vec<String> = std::fs::read_dir(&directory)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.ends_with(".svg"))
+            .collect();
+        names.sort();
+        for svg_name in names {
+            let json_name = svg_name.replace(".svg", ".json");
+            let json_path = format!("{directory}/{json_name}");
+            if !std::path::Path::new(&json_path).exists() {
+                continue;
+            }
+            let drawn = svg_for_report(&report(&json_name)).unwrap();
+            assert!(drawn == results(&svg_name), "{svg_name} differs");
+            checked += 1;
+        }
+        assert!(checked >= 9, "only {checked} charts checked");
+    }
+
+    #[test]
+    fn the_dealer_table_is_stacked() {
+        let value = report("blackjack-dealer-2-decks-s17.json");
+        let svg = svg_for_report(&value).unwrap();
+        let shown = texts(&svg);
+        for text in [
+            "bust",
+            "17",
+            "21",
+            "natural",
+            "dealer&apos;s upcard",
+            "percent of hands",
+            // The title, wrapped.
+            "Blackjack dealer: final hand by upcard (decks 2, soft17 stand, scoring correct, \
+             peek false;",
+            "exact)",
+        ] {
+            assert!(shown.contains(&text), "{text} in {shown:?}");
+        }
+        // Upcard 2 busts 35.33% of the time.
+        assert!(shown.contains(&"35.3"), "{shown:?}");
+        assert_eq!(svg, svg_for_report(&value).unwrap());
+    }
+
+    #[test]
+    fn comparisons_are_z_score_plots() {
+        let value = report("roll-call-52-same-vs-reversed.json");
+        let svg = svg_for_report(&value).unwrap();
+        let shown = texts(&svg);
+        assert!(shown.contains(&"z = (first - second) / standard error"));
+        // One panel per compared distribution.
+        let headings = shown.iter().filter(|t| t.contains("χ² = ")).count();
+        assert_eq!(headings, 8, "{shown:?}");
+        assert!(
+            shown.contains(&"zero-strike: χ² = 8.19, df 1, p = 0.004217: agree"),
+            "{shown:?}"
+        );
+
+        let value = report("roll-call-52-first-pass-vs-exact.json");
+        let svg = svg_for_report(&value).unwrap();
+        let shown = texts(&svg);
+        assert!(shown.contains(&"z = (observed - expected) / standard error"));
+        assert!(
+            shown.iter().any(|t| t.starts_with("outcome pooled")),
+            "{shown:?}"
+        );
+    }
+
+    #[test]
+    fn a_published_check_has_its_critical_value() {
+        let value = json!({
+            "comparison": "published-table",
+            "title": "a table",
+            "level": 0.05,
+            "z_critical": 2.5,
+            "cells_tested": 3,
+            "rows": [
+                {"label": "K", "key": "upcard=10", "chi_square": 9.5, "degrees_of_freedom": 2,
+                 "p_value": 0.00865,
+                 "cells": [
+                     {"outcome": "bust", "z": 3.0},
+                     {"outcome": "17", "z": -1.0},
+                     {"outcome": "natural", "z": 0.5},
+                 ]},
+                {"label": "A", "key": "upcard=A", "cells": [{"outcome": "bust", "z": null}]},
+            ],
+        });
+        let svg = svg_for_report(&value).unwrap();
+        let shown = texts(&svg);
+        for text in [
+            "upcard=10 (row K): χ² = 9.50, df 2, p = 0.00865",
+            "upcard=A",
+            "z = ±2.50, the critical value (Bonferroni over 3 cells, level 0.05)",
+            "beyond ±2.50",
+            "z = (published - exact) / standard error",
+        ] {
+            assert!(shown.contains(&text), "{text} in {shown:?}");
+        }
+        // One point beyond (a vermillion triangle), two inside.
+        assert_eq!(svg.matches("<polygon").count(), 2, "{svg}"); // and the legend's
+        assert_eq!(svg.matches(r##"fill="#0072B2""##).count(), 3, "{svg}"); // and the legend's
+    }
+
+    #[test]
+    fn p_values_read_well() {
+        assert_eq!(p_text(0.0), "p < 0.0001");
+        assert_eq!(p_text(0.8312865474187479), "p = 0.8313");
+        assert_eq!(p_text(0.004219), "p = 0.004219");
+        assert_eq!(p_text(1.0), "p = 1");
+        assert_eq!(p_text(0.5), "p = 0.5");
+    }
+
+    #[test]
+    fn other_shapes_are_refused_with_what_can_be_drawn() {
+        let check = |value: Value, expected: &str| {
+            let message = svg_for_report(&value).unwrap_err().to_string();
+            assert!(message.contains(expected), "{message}");
+        };
+        check(
+            report("roll-call-exact-4x2.json"),
+            "report of roll-call with 8 distributions: svg draws a report with exactly one",
+        );
+        check(json!({}), "report of no game with 0 distributions");
+        check(
+            json!({"comparison": "goodness-of-fit", "rows": [{"key": "a"}]}),
+            "row \"a\" without z-scores",
+        );
+        check(
+            json!({"comparison": "published-table", "z_critical": 1.0, "cells_tested": 0,
+                   "rows": [{"label": "2", "key": "upcard=2",
+                             "cells": [{"outcome": "bust", "z": null}]}]}),
+            "without any z-score: has nothing to plot",
+        );
+        let mut dealer = report("blackjack-dealer-2-decks-s17.json");
+        dealer["distributions"][3]["outcomes"][0]["value"] = json!(0.5);
+        check(dealer, "category \"5\": segments sum to");
+    }
+}

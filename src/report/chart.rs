@@ -687,17 +687,30 @@ fn render_with(
 const WRAPPED_TITLE_SIZE: f64 = 16.0;
 
 /// A title's size and lines: one line as large as fits, down to
-/// [`WRAPPED_TITLE_SIZE`]; a longer title is wrapped at spaces onto as many
-/// lines as it needs at that size (a single word wider than the picture
-/// keeps a line of its own).
+/// [`WRAPPED_TITLE_SIZE`]; a longer title is wrapped at spaces, at that
+/// size, onto as few lines as it needs, of lengths as even as can be (a
+/// single word wider than the picture keeps a line of its own).
 fn title_lines(title: &str) -> (f64, Vec<String>) {
     let room = WIDTH as i32 - 2 * MARGIN;
     let size = title_size(title);
     if size >= WRAPPED_TITLE_SIZE && text_width(title, size) <= room {
         return (size, vec![title.to_string()]);
     }
+    let fewest = wrap(title, room).len();
+    // Narrow the measure as far as keeps that many lines, so that the last
+    // line is not a stray word.
+    let mut measure = room;
+    while measure > 0 && wrap(title, measure - 10).len() == fewest {
+        measure -= 10;
+    }
+    (WRAPPED_TITLE_SIZE, wrap(title, measure))
+}
+
+/// `text` broken at spaces into lines at most `room` pixels wide at
+/// [`WRAPPED_TITLE_SIZE`], each as full as it can be.
+fn wrap(text: &str, room: i32) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
-    for word in title.split(' ') {
+    for word in text.split(' ') {
         match lines.last_mut() {
             Some(line) if text_width(&format!("{line} {word}"), WRAPPED_TITLE_SIZE) <= room => {
                 line.push(' ');
@@ -706,7 +719,7 @@ fn title_lines(title: &str) -> (f64, Vec<String>) {
             _ => lines.push(word.to_string()),
         }
     }
-    (WRAPPED_TITLE_SIZE, lines)
+    lines
 }
 
 /// The pixel row just under the title drawn by [`draw_title`], with room
@@ -2151,6 +2164,10 @@ mod tests {
         assert_eq!(lines.len(), 4, "{lines:?}");
         let room = WIDTH as i32 - 2 * MARGIN;
         assert!(lines.iter().all(|l| text_width(l, size) <= room));
+        // Balanced: no stray last word.
+        let (_, lines) = title_lines(&format!("{} end", "word ".repeat(21).trim()));
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(lines[1].len() > 40, "{lines:?}");
         let (_, lines) = title_lines("short");
         assert_eq!(lines, ["short"]);
         let heading = heading_lines(

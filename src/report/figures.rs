@@ -483,9 +483,8 @@ mod tests {
             "dealer&apos;s upcard",
             "percent of hands",
             // The title, wrapped.
-            "Blackjack dealer: final hand by upcard (decks 2, soft17 stand, scoring correct, \
-             peek false;",
-            "exact)",
+            "Blackjack dealer: final hand by upcard (decks 2,",
+            "soft17 stand, scoring correct, peek false; exact)",
         ] {
             assert!(shown.contains(&text), "{text} in {shown:?}");
         }

@@ -8,7 +8,10 @@
 //!   bar per distribution split into its outcomes;
 //! - [`ZScorePlot`] ([`render_z_scores_svg`]): the per-outcome z-scores of
 //!   a comparison, one panel per compared distribution, against reference
-//!   lines at 0, ±2 and the critical value.
+//!   lines at 0, ±2 and the critical value;
+//! - [`PanelChart`] ([`render_panels_svg`]): small multiples, several
+//!   distributions of one report (cards left for each K, passes, ...), one
+//!   bar panel each with its own y scale, in a grid of two columns.
 //!
 //! Like the rest of the report layer this only builds a string; the caller
 //! decides where it goes.
@@ -140,6 +143,38 @@ pub struct CriticalValue {
     /// How it was chosen, for the legend, e.g. `Bonferroni over 83 cells,
     /// level 0.05`; empty for nothing.
     pub description: String,
+}
+
+/// One panel of a [`PanelChart`]: one distribution's outcomes as bars.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BarPanel {
+    /// The heading above the panel, e.g. `cards left, K = 1`; empty for
+    /// none. A heading too long for the panel is split after its first
+    /// `": "`, else set smaller.
+    pub title: String,
+    /// Category labels along the x axis, e.g. `0`, `1`, ..., `52`.
+    pub categories: Vec<String>,
+    /// Probabilities in `[0, 1]`, one per category, drawn as bars.
+    pub values: Vec<f64>,
+    /// Optional 95% intervals `(low, high)`, one per category, drawn as
+    /// error bars.
+    pub intervals: Option<Vec<(f64, f64)>>,
+}
+
+/// Small multiples: several distributions of one report, each as a bar
+/// chart in a panel of its own, with its own y scale, under one title and
+/// one legend.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PanelChart {
+    /// The title above the panels.
+    pub title: String,
+    /// Every panel's y axis description, e.g. `percent of games`.
+    pub y_label: String,
+    /// The legend entry of the bars, e.g. `estimate from 10,000,000
+    /// games` or `exact probability`.
+    pub bars_name: String,
+    /// The panels, laid out in reading order.
+    pub panels: Vec<BarPanel>,
 }
 
 /// Width of the SVG in pixels.
@@ -768,6 +803,10 @@ enum Key {
     Point(PointKind),
     /// A horizontal reference line.
     Line { colour: RGBColor, dashed: bool },
+    /// A bar: sky blue, outlined in blue.
+    Bar,
+    /// A grey error bar.
+    ErrorBar,
 }
 
 /// How a z-score point is drawn.
@@ -813,6 +852,21 @@ fn draw_key(root: &Area<'_>, key: Key, name: &str, (x, y): (i32, i32)) -> Drawn 
         Key::Point(kind) => draw_point(root, kind, (x + SWATCH / 2, middle), 4)?,
         Key::Line { colour, dashed } => {
             draw_line(root, (x, x + SWATCH), middle, colour, dashed)?;
+        }
+        Key::Bar => {
+            let corners = [(x, middle - 6), (x + SWATCH, middle + 6)];
+            root.draw(&Rectangle::new(corners, BAR_FILL.filled()))?;
+            root.draw(&Rectangle::new(corners, BAR_EDGE.stroke_width(1)))?;
+        }
+        Key::ErrorBar => {
+            let centre = x + SWATCH / 2;
+            draw_error_bar(
+                root,
+                centre,
+                (middle - 7, middle + 7),
+                4,
+                NOTE.stroke_width(1),
+            )?;
         }
     }
     root.draw(&Text::new(
@@ -1565,6 +1619,435 @@ fn draw_z_panel(
     Ok(())
 }
 
+// ---------------------------------------------------------------------------
+// Small multiples: one bar panel per distribution.
+
+/// Renders the small multiples as a standalone SVG document, 900 pixels
+/// wide and as tall as its rows of panels need.
+///
+/// Layout: the title (wrapped when long) and a legend line under it (the
+/// bars, named by [`PanelChart::bars_name`], and, when any panel has
+/// intervals, the error bars), then the panels in reading order, two side
+/// by side (one per row when a panel's text labels would not fit half the
+/// width, or when there is a single panel). Every panel has its heading,
+/// its own y axis in percent from 0 to a little above its largest value
+/// or interval end (so a panel of small probabilities is not flattened by
+/// its neighbours), described by [`PanelChart::y_label`], and its
+/// categories along x. Labels that are all numbers are thinned to every
+/// 2nd, 5th, 10th, ... when crowded (every category keeps a tick mark);
+/// text labels are wrapped onto two lines at a space first, and thinned
+/// only if even one panel per row cannot hold them.
+///
+/// Guarantees: deterministic output (the same chart gives the same bytes),
+/// no I/O, no fonts needed. Errors: no panel, a panel without categories,
+/// a panel without exactly one value (and, if given, one interval) per
+/// category, a value outside `[0, 1]`, or an interval that is not `0 <=
+/// low <= high <= 1`; the message names the panel and category.
+pub fn render_panels_svg(chart: &PanelChart) -> Result<String> {
+    validate_panels(chart)?;
+    let layout = PanelLayout::new(chart);
+    render_with((WIDTH, layout.height as u32), &chart.title, |root| {
+        draw_panels(root, chart, &layout)
+    })
+}
+
+fn validate_panels(chart: &PanelChart) -> Result<()> {
+    if chart.panels.is_empty() {
+        return Err(Error::invalid(
+            "chart",
+            "without panels",
+            "needs at least one panel",
+        ));
+    }
+    let probability = |x: f64| (0.0..=1.0).contains(&x);
+    for (i, panel) in chart.panels.iter().enumerate() {
+        let name = if panel.title.is_empty() {
+            format!("panel {}", i + 1)
+        } else {
+            format!("panel \"{}\"", panel.title)
+        };
+        let n = panel.categories.len();
+        if n == 0 {
+            return Err(Error::invalid(
+                "chart",
+                format!("{name} without categories"),
+                "needs at least one category",
+            ));
+        }
+        if panel.values.len() != n {
+            return Err(Error::invalid(
+                "chart",
+                format!(
+                    "{name} has {} values for {n} categories",
+                    panel.values.len()
+                ),
+                "needs one value per category",
+            ));
+        }
+        if let Some((value, category)) = panel
+            .values
+            .iter()
+            .zip(&panel.categories)
+            .find(|(v, _)| !probability(**v))
+        {
+            return Err(Error::invalid(
+                "chart",
+                format!("{name}, category \"{category}\": value {value}"),
+                "must be a probability in [0, 1]",
+            ));
+        }
+        if let Some(intervals) = &panel.intervals {
+            if intervals.len() != n {
+                return Err(Error::invalid(
+                    "chart",
+                    format!(
+                        "{name} has {} intervals for {n} categories",
+                        intervals.len()
+                    ),
+                    "needs one interval per category",
+                ));
+            }
+            if let Some(((low, high), category)) = intervals
+                .iter()
+                .zip(&panel.categories)
+                .find(|((low, high), _)| !(probability(*low) && probability(*high) && low <= high))
+            {
+                return Err(Error::invalid(
+                    "chart",
+                    format!("{name}, category \"{category}\": interval [{low}, {high}]"),
+                    "must satisfy 0 <= low <= high <= 1",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The most panels side by side in a [`PanelChart`].
+const PANEL_COLUMNS: usize = 2;
+/// Height of a bar panel's plotting area, in pixels.
+const PANEL_PLOT_HEIGHT: i32 = 170;
+/// Vertical room between rows of bar panels, in pixels.
+const PANEL_ROW_GAP: i32 = 14;
+/// The widest bar of a panel with few categories, in pixels.
+const WIDEST_BAR: f64 = 56.0;
+
+/// Where the small multiples' pieces go, in pixels.
+struct PanelLayout {
+    /// The legend entries and their top-left corners.
+    legend: Vec<(Key, String)>,
+    legend_at: Vec<(i32, i32)>,
+    /// The first pixel row of the panels.
+    top: i32,
+    /// Panels side by side.
+    columns: usize,
+    /// The height of a row of panels, its gap included.
+    row_height: i32,
+    /// The width of every panel's y axis area (description and ticks).
+    label_area: i32,
+    /// Lines of every panel's heading, with their sizes.
+    headings: Vec<Vec<(String, f64)>>,
+    /// The height of the panels' headings (of the one with most lines).
+    heading_height: i32,
+    /// Every panel's x labels, each as its lines (see [`x_label_lines`]).
+    labels: Vec<XLabels>,
+    /// The height under a panel's x axis for its labels.
+    tick_area: i32,
+    /// The whole picture's height.
+    height: i32,
+}
+
+impl PanelLayout {
+    fn new(chart: &PanelChart) -> PanelLayout {
+        let mut legend = vec![(Key::Bar, chart.bars_name.clone())];
+        if chart.panels.iter().any(|p| p.intervals.is_some()) {
+            legend.push((Key::ErrorBar, "95% interval".to_string()));
+        }
+        let legend_top = title_bottom(&chart.title);
+        let (legend_at, legend_height) = legend_rows(&legend, legend_top);
+        let top = legend_top + legend_height + 6;
+
+        // Room for the y description and the widest plausible tick label.
+        let label_area = text_height(SMALL_SIZE) + 6 + text_width("00.005", SMALL_SIZE) + 8;
+
+        // Two columns unless some panel's text labels would then be
+        // thinned; numbers may be.
+        let most = chart.panels.len().min(PANEL_COLUMNS);
+        let labels_at = |columns: usize| -> Vec<XLabels> {
+            let room = f64::from(panel_width_of(columns) - label_area - 8);
+            chart
+                .panels
+                .iter()
+                .map(|panel| {
+                    let slot = room / panel.categories.len() as f64;
+                    x_label_lines(&panel.categories, slot)
+                })
+                .collect()
+        };
+        let columns = (1..=most)
+            .rev()
+            .find(|&columns| {
+                labels_at(columns)
+                    .iter()
+                    .zip(&chart.panels)
+                    .all(|(labels, panel)| labels.step == 1 || all_numbers(&panel.categories))
+            })
+            .unwrap_or(1);
+        let labels = labels_at(columns);
+        let most_lines = labels
+            .iter()
+            .flat_map(|labels| labels.lines.iter().map(Vec::len))
+            .max()
+            .unwrap_or(1) as i32;
+        let tick_area = 8 + most_lines * text_height(SMALL_SIZE) + 4;
+
+        let room = panel_width_of(columns) - label_area - 8;
+        let headings: Vec<Vec<(String, f64)>> = chart
+            .panels
+            .iter()
+            .map(|p| heading_lines(&p.title, room))
+            .collect();
+        let lines = headings.iter().map(Vec::len).max().unwrap_or(0) as i32;
+        let heading_height = lines * text_height(HEADING_SIZE) + 6;
+        let row_height = heading_height + 4 + PANEL_PLOT_HEIGHT + tick_area + PANEL_ROW_GAP;
+        let rows = chart.panels.len().div_ceil(columns) as i32;
+        PanelLayout {
+            legend,
+            legend_at,
+            top,
+            columns,
+            row_height,
+            label_area,
+            headings,
+            heading_height,
+            labels,
+            tick_area,
+            height: top + rows * row_height - PANEL_ROW_GAP + MARGIN,
+        }
+    }
+
+    /// The panel at `index`'s top-left pixel and size (its gap below
+    /// excluded).
+    fn panel(&self, index: usize) -> ((i32, i32), (i32, i32)) {
+        let (row, column) = (index / self.columns, index % self.columns);
+        let width = panel_width_of(self.columns);
+        let x = MARGIN + column as i32 * (width + PANEL_GAP);
+        let y = self.top + row as i32 * self.row_height;
+        ((x, y), (width, self.row_height - PANEL_ROW_GAP))
+    }
+}
+
+/// The width of one bar panel when `columns` share the row.
+fn panel_width_of(columns: usize) -> i32 {
+    let room = WIDTH as i32 - 2 * MARGIN;
+    (room - (columns as i32 - 1) * PANEL_GAP) / columns as i32
+}
+
+/// Whether every label reads as a number (an axis a reader can follow
+/// with some labels left out).
+fn all_numbers(labels: &[String]) -> bool {
+    labels
+        .iter()
+        .all(|label| label.trim().parse::<f64>().is_ok())
+}
+
+/// A bar panel's x labels, laid out.
+struct XLabels {
+    /// Every label as its lines.
+    lines: Vec<Vec<String>>,
+    /// Every `step`-th label is shown...
+    step: usize,
+    /// ... from this one.
+    first: usize,
+}
+
+impl XLabels {
+    /// Whether label `index` is shown.
+    fn shown(&self, index: usize) -> bool {
+        index >= self.first && (index - self.first).is_multiple_of(self.step)
+    }
+}
+
+/// The x labels of a panel whose categories are `slot` pixels apart, each
+/// as its lines at [`SMALL_SIZE`], and which of them are shown: every one
+/// when they fit, else every `step`-th (see [`label_step`]), from the
+/// first whole number that is a multiple of the step (so `5, 10, 15`, not
+/// `1, 6, 11`) if there is one among the first `step`, else from the
+/// first. A text label too wide for its slot is split at the space that
+/// best balances two lines; numbers stay whole.
+fn x_label_lines(labels: &[String], slot: f64) -> XLabels {
+    let lines: Vec<Vec<String>> = labels
+        .iter()
+        .map(|label| {
+            let too_wide = f64::from(text_width(label, SMALL_SIZE)) + LABEL_GAP > slot;
+            if !too_wide || all_numbers(std::slice::from_ref(label)) {
+                return vec![label.clone()];
+            }
+            label
+                .match_indices(' ')
+                .map(|(at, _)| (label[..at].trim_end(), label[at..].trim_start()))
+                .min_by_key(|(first, second)| {
+                    text_width(first, SMALL_SIZE).max(text_width(second, SMALL_SIZE))
+                })
+                .map_or_else(
+                    || vec![label.clone()],
+                    |(first, second)| vec![first.to_string(), second.to_string()],
+                )
+        })
+        .collect();
+    let widest: Vec<String> = lines
+        .iter()
+        .map(|lines| {
+            lines
+                .iter()
+                .max_by_key(|line| text_width(line, SMALL_SIZE))
+                .cloned()
+                .unwrap_or_default()
+        })
+        .collect();
+    let step = label_step(&widest, slot, SMALL_SIZE);
+    let first = labels
+        .iter()
+        .take(step)
+        .position(|label| {
+            label
+                .trim()
+                .parse::<i64>()
+                .is_ok_and(|number| number.rem_euclid(step as i64) == 0)
+        })
+        .unwrap_or(0);
+    XLabels { lines, step, first }
+}
+
+fn draw_panels(root: &Area<'_>, chart: &PanelChart, layout: &PanelLayout) -> Drawn {
+    root.fill(&WHITE)?;
+    draw_title(root, &chart.title)?;
+    for ((key, name), at) in layout.legend.iter().zip(&layout.legend_at) {
+        draw_key(root, *key, name, *at)?;
+    }
+    for (index, panel) in chart.panels.iter().enumerate() {
+        draw_bar_panel(root, chart, layout, index, panel)?;
+    }
+    Ok(())
+}
+
+fn draw_bar_panel(
+    root: &Area<'_>,
+    chart: &PanelChart,
+    layout: &PanelLayout,
+    index: usize,
+    panel: &BarPanel,
+) -> Drawn {
+    let ((x, y), (width, height)) = layout.panel(index);
+    let area = root.clone().shrink((x, y), (width, height));
+    let n = panel.categories.len();
+
+    // The heading, centred over the plotting area.
+    let plot_left = x + layout.label_area;
+    let plot_right = x + width - 8;
+    for (i, (line, size)) in layout.headings[index].iter().enumerate() {
+        root.draw(&Text::new(
+            line.clone(),
+            (
+                (plot_left + plot_right) / 2,
+                y + 2 + i as i32 * text_height(HEADING_SIZE),
+            ),
+            font(*size)
+                .style(FontStyle::Bold)
+                .color(&BLACK)
+                .pos(Pos::new(HPos::Center, VPos::Top)),
+        ))?;
+    }
+
+    // The panel's own y range, in percent.
+    let y_max = panel
+        .values
+        .iter()
+        .copied()
+        .chain(panel.intervals.iter().flatten().map(|&(_, high)| high))
+        .fold(0.0, f64::max)
+        * 100.0;
+    let y_top = if y_max > 0.0 { y_max * 1.08 } else { 1.0 };
+    let x_range = -0.5..n as f64 - 0.5;
+    let mut plot = ChartBuilder::on(&area)
+        .margin_top(layout.heading_height + 4)
+        .margin_right(8)
+        .set_label_area_size(LabelAreaPosition::Left, layout.label_area)
+        .set_label_area_size(LabelAreaPosition::Bottom, layout.tick_area)
+        .build_cartesian_2d(x_range.clone(), 0.0..y_top)?;
+    plot.configure_mesh()
+        .disable_x_mesh()
+        .disable_x_axis()
+        .y_labels(5)
+        .max_light_lines(0)
+        .bold_line_style(GRID.stroke_width(1))
+        .axis_style(BLACK.stroke_width(1))
+        .y_label_formatter(&|v| percent_label(*v))
+        .label_style(font(SMALL_SIZE))
+        .draw()?;
+    // Bars, at most `WIDEST_BAR` pixels wide, outlined.
+    let slot = f64::from(plot.plotting_area().dim_in_pixel().0) / n as f64;
+    let half = (BAR_WIDTH / 2.0).min(WIDEST_BAR / 2.0 / slot);
+    for style in [BAR_FILL.filled(), BAR_EDGE.stroke_width(1)] {
+        plot.draw_series(panel.values.iter().enumerate().map(|(i, v)| {
+            let c = i as f64;
+            Rectangle::new([(c - half, 0.0), (c + half, v * 100.0)], style)
+        }))?;
+    }
+    let pixel = |x: f64, y: f64| plot.backend_coord(&(x, y));
+    let (left, bottom) = pixel(x_range.start, 0.0);
+    let (right, top) = pixel(x_range.end, y_top);
+    root.draw(&PathElement::new(
+        vec![(left, bottom), (right, bottom)],
+        BLACK.stroke_width(1),
+    ))?;
+
+    // The y description, beside the tick labels.
+    root.draw(&Text::new(
+        chart.y_label.clone(),
+        (x + text_height(SMALL_SIZE) / 2, (top + bottom) / 2),
+        font(SMALL_SIZE)
+            .color(&BLACK)
+            .transform(FontTransform::Rotate270)
+            .pos(Pos::new(HPos::Center, VPos::Center)),
+    ))?;
+
+    // Error bars, on the root so that caps at the top are not clipped.
+    if let Some(intervals) = &panel.intervals {
+        let cap = (slot * 0.12).round().clamp(1.0, 5.0) as i32;
+        for (i, &(low, high)) in intervals.iter().enumerate() {
+            let (px, high) = pixel(i as f64, high * 100.0);
+            let (_, low) = pixel(i as f64, low * 100.0);
+            draw_error_bar(root, px, (high, low), cap, NOTE.stroke_width(1))?;
+        }
+    }
+
+    // Category labels: ticks at every one, labels as room allows, each
+    // line under the last.
+    let labels = &layout.labels[index];
+    let tick_font = font(SMALL_SIZE)
+        .color(&BLACK)
+        .pos(Pos::new(HPos::Center, VPos::Top));
+    for (i, label) in labels.lines.iter().enumerate() {
+        let (px, _) = pixel(i as f64, 0.0);
+        let shown = labels.shown(i);
+        root.draw(&PathElement::new(
+            vec![(px, bottom), (px, bottom + if shown { 5 } else { 3 })],
+            BLACK.stroke_width(1),
+        ))?;
+        if shown {
+            for (k, line) in label.iter().enumerate() {
+                root.draw(&Text::new(
+                    line.clone(),
+                    (px, bottom + 8 + k as i32 * text_height(SMALL_SIZE)),
+                    tick_font.clone(),
+                ))?;
+            }
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -2220,5 +2703,167 @@ mod tests {
                 &format!("chart critical value {bad}: must be a finite positive |z|"),
             );
         }
+    }
+
+    fn bar_panel(title: &str, categories: &[&str], values: &[f64]) -> BarPanel {
+        BarPanel {
+            title: title.to_string(),
+            categories: categories.iter().map(|c| c.to_string()).collect(),
+            values: values.to_vec(),
+            intervals: Some(
+                values
+                    .iter()
+                    .map(|&v| ((v - 0.01).max(0.0), (v + 0.01).min(1.0)))
+                    .collect(),
+            ),
+        }
+    }
+
+    fn panel_chart() -> PanelChart {
+        let numbers: Vec<String> = (0..53).map(|i| i.to_string()).collect();
+        let numbers: Vec<&str> = numbers.iter().map(String::as_str).collect();
+        let spread: Vec<f64> = (0..53).map(|i| if i < 10 { 0.1 } else { 0.0 }).collect();
+        PanelChart {
+            title: "Roll-Call (ranks 13; Monte Carlo, 1,000 games, seed 1)".to_string(),
+            y_label: "percent of games".to_string(),
+            bars_name: "estimate from 1,000 games".to_string(),
+            panels: vec![
+                bar_panel("cards left, K = 1", &numbers, &spread),
+                bar_panel("won without a strike", &["yes", "no"], &[0.003, 0.997]),
+                bar_panel("passes", &["1", "2", "3"], &[0.5, 0.25, 0.25]),
+            ],
+        }
+    }
+
+    #[test]
+    fn panels_have_headings_legend_and_axes() {
+        let chart = panel_chart();
+        let svg = render_panels_svg(&chart).unwrap();
+        let shown = texts(&svg);
+        for text in [
+            "Roll-Call (ranks 13; Monte Carlo, 1,000 games, seed 1)",
+            "estimate from 1,000 games",
+            "95% interval",
+            "cards left, K = 1",
+            "won without a strike",
+            "passes",
+            "yes",
+            "no",
+        ] {
+            assert!(shown.contains(&text), "{text} in {shown:?}");
+        }
+        // One y description per panel; three panels in two rows.
+        assert_eq!(
+            shown.iter().filter(|t| **t == "percent of games").count(),
+            3
+        );
+        let layout = PanelLayout::new(&chart);
+        assert_eq!(layout.columns, 2);
+        assert!(svg.contains(&format!(r#"width="900" height="{}""#, layout.height)));
+        // 53 numbers in half the width are thinned, from the first.
+        let step = layout.labels[0].step;
+        assert!(step > 1, "{step}");
+        assert!(shown.contains(&"0") && shown.contains(&"50"), "{shown:?}");
+        assert!(!shown.contains(&"51"), "{shown:?}");
+        // Without intervals, no interval legend.
+        let mut exact = chart.clone();
+        for panel in &mut exact.panels {
+            panel.intervals = None;
+        }
+        let svg = render_panels_svg(&exact).unwrap();
+        assert!(!texts(&svg).contains(&"95% interval"));
+    }
+
+    #[test]
+    fn panels_grow_with_their_number() {
+        let mut chart = panel_chart();
+        let three = PanelLayout::new(&chart).height;
+        chart.panels.truncate(2);
+        let two = PanelLayout::new(&chart).height;
+        chart.panels.truncate(1);
+        let one = PanelLayout::new(&chart);
+        assert!(three > two, "{three} {two}");
+        assert_eq!(one.columns, 1);
+    }
+
+    #[test]
+    fn long_text_labels_wrap_and_keep_every_outcome() {
+        let labels = [
+            "sweep won, winnable",
+            "sweep won, unwinnable",
+            "sweep won, undecided",
+            "sweep lost, winnable",
+            "sweep lost, unwinnable",
+            "sweep lost, undecided",
+        ];
+        let chart = PanelChart {
+            title: "t".to_string(),
+            y_label: "percent of games".to_string(),
+            bars_name: "exact probability".to_string(),
+            panels: vec![
+                bar_panel("a", &["won", "lost"], &[0.0, 1.0]),
+                bar_panel("b", &labels, &[0.0, 0.0, 0.0, 0.1, 0.2, 0.7]),
+            ],
+        };
+        let layout = PanelLayout::new(&chart);
+        let labels = &layout.labels[1];
+        assert_eq!(labels.step, 1);
+        assert_eq!(labels.lines[4], ["sweep lost,", "unwinnable"]);
+        let shown_svg = render_panels_svg(&chart).unwrap();
+        let shown = texts(&shown_svg);
+        assert_eq!(shown.iter().filter(|t| **t == "sweep lost,").count(), 3);
+    }
+
+    #[test]
+    fn thinned_numbers_are_multiples_of_the_step() {
+        let passes: Vec<String> = (1..80).map(|i| i.to_string()).collect();
+        let labels = x_label_lines(&passes, 4.0);
+        let shown: Vec<&str> = (0..passes.len())
+            .filter(|&i| labels.shown(i))
+            .map(|i| passes[i].as_str())
+            .collect();
+        assert_eq!(shown[..3], ["10", "20", "30"], "{}", labels.step);
+        let words: Vec<String> = ["a", "b", "c", "d"].map(String::from).to_vec();
+        let labels = x_label_lines(&words, 4.0);
+        assert!(labels.shown(0));
+    }
+
+    #[test]
+    fn panels_output_is_deterministic() {
+        let chart = panel_chart();
+        assert_eq!(
+            render_panels_svg(&chart).unwrap(),
+            render_panels_svg(&chart).unwrap()
+        );
+    }
+
+    #[test]
+    fn panel_input_is_validated() {
+        let check = |chart: PanelChart, expected: &str| {
+            let message = render_panels_svg(&chart).unwrap_err().to_string();
+            assert!(message.contains(expected), "{message}");
+        };
+        let mut chart = panel_chart();
+        chart.panels.clear();
+        check(chart, "without panels");
+        let mut chart = panel_chart();
+        chart.panels[1].categories.clear();
+        check(chart, "panel \"won without a strike\" without categories");
+        let mut chart = panel_chart();
+        chart.panels[2].values.pop();
+        check(chart, "panel \"passes\" has 2 values for 3 categories");
+        let mut chart = panel_chart();
+        chart.panels[2].values[1] = f64::NAN;
+        check(chart, "panel \"passes\", category \"2\": value NaN");
+        let mut chart = panel_chart();
+        chart.panels[2].intervals = Some(vec![(0.0, 0.1)]);
+        check(chart, "has 1 intervals for 3 categories");
+        let mut chart = panel_chart();
+        chart.panels[1].intervals = Some(vec![(0.0, 0.1), (0.9, 0.8)]);
+        check(chart, "category \"no\": interval [0.9, 0.8]");
+        let mut chart = panel_chart();
+        chart.panels[0].title.clear();
+        chart.panels[0].values[0] = 1.5;
+        check(chart, "panel 1, category \"0\": value 1.5");
     }
 }

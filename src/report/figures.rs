@@ -9,12 +9,14 @@
 use serde_json::Value;
 
 use super::chart::{
-    self, BarChart, CriticalValue, Segment, Series, StackedBarChart, ZPanel, ZPoint, ZScorePlot,
+    self, BarChart, BarPanel, CriticalValue, PanelChart, Segment, Series, StackedBarChart, ZPanel,
+    ZPoint, ZScorePlot,
 };
 use crate::error::{Error, Result};
 
 /// The shapes [`svg_for_report`] draws, for its error message.
-const DRAWABLE: &str = "svg draws a report with exactly one distribution (as bars), \
+const DRAWABLE: &str = "svg draws a report with one distribution (as bars), \
+                        with several (as one panel of bars each), \
                         a blackjack-dealer report with one distribution per upcard \
                         (as stacked bars), or a comparison whose rows carry z-scores \
                         (as a z-score plot)";
@@ -31,7 +33,12 @@ const DRAWABLE: &str = "svg draws a report with exactly one distribution (as bar
 ///   95% intervals), the same chart `deckodds reproduce` has always drawn;
 /// - a `blackjack-dealer` report with one distribution per upcard (keys
 ///   `upcard=...`): a [`StackedBarChart`] of the dealer's final hand by
-///   upcard.
+///   upcard;
+/// - any other report with several distributions (Roll-Call's cards left
+///   for each K, passes, strikes, ...; Prisoner's patience's winnability
+///   folds): a [`PanelChart`], one panel of bars per distribution in the
+///   report's order, headed by its key made readable (a few known keys get words), with
+///   the 95% intervals of Monte-Carlo estimates.
 ///
 /// Guarantees: deterministic (the same JSON gives the same bytes), no I/O.
 /// Errors: any other shape (the message says which shapes can be drawn), a
@@ -53,7 +60,8 @@ pub fn svg_for_report(report: &Value) -> Result<String> {
         {
             stacked_svg(report, &distributions)
         }
-        _ => Err(Error::invalid(
+        [_, _, ..] => panels_svg(report, &distributions),
+        [] => Err(Error::invalid(
             "report",
             format!(
                 "of {} with {} distributions",
@@ -155,6 +163,98 @@ fn thousands(n: u64) -> String {
 }
 
 // ---------------------------------------------------------------------------
+// Several distributions: small multiples.
+
+/// One panel of bars per distribution, under a title naming the game, its
+/// parameters and how the numbers were found.
+fn panels_svg(report: &Value, distributions: &[Value]) -> Result<String> {
+    let game = report["game"].as_str().unwrap_or_default();
+    let panels = distributions
+        .iter()
+        .map(|distribution| {
+            let key = distribution["key"].as_str().unwrap_or_default();
+            let outcomes = distribution["outcomes"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            let label = |o: &Value| o["outcome"].as_str().unwrap_or_default().to_string();
+            // Exact values, or Monte-Carlo estimates.
+            let values = outcomes
+                .iter()
+                .map(|outcome| {
+                    outcome
+                        .get("estimate")
+                        .or_else(|| outcome.get("value"))
+                        .and_then(Value::as_f64)
+                        .ok_or_else(|| {
+                            Error::invalid(
+                                "report",
+                                format!("distribution {key}, outcome \"{}\"", label(outcome)),
+                                "needs a numeric \"value\" or \"estimate\"",
+                            )
+                        })
+                })
+                .collect::<Result<Vec<f64>>>()?;
+            let intervals: Option<Vec<(f64, f64)>> = outcomes
+                .iter()
+                .map(|o| Some((o["ci95"].get(0)?.as_f64()?, o["ci95"].get(1)?.as_f64()?)))
+                .collect();
+            Ok(BarPanel {
+                title: heading(game, key),
+                categories: outcomes.iter().map(label).collect(),
+                values,
+                intervals,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let (how, bars_name) = match report["trials"].as_u64() {
+        Some(trials) => (
+            format!(
+                "Monte Carlo, {} games, seed {}",
+                thousands(trials),
+                report["seed"]
+            ),
+            format!("estimate from {} games", thousands(trials)),
+        ),
+        None => ("exact".to_string(), "exact probability".to_string()),
+    };
+    let params = params_text(report);
+    let chart = PanelChart {
+        title: if params.is_empty() {
+            format!("{} ({how})", game_name(game))
+        } else {
+            format!("{} ({params}; {how})", game_name(game))
+        },
+        y_label: "percent of games".to_string(),
+        bars_name,
+        panels,
+    };
+    chart::render_panels_svg(&chart)
+}
+
+/// A distribution's key as a panel heading. Known keys get words
+/// (Roll-Call's `K=1` is `cards left, K = 1`, `zero-strike` is `won
+/// without a strike`, `first-pass-matches` is `matches in the first pass`;
+/// Prisoner's patience's `sweep-x-free-choice` is `fixed sweep × free
+/// choice`); any other key is shown as given with `-` as a space and
+/// `name=value` as `name = value`.
+fn heading(game: &str, key: &str) -> String {
+    match (game, key) {
+        ("roll-call", "zero-strike") => return "won without a strike".to_string(),
+        ("roll-call", "first-pass-matches") => return "matches in the first pass".to_string(),
+        ("prisoners-patience", "sweep-x-free-choice") => {
+            return "fixed sweep × free choice".to_string();
+        }
+        _ => {}
+    }
+    match key.split_once('=') {
+        Some(("K", limit)) if game == "roll-call" => format!("cards left, K = {limit}"),
+        Some((name, value)) => format!("{} = {value}", name.replace('-', " ")),
+        None => key.replace('-', " "),
+    }
+}
+
+// ---------------------------------------------------------------------------
 // The dealer's table: stacked bars.
 
 /// The upcard of a distribution keyed `upcard=...`.
@@ -237,7 +337,8 @@ fn stacked_svg(report: &Value, distributions: &[Value]) -> Result<String> {
 }
 
 /// A report's parameters as `name value, ...`, leaving out empty lists and
-/// nulls (which say "nothing of this"), strings without quotes.
+/// nulls (which say "nothing of this"), strings without quotes, lists of
+/// strings joined by `/`.
 fn params_text(report: &Value) -> String {
     report["params"]
         .as_object()
@@ -246,6 +347,11 @@ fn params_text(report: &Value) -> String {
         .filter(|(_, value)| !(value.is_null() || value.as_array().is_some_and(Vec::is_empty)))
         .map(|(name, value)| match value {
             Value::String(text) => format!("{name} {text}"),
+            // Several shuffles, say: `shuffle uniform/naive`.
+            Value::Array(items) if items.iter().all(Value::is_string) => {
+                let items: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
+                format!("{name} {}", items.join("/"))
+            }
             other => format!("{name} {other}"),
         })
         .collect::<Vec<_>>()
@@ -553,6 +659,75 @@ mod tests {
     }
 
     #[test]
+    fn several_distributions_are_panels() {
+        let value = report("roll-call-52-continuous-same.json");
+        let svg = svg_for_report(&value).unwrap();
+        let shown = texts(&svg);
+        // One heading per distribution, in the report's order.
+        let headings = [
+            "cards left, K = 1",
+            "cards left, K = 2",
+            "cards left, K = 3",
+            "cards left, K = unlimited",
+            "passes",
+            "strikes",
+            "won without a strike",
+            "matches in the first pass",
+        ];
+        let at: Vec<usize> = headings
+            .iter()
+            .map(|h| {
+                shown
+                    .iter()
+                    .position(|t| t == h)
+                    .unwrap_or_else(|| panic!("{h} in {shown:?}"))
+            })
+            .collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{at:?}");
+        assert_eq!(
+            shown.iter().filter(|t| **t == "percent of games").count(),
+            8
+        );
+        for text in [
+            "estimate from 10,000,000 games",
+            "95% interval",
+            "yes",
+            "no",
+        ] {
+            assert!(shown.contains(&text), "{text} in {shown:?}");
+        }
+        assert!(
+            shown
+                .iter()
+                .any(|t| t.starts_with("Roll-Call (ranks 13, copies 4")),
+            "{shown:?}"
+        );
+        assert_eq!(svg, svg_for_report(&value).unwrap());
+
+        // Exact: no intervals.
+        let value = report("roll-call-exact-4x3.json");
+        let shown_svg = svg_for_report(&value).unwrap();
+        let shown = texts(&shown_svg);
+        assert!(shown.contains(&"exact probability"), "{shown:?}");
+        assert!(!shown.contains(&"95% interval"), "{shown:?}");
+    }
+
+    #[test]
+    fn headings_read_well() {
+        assert_eq!(
+            heading("roll-call", "K=unlimited"),
+            "cards left, K = unlimited"
+        );
+        assert_eq!(
+            heading("roll-call", "first-pass-matches"),
+            "matches in the first pass"
+        );
+        assert_eq!(heading("prisoners-patience", "free-choice"), "free choice");
+        assert_eq!(heading("other", "some-key=3"), "some key = 3");
+        assert_eq!(heading("other", "K=1"), "K = 1");
+    }
+
+    #[test]
     fn p_values_read_well() {
         assert_eq!(p_text(0.0), "p < 0.0001");
         assert_eq!(p_text(0.8312865474187479), "p = 0.8313");
@@ -568,10 +743,16 @@ mod tests {
             assert!(message.contains(expected), "{message}");
         };
         check(
-            report("roll-call-exact-4x2.json"),
-            "report of roll-call with 8 distributions: svg draws a report with exactly one",
+            json!({}),
+            "report of no game with 0 distributions: svg draws a report with one",
         );
-        check(json!({}), "report of no game with 0 distributions");
+        check(
+            json!({"game": "roll-call", "distributions": [
+                {"key": "K=1", "outcomes": [{"outcome": "0", "value": 1.0}]},
+                {"key": "passes", "outcomes": [{"outcome": "1"}]},
+            ]}),
+            "distribution passes, outcome \"1\": needs a numeric",
+        );
         check(
             json!({"comparison": "goodness-of-fit", "rows": [{"key": "a"}]}),
             "row \"a\" without z-scores",

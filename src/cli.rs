@@ -55,26 +55,33 @@ pub enum Command {
     /// complete records of games.
     #[command(subcommand)]
     Klondike(KlondikeCommand),
-    /// Runs analysis specs (analysis/*.toml, each a publication table) and
-    /// writes their tables to results/, each with a provenance record
-    /// (NAME.provenance.json: the spec, program version, seed, trials, a
-    /// checksum of the counts, time and cores), then a summary.
+    /// Runs analysis specs (analysis/*.toml, each a publication table or a
+    /// family of them) and writes their tables to results/, each with a
+    /// provenance record (NAME.provenance.json: the spec, program version,
+    /// seed, trials, checksums of the counts and of each file, time and
+    /// cores), the index results/README.md, then a summary.
     Reproduce {
-        /// The specs to run (default: every analysis/*.toml).
+        /// The specs to run: spec files (analysis/NAME.toml), or the names
+        /// of tables or families in analysis/ (roll-call-exact-4x3,
+        /// roll-call-exact). Default: every spec but the slow ones.
         #[arg(value_name = "SPEC")]
         specs: Vec<PathBuf>,
         /// The quick profile: each Monte-Carlo spec's quick-trials instead of
         /// its trials (the same code paths), into results-quick/ unless
-        /// --results says otherwise.
+        /// --results says otherwise. Slow exact tables are left out.
         #[arg(long)]
         quick: bool,
         /// Check instead of writing: every committed file still has the
         /// checksum its provenance records, tables that do not sample
-        /// recompute identically, and Monte-Carlo ones give the recorded
-        /// counts under the quick profile. Fails naming the first file
-        /// that differs.
+        /// recompute identically, Monte-Carlo ones give the recorded counts
+        /// under the quick profile, the index is current, and every file
+        /// belongs to a spec. Fails naming the first file that differs.
         #[arg(long, conflicts_with = "quick")]
         check: bool,
+        /// Also the slow specs (slow = true: minutes each), which are
+        /// otherwise skipped (and with --check, not recomputed).
+        #[arg(long)]
+        slow: bool,
         /// Where to write, or with --check where to check (default:
         /// results/, or results-quick/ with --quick).
         #[arg(long, value_name = "DIR")]

@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::analysis::Profile;
 use crate::cli::{Cli, Command, GlobalArgs, OutputArgs};
 use crate::error::{Error, Result};
 use crate::montecarlo::Progress;
@@ -36,8 +37,18 @@ pub fn run(cli: Cli) -> Result<()> {
             specs,
             quick,
             check,
+            slow,
             results,
-        } => reproduce::run(&specs, quick, check, results, &context),
+        } => reproduce::run(
+            reproduce::Request {
+                names: specs,
+                profile: if quick { Profile::Quick } else { Profile::Full },
+                check,
+                slow,
+                results,
+            },
+            &context,
+        ),
     }
 }
 

@@ -12,41 +12,74 @@ use tabled::builder::Builder;
 use tabled::settings::Style;
 
 use super::{Context, write_atomically};
-use crate::analysis::{Profile, Spec};
+use crate::analysis::{Profile, Spec, results_index};
 use crate::cli::Cli;
 use crate::error::{Error, Result};
-use crate::report::chart::{self, BarChart, Series};
+use crate::report::figures;
 
 /// Where specs live.
 const ANALYSIS_DIR: &str = "analysis";
 
-pub(super) fn run(
-    spec_paths: &[PathBuf],
-    quick: bool,
-    check: bool,
-    results: Option<PathBuf>,
-    context: &Context,
-) -> Result<()> {
-    let profile = if quick { Profile::Quick } else { Profile::Full };
-    let results =
-        results.unwrap_or_else(|| PathBuf::from(if quick { "results-quick" } else { "results" }));
-    let specs = load_specs(spec_paths, profile, &results, context)?;
-    if check {
-        return check_results(&specs, &results, context);
+/// What `deckodds reproduce` is asked to do.
+pub(super) struct Request {
+    /// Spec files, or names of tables or families in `analysis/`; empty
+    /// for every spec.
+    pub names: Vec<PathBuf>,
+    /// The trials each Monte-Carlo spec runs.
+    pub profile: Profile,
+    /// Check the committed results instead of writing them.
+    pub check: bool,
+    /// Include the slow specs.
+    pub slow: bool,
+    /// The results folder (default: by profile).
+    pub results: Option<PathBuf>,
+}
+
+/// Where the index of a results folder goes.
+const INDEX: &str = "README.md";
+
+pub(super) fn run(request: Request, context: &Context) -> Result<()> {
+    let profile = request.profile;
+    let results = request.results.clone().unwrap_or_else(|| {
+        PathBuf::from(match profile {
+            Profile::Full => "results",
+            Profile::Quick => "results-quick",
+        })
+    });
+    let whole = request.names.is_empty();
+    let specs = load_specs(&request.names)?;
+    // Every command line is checked before anything runs, so a bad spec
+    // costs nothing.
+    for spec in &specs {
+        command_line(spec, profile, &results, context)?;
+    }
+    if request.check {
+        return check_results(&specs, &request, &results, context);
     }
     fs::create_dir_all(&results).map_err(|source| Error::Io {
         path: results.clone(),
         source,
     })?;
     let mut rows = Vec::new();
-    for (i, spec) in specs.iter().enumerate() {
+    let n_runs = specs.iter().filter(|s| runs(s, profile, &request)).count();
+    let mut n_done = 0;
+    for spec in &specs {
+        if !runs(spec, profile, &request) {
+            rows.push([
+                spec.name.clone(),
+                format!("{} {}", spec.game, spec.command),
+                trials_text(spec, profile),
+                "-".to_string(),
+                "skipped: slow (--slow runs it)".to_string(),
+            ]);
+            continue;
+        }
+        n_done += 1;
         let trials = spec.trials(profile);
         progress_line(
             context,
             &format!(
-                "[{}/{}] {}: {} {}{}",
-                i + 1,
-                specs.len(),
+                "[{n_done}/{n_runs}] {}: {} {}{}",
                 spec.name,
                 spec.game,
                 spec.command,
@@ -69,34 +102,94 @@ pub(super) fn run(
             verdicts(spec, &results)?,
         ]);
     }
+    // The index lists every spec's tables: a whole run writes it, and so
+    // does a run of some of analysis/'s specs (from all of them), so that
+    // it stays current; specs from elsewhere leave it alone.
+    let from_analysis = specs.iter().all(|spec| spec.path.starts_with(ANALYSIS_DIR));
+    let indexed = whole || from_analysis;
+    if indexed {
+        let all = if whole {
+            specs.clone()
+        } else {
+            load_specs(&[])?
+        };
+        write_atomically(&results.join(INDEX), results_index(&all).as_bytes())?;
+    }
     summary(
-        &format!("{} specs into {}/", specs.len(), results.display()),
-        ["spec", "method", "trials", "time", "verdict"],
+        &format!(
+            "{n_runs} of {} tables made into {}/{}",
+            specs.len(),
+            results.display(),
+            if indexed {
+                ", with the index README.md"
+            } else {
+                ""
+            }
+        ),
+        ["table", "method", "trials", "time", "verdict"],
         rows,
         context,
     )
 }
 
-/// Reads and checks the specs (all of `analysis/` if none is named), and
-/// the command line of each, before anything runs.
-fn load_specs(
-    spec_paths: &[PathBuf],
-    profile: Profile,
-    results: &Path,
-    context: &Context,
-) -> Result<Vec<Spec>> {
-    let spec_paths = if spec_paths.is_empty() {
-        all_specs()?
-    } else {
-        spec_paths.to_vec()
-    };
-    // Every spec is checked before any runs, so a bad one costs nothing.
-    let specs = spec_paths
-        .iter()
-        .map(|path| Spec::parse(path, &read(path)?))
-        .collect::<Result<Vec<Spec>>>()?;
-    for spec in &specs {
-        command_line(spec, profile, results, context)?;
+/// Whether `spec` runs: a slow spec only when named, with `--slow`, or
+/// (if it samples) under the quick profile, which is not slow.
+fn runs(spec: &Spec, profile: Profile, request: &Request) -> bool {
+    !spec.slow
+        || request.slow
+        || !request.names.is_empty()
+        || (spec.sampling.is_some() && profile == Profile::Quick)
+}
+
+/// Reads and checks the specs: every `analysis/*.toml` if none is named;
+/// otherwise each name is a spec file, or a table or family of
+/// `analysis/`.
+fn load_specs(names: &[PathBuf]) -> Result<Vec<Spec>> {
+    let parse_file = |path: &Path| Spec::parse(path, &read(path)?);
+    if names.is_empty() {
+        let mut specs = Vec::new();
+        for path in all_specs()? {
+            specs.extend(parse_file(&path)?);
+        }
+        return Ok(specs);
+    }
+    let mut specs: Vec<Spec> = Vec::new();
+    let mut analysis: Option<Vec<Spec>> = None;
+    for name in names {
+        let is_file = name.extension().is_some_and(|e| e == "toml") || name.is_file();
+        let found = if is_file {
+            parse_file(name)?
+        } else {
+            if analysis.is_none() {
+                let mut all = Vec::new();
+                for path in all_specs()? {
+                    all.extend(parse_file(&path)?);
+                }
+                analysis = Some(all);
+            }
+            let wanted = name.to_string_lossy();
+            let found: Vec<Spec> = analysis
+                .iter()
+                .flatten()
+                .filter(|s| s.name == wanted || s.family == wanted)
+                .cloned()
+                .collect();
+            if found.is_empty() {
+                return Err(Error::invalid(
+                    "reproduce",
+                    &wanted,
+                    format!(
+                        "is not a spec file, nor a table or family of {ANALYSIS_DIR}/ (the results index lists them: e.g. roll-call-exact-4x3, or roll-call-exact for its family)"
+                    ),
+                ));
+            }
+            found
+        };
+        for spec in found {
+            if !specs.iter().any(|s| s.name == spec.name) {
+                specs.push(spec);
+            }
+        }
     }
     Ok(specs)
 }
@@ -114,6 +207,35 @@ fn verdicts(spec: &Spec, results: &Path) -> Result<String> {
         return Ok("-".to_string());
     };
     let report: Value = parse_json(&path)?;
+    // A published table: one verdict over all its cells.
+    if report["comparison"] == "published-table" {
+        let cells: usize = report["rows"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|row| row["cells"].as_array().map_or(0, Vec::len))
+            .sum();
+        let inconsistent: Vec<&str> = report["inconsistent"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        // A simulated table tests only the cells with enough hands.
+        let tested = match report["cells_tested"].as_u64() {
+            Some(n) if n > 0 => format!("{n} cells tested"),
+            _ => format!("{cells} cells"),
+        };
+        return Ok(if inconsistent.is_empty() {
+            format!("consistent (all {tested})")
+        } else {
+            format!(
+                "inconsistent: {} ({} of {tested})",
+                inconsistent.join(", "),
+                inconsistent.len()
+            )
+        });
+    }
     let Some(rows) = report["rows"]
         .as_array()
         .filter(|_| report.get("comparison").is_some())
@@ -141,9 +263,10 @@ fn verdicts(spec: &Spec, results: &Path) -> Result<String> {
     })
 }
 
-/// Draws the spec's `svg` output, if it has one: a bar chart of its one
-/// distribution (estimates with their 95% intervals, or exact
-/// probabilities), from its JSON output.
+/// Draws the spec's `svg` output, if it has one and the command does not
+/// draw it itself: the chart that suits its JSON output
+/// ([`figures::svg_for_report`]: bars for one distribution, stacked bars
+/// for the dealer's table, z-scores for a comparison).
 fn draw_chart(spec: &Spec, results: &Path) -> Result<()> {
     let outputs = spec.output_paths(results);
     let Some((_, svg_path)) = spec
@@ -154,103 +277,16 @@ fn draw_chart(spec: &Spec, results: &Path) -> Result<()> {
     else {
         return Ok(());
     };
+    if spec.draws_own_chart {
+        return Ok(());
+    }
     let json_path = json_output(spec, &outputs).unwrap_or_default();
     let report = parse_json(&json_path)?;
-    let in_spec = |message: String| Error::BadInputFile {
+    let svg = figures::svg_for_report(&report).map_err(|e| Error::BadInputFile {
         path: spec.path.clone(),
-        message,
-    };
-    let distributions = report["distributions"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    let [distribution] = distributions.as_slice() else {
-        return Err(in_spec(format!(
-            "outputs: \"svg\" draws one distribution, and this report has {}",
-            distributions.len()
-        )));
-    };
-    let outcomes = distribution["outcomes"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    let number = |value: &Value| value.as_f64().unwrap_or(0.0);
-    let values: Vec<f64> = outcomes
-        .iter()
-        .map(|o| number(o.get("estimate").unwrap_or(&o["value"])))
-        .collect();
-    let intervals: Option<Vec<(f64, f64)>> = outcomes
-        .iter()
-        .map(|o| Some((number(o["ci95"].get(0)?), number(o["ci95"].get(1)?))))
-        .collect();
-    let key = distribution["key"]
-        .as_str()
-        .unwrap_or_default()
-        .replace('-', " ");
-    let params: Vec<String> = report["params"]
-        .as_object()
-        .into_iter()
-        .flatten()
-        .map(|(name, value)| {
-            format!(
-                "{name} {}",
-                value.as_str().map_or(value.to_string(), str::to_string)
-            )
-        })
-        .collect();
-    let series_name = match report["trials"].as_u64() {
-        Some(trials) => format!(
-            "deckodds, {} games (seed {}), with 95% intervals",
-            thousands(trials),
-            report["seed"]
-        ),
-        None => "deckodds, exact".to_string(),
-    };
-    let chart = BarChart {
-        title: format!(
-            "{}: {key} ({})",
-            game_name(report["game"].as_str().unwrap_or_default()),
-            params.join(", ")
-        ),
-        x_label: key,
-        y_label: "percent of games".into(),
-        categories: outcomes
-            .iter()
-            .map(|o| o["outcome"].as_str().unwrap_or_default().to_string())
-            .collect(),
-        series: vec![Series {
-            name: series_name,
-            values,
-            intervals,
-        }],
-    };
-    let svg = chart::render_svg(&chart).map_err(|e| in_spec(format!("outputs: svg: {e}")))?;
+        message: format!("outputs: svg: {e}"),
+    })?;
     write_atomically(svg_path, svg.as_bytes())
-}
-
-/// A game's name for people, from its command name.
-fn game_name(game: &str) -> &str {
-    match game {
-        "blackjack-dealer" => "Blackjack dealer",
-        "idiots-delight" => "Idiot's Delight",
-        "roll-call" => "Roll-Call",
-        "prisoners-patience" => "Prisoner's patience",
-        "klondike" => "Klondike",
-        other => other,
-    }
-}
-
-/// `10000000` as `10,000,000`.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut text = String::new();
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            text.push(',');
-        }
-        text.push(digit);
-    }
-    text
 }
 
 /// The spec's JSON output file among `outputs`, if it has one.
@@ -292,7 +328,12 @@ fn summary<const N: usize>(
 /// compared byte for byte; Monte-Carlo ones are recomputed under the quick
 /// profile and their counts compared with the checksum the full run
 /// recorded for it. The first difference is an error naming the file.
-fn check_results(specs: &[Spec], results: &Path, context: &Context) -> Result<()> {
+fn check_results(
+    specs: &[Spec],
+    request: &Request,
+    results: &Path,
+    context: &Context,
+) -> Result<()> {
     let mut rows = Vec::new();
     for (i, spec) in specs.iter().enumerate() {
         progress_line(
@@ -326,6 +367,7 @@ fn check_results(specs: &[Spec], results: &Path, context: &Context) -> Result<()
         }
         let scratch = Scratch::new(&spec.name)?;
         let how = match &spec.sampling {
+            None if !runs(spec, Profile::Full, request) => "slow: not recomputed (--slow does)",
             None => {
                 run_spec(spec, Profile::Full, &scratch.0, &quietly(context))?;
                 draw_chart(spec, &scratch.0)?;
@@ -366,16 +408,53 @@ fn check_results(specs: &[Spec], results: &Path, context: &Context) -> Result<()
             how.to_string(),
         ]);
     }
+    if request.names.is_empty() {
+        check_index(specs, results)?;
+    }
     summary(
         &format!(
-            "{} specs checked against {}/: all agree",
+            "{} tables checked against {}/: all agree",
             specs.len(),
             results.display()
         ),
-        ["spec", "method", "committed files", "recomputed"],
+        ["table", "method", "committed files", "recomputed"],
         rows,
         context,
     )
+}
+
+/// The index is what the specs make now, and every file in `results`
+/// is one a spec makes (a table, its provenance, or the index).
+fn check_index(specs: &[Spec], results: &Path) -> Result<()> {
+    let index_path = results.join(INDEX);
+    if read(&index_path)? != results_index(specs) {
+        return Err(Error::BadInputFile {
+            path: index_path,
+            message: "is not the index the specs make now; run deckodds reproduce".into(),
+        });
+    }
+    let mut made: Vec<String> = vec![INDEX.to_string()];
+    for spec in specs {
+        made.extend(spec.output_paths(results).iter().map(|p| file_name(p)));
+        made.push(format!("{}.provenance.json", spec.name));
+    }
+    let entries = fs::read_dir(results).map_err(|source| Error::Io {
+        path: results.to_path_buf(),
+        source,
+    })?;
+    let mut present: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    present.sort();
+    for path in present {
+        if !made.contains(&file_name(&path)) {
+            return Err(Error::BadInputFile {
+                path,
+                message: format!(
+                    "no spec in {ANALYSIS_DIR}/ makes this file: delete it, or write the spec that makes it"
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// `context` without notes or progress: for recomputations into scratch

@@ -5,6 +5,7 @@ mod blackjack_exact;
 mod blackjack_monte_carlo;
 mod idiots_delight;
 mod klondike;
+mod latex;
 mod prisoners_patience;
 mod reproduce;
 mod roll_call;

@@ -264,3 +264,120 @@ seed = 3
     };
     assert!(summary.contains(&expected), "{expected}\n{summary}");
 }
+
+/// FNV-1a 64 as provenance records it, to forge a record in a test.
+fn fnv1a64(bytes: &[u8]) -> String {
+    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |hash, &byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    format!("fnv1a64:{hash:016x}")
+}
+
+/// A project folder with an exact family spec and a slow spec: a whole
+/// run makes every table and the index, skipping the slow one; `--check`
+/// recomputes the exact tables, so an altered exact figure is caught even
+/// when its provenance is forged to match, and so are a stale index and a
+/// file no spec makes.
+#[test]
+fn check_recomputes_exact_tables_and_guards_the_index() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("analysis")).unwrap();
+    let family = r#"description = "Idiot's Delight, {suits} x {ranks}, exactly"
+game = "idiots-delight"
+command = "exact"
+outputs = ["md", "json"]
+suffix = "{suits}x{ranks}"
+each = [{ suits = 2, ranks = [3, 4] }]
+"#;
+    let slow = r#"description = "Roll-Call 4 x 2, exactly (marked slow)"
+game = "roll-call"
+command = "exact"
+outputs = ["md"]
+slow = true
+[params]
+ranks = 4
+copies = 2
+"#;
+    fs::write(dir.path().join("analysis/tiny.toml"), family).unwrap();
+    fs::write(dir.path().join("analysis/later.toml"), slow).unwrap();
+    let run = |args: &[&str]| {
+        deckodds()
+            .arg("--quiet")
+            .arg("reproduce")
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    let output = run(&[]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let summary = String::from_utf8(output.stdout).unwrap();
+    assert!(summary.contains("2 of 3 tables made"), "{summary}");
+    assert!(summary.contains("skipped: slow"), "{summary}");
+    let results = dir.path().join("results");
+    assert!(!results.join("later.md").exists());
+    let index = fs::read_to_string(results.join("README.md")).unwrap();
+    for name in ["tiny-2x3", "tiny-2x4", "later"] {
+        assert!(index.contains(&format!("| `{name}` |")), "{name}\n{index}");
+    }
+    assert!(index.contains("Idiot's Delight, 2 x 4, exactly"));
+    // A slow spec runs when named; then the whole folder checks clean.
+    assert!(run(&["later"]).status.success());
+    let checked = run(&["--check"]);
+    assert!(
+        checked.status.success(),
+        "{}",
+        String::from_utf8_lossy(&checked.stderr)
+    );
+
+    let fails_naming = |file: &str, why: &str| {
+        let output = run(&["--check"]);
+        assert_eq!(output.status.code(), Some(2), "{file}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains(&format!("{file}: ")) && stderr.contains(why),
+            "{file}: {stderr}"
+        );
+    };
+    // One exact fraction altered, and the provenance forged to match it:
+    // the recomputation still catches it.
+    let table = results.join("tiny-2x4.md");
+    let original = fs::read_to_string(&table).unwrap();
+    let fraction = original
+        .split_whitespace()
+        .find(|word| word.contains('/') && word.chars().next().unwrap().is_ascii_digit())
+        .unwrap()
+        .to_string();
+    let altered = original.replacen(&fraction, &format!("1{fraction}"), 1);
+    fs::write(&table, &altered).unwrap();
+    fails_naming(
+        "tiny-2x4.md",
+        "differs from the file its provenance records",
+    );
+    let provenance_path = results.join("tiny-2x4.provenance.json");
+    let record = fs::read_to_string(&provenance_path).unwrap();
+    let forged = record.replace(&fnv1a64(original.as_bytes()), &fnv1a64(altered.as_bytes()));
+    assert_ne!(forged, record);
+    fs::write(&provenance_path, forged).unwrap();
+    fails_naming("tiny-2x4.md", "differs from what the program computes now");
+    fs::write(&table, &original).unwrap();
+    fs::write(&provenance_path, &record).unwrap();
+    assert!(run(&["--check"]).status.success());
+
+    // A file no spec makes.
+    fs::write(results.join("old-table.md"), "stale").unwrap();
+    fails_naming("old-table.md", "no spec in analysis/ makes this file");
+    fs::remove_file(results.join("old-table.md")).unwrap();
+    // An index edited by hand.
+    fs::write(
+        results.join("README.md"),
+        index.replace("exactly", "roughly"),
+    )
+    .unwrap();
+    fails_naming("README.md", "is not the index the specs make now");
+}

@@ -1,0 +1,155 @@
+//! LaTeX output: every kind of table deckodds prints as `--format latex`
+//! is a booktabs tabular that compiles as it is, inside a minimal document
+//! that loads booktabs (as the table's header comment says).
+//!
+//! The structure is checked everywhere. The compilation needs `pdflatex`
+//! (Debian's texlive-latex-base and texlive-latex-recommended): CI installs
+//! it and sets `CI`, and then its absence is a failure; elsewhere the test
+//! says it skipped the compilation.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::support::run_line;
+
+/// One command line per kind of table: exact and Monte-Carlo distributions
+/// (one and many), summary figures, comparisons with exact, between runs,
+/// and with published tables.
+const TABLES: [(&str, &str); 9] = [
+    ("exact", "idiots-delight exact --suits 2 --ranks 4"),
+    ("exact-many", "roll-call exact --ranks 4 --copies 2"),
+    ("blackjack-exact", "blackjack exact"),
+    ("mc-summary", "klondike mc --trials 2000"),
+    (
+        "mc-vs-exact",
+        "roll-call compare --ranks 4 --copies 2 --trials 20000",
+    ),
+    (
+        "two-runs",
+        "prisoners-patience compare --with rules --trials 20000",
+    ),
+    (
+        "published-counts",
+        "idiots-delight compare --published sas --shuffle all --trials 20000",
+    ),
+    (
+        "published-percentages",
+        "blackjack compare --published analysis/published/quiz151-simulation.csv --hands 100000",
+    ),
+    ("first-pass", "roll-call first-pass"),
+];
+
+/// Every table is booktabs: rules paired, each row with as many cells as
+/// its tabular has columns (a `\multicolumn{n}` counting n).
+#[test]
+fn latex_tables_are_well_formed_booktabs() {
+    for (name, line) in TABLES {
+        let text = run_line(&format!("{line} --quiet --format latex"));
+        check_structure(name, &text);
+    }
+}
+
+/// Every table compiles in a minimal document, with no missing character.
+#[test]
+fn latex_tables_compile() {
+    let Some(pdflatex) = pdflatex() else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must compile the LaTeX tables: install texlive-latex-base and texlive-latex-recommended"
+        );
+        eprintln!("pdflatex not found: compilation skipped (the structure is still checked)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for (name, line) in TABLES {
+        let table = run_line(&format!("{line} --quiet --format latex"));
+        std::fs::write(dir.path().join(format!("{name}.tex")), &table).unwrap();
+        let document = format!(
+            "\\documentclass{{article}}\n\\usepackage[T1]{{fontenc}}\n\\usepackage{{booktabs}}\n\\begin{{document}}\n\\input{{{name}}}\n\\end{{document}}\n"
+        );
+        let doc_name = format!("doc-{name}");
+        std::fs::write(dir.path().join(format!("{doc_name}.tex")), document).unwrap();
+        let output = Command::new(&pdflatex)
+            .args(["-interaction=nonstopmode", "-halt-on-error"])
+            .arg(format!("{doc_name}.tex"))
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let log =
+            std::fs::read_to_string(dir.path().join(format!("{doc_name}.log"))).unwrap_or_default();
+        assert!(
+            output.status.success(),
+            "{name}: pdflatex failed\n{}",
+            String::from_utf8_lossy(&output.stdout)
+        );
+        assert!(
+            !log.contains("Missing character"),
+            "{name}: a character the font lacks\n{log}"
+        );
+        assert!(dir.path().join(format!("{doc_name}.pdf")).exists());
+    }
+}
+
+fn pdflatex() -> Option<std::path::PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join("pdflatex"))
+        .find(|candidate| Path::new(candidate).is_file())
+}
+
+fn check_structure(name: &str, text: &str) {
+    let count = |needle: &str| text.matches(needle).count();
+    let tabulars = count("\\begin{tabular}");
+    assert!(tabulars >= 1, "{name}: no tabular\n{text}");
+    for rule in ["\\end{tabular}", "\\toprule", "\\midrule", "\\bottomrule"] {
+        assert_eq!(count(rule), tabulars, "{name}: {rule}\n{text}");
+    }
+    let mut columns = 0;
+    let mut in_tabular = false;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("\\begin{tabular}{") {
+            let spec = rest.split('}').next().unwrap();
+            columns = spec
+                .chars()
+                .filter(|c| matches!(c, 'l' | 'r' | 'c'))
+                .count();
+            in_tabular = true;
+        } else if line.starts_with("\\end{tabular}") {
+            in_tabular = false;
+            continue;
+        } else if in_tabular && line.trim_end().ends_with("\\\\") {
+            let cells: usize = cells_of(line)
+                .iter()
+                .map(|cell| {
+                    cell.trim()
+                        .strip_prefix("\\multicolumn{")
+                        .and_then(|rest| rest.split('}').next())
+                        .and_then(|n| n.parse().ok())
+                        .unwrap_or(1)
+                })
+                .sum();
+            assert_eq!(cells, columns, "{name}: row {line:?}\n{text}");
+        }
+        if !in_tabular && !line.is_empty() {
+            assert!(
+                line.starts_with('%'),
+                "{name}: text outside a tabular that is not a comment: {line:?}"
+            );
+        }
+    }
+}
+
+/// The cells of a row: split at each `&` that is not escaped.
+fn cells_of(line: &str) -> Vec<String> {
+    let mut cells = vec![String::new()];
+    let mut escaped = false;
+    for c in line.chars() {
+        if c == '&' && !escaped {
+            cells.push(String::new());
+        } else {
+            cells.last_mut().unwrap().push(c);
+        }
+        escaped = c == '\\' && !escaped;
+    }
+    cells
+}

@@ -522,7 +522,8 @@ impl Spec {
                         return Err(bad(entry_line, format!("each[{number}]: is empty")));
                     }
                     // Each key's values: one, or a list of them, multiplied
-                    // out in the entry's key order.
+                    // out (keys in name order, as TOML tables are read; the
+                    // last key varies fastest).
                     let mut choices: Vec<Vec<Option<Param>>> = Vec::new();
                     for (name, value) in entry {
                         let key = format!("each[{number}].{name}");

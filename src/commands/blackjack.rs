@@ -121,8 +121,9 @@ fn monte_carlo_counts(
     context: &Context,
 ) -> Result<Vec<CountDistribution>> {
     let total = n_trials.saturating_mul(UPCARDS.len() as u64);
-    let progress = context.progress(total, "dealer hands", "hands");
-    context.with_threads(|| dealer_monte_carlo(params, n_trials, seed, &progress))?
+    context.sample(total, "dealer hands", "hands", |progress| {
+        dealer_monte_carlo(params, n_trials, seed, progress)
+    })?
 }
 
 /// The report of Monte-Carlo counts under `params`.

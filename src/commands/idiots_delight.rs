@@ -466,8 +466,12 @@ fn monte_carlo_counts(
 ) -> Result<CountDistribution> {
     let simulation = IdiotsDelightSimulation::new(game, shuffle);
     let plan = RunPlan::new(n_trials, seed, 0);
-    let progress = context.progress(n_trials, &format!("{} games", shuffle.name()), "games");
-    let counts = context.with_threads(|| montecarlo::run(&simulation, &plan, &progress))?;
+    let counts = context.sample(
+        n_trials,
+        &format!("{} games", shuffle.name()),
+        "games",
+        |progress| montecarlo::run(&simulation, &plan, progress),
+    )?;
     Ok(CountDistribution {
         key: KEY.into(),
         outcomes: game.outcome_labels(),

@@ -323,12 +323,12 @@ fn monte_carlo_counts(
 ) -> Result<Vec<u64>> {
     let simulation = PrisonersSimulation::new(game);
     let plan = RunPlan::new(n_trials, seed, stream);
-    let progress = context.progress(
+    context.sample(
         n_trials,
         &format!("games (stack move {})", game.params().stack_move.name()),
         "games",
-    );
-    context.with_threads(|| montecarlo::run(&simulation, &plan, &progress))
+        |progress| montecarlo::run(&simulation, &plan, progress),
+    )
 }
 
 fn count_distribution(game: PrisonersPatience, counts: Vec<u64>) -> CountDistribution {
@@ -561,9 +561,9 @@ fn solve_command(
                 chunk_size: SOLVE_CHUNK,
                 ..RunPlan::new(n_trials, seed, 0)
             };
-            let progress = context.progress(n_trials, "deals solved", "deals");
-            let counts = context.with_threads(|| montecarlo::run(&simulation, &plan, &progress))?;
-            drop(progress);
+            let counts = context.sample(n_trials, "deals solved", "deals", |progress| {
+                montecarlo::run(&simulation, &plan, progress)
+            })?;
             let mut report = Report {
                 game: GAME.into(),
                 method: Method::MonteCarlo,

@@ -314,8 +314,9 @@ fn monte_carlo_counts(
 ) -> Result<Vec<u64>> {
     let simulation = RollCallSimulation::new(game);
     let plan = RunPlan::new(n_trials, seed, 0);
-    let progress = context.progress(n_trials, "games", "games");
-    context.with_threads(|| montecarlo::run(&simulation, &plan, &progress))
+    context.sample(n_trials, "games", "games", |progress| {
+        montecarlo::run(&simulation, &plan, progress)
+    })
 }
 
 /// The Monte-Carlo distributions. Passes and strikes stop at their last
@@ -456,8 +457,12 @@ fn compare_versions(
     let run = |game: RollCall, stream: u64| -> Result<Vec<u64>> {
         let simulation = RollCallSimulation::new(game);
         let plan = RunPlan::new(n_trials, seed, stream);
-        let progress = context.progress(n_trials, &format!("games ({})", game.params()), "games");
-        context.with_threads(|| montecarlo::run(&simulation, &plan, &progress))
+        context.sample(
+            n_trials,
+            &format!("games ({})", game.params()),
+            "games",
+            |progress| montecarlo::run(&simulation, &plan, progress),
+        )
     };
     let (mine, theirs) = (run(game, 0)?, run(other, 1)?);
     let a = count_distributions(game, &mine, None);

@@ -9,4 +9,5 @@ mod latex;
 mod prisoners_patience;
 mod reproduce;
 mod roll_call;
+mod scale;
 mod support;

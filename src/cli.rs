@@ -31,6 +31,13 @@ pub struct GlobalArgs {
     /// one per core). Results do not depend on it.
     #[arg(long, global = true, value_name = "N")]
     pub threads: Option<String>,
+
+    /// Run only part k of n (counted from 0: 0/4 .. 3/4) of a Monte-Carlo
+    /// run or an exhaustive enumeration. With --out FILE.json each part
+    /// writes a count file; `deckodds merge` sums the parts into exactly
+    /// the one run's output.
+    #[arg(long, global = true, value_name = "K/N")]
+    pub shard: Option<String>,
 }
 
 /// The commands.
@@ -86,6 +93,17 @@ pub enum Command {
         /// results/, or results-quick/ with --quick).
         #[arg(long, value_name = "DIR")]
         results: Option<PathBuf>,
+    },
+    /// Sums the count files of a run's parts (each made with --shard k/n
+    /// --out FILE.json) into exactly the output of the one run: checks they
+    /// are the parts 0..n of the same command, program, seed and chunking,
+    /// each once, then writes like the command itself (--out, --format).
+    Merge {
+        /// The count files, one per part, in any order.
+        #[arg(value_name = "FILE")]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        output: OutputArgs,
     },
 }
 
@@ -168,10 +186,6 @@ pub enum PrisonersCommand {
         /// Run a deck estimated at over 10 minutes anyway.
         #[arg(long)]
         force: bool,
-        /// Run only part k of n of the exhaustive enumeration (e.g. 3/8);
-        /// the parts' counts (--format json) add up to the whole.
-        #[arg(long, value_name = "K/N")]
-        shard: Option<String>,
         #[command(flatten)]
         output: OutputArgs,
     },
@@ -276,10 +290,6 @@ pub enum RollCallCommand {
         /// Run a deck estimated at over 10 minutes anyway.
         #[arg(long)]
         force: bool,
-        /// Run only part k of n of the enumeration (e.g. 3/8); the parts'
-        /// counts add up to the whole.
-        #[arg(long, value_name = "K/N")]
-        shard: Option<String>,
         #[command(flatten)]
         output: OutputArgs,
     },
@@ -395,10 +405,6 @@ pub enum IdiotsDelightCommand {
         /// but slower.
         #[arg(long, value_name = "GIB", default_value = "16")]
         memory: String,
-        /// Run only part k of n of the exhaustive enumeration (e.g. 3/8);
-        /// the parts' counts (--format json) add up to the whole.
-        #[arg(long, value_name = "K/N")]
-        shard: Option<String>,
         #[command(flatten)]
         output: OutputArgs,
     },

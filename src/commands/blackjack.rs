@@ -12,9 +12,10 @@ use crate::distribution::{CountDistribution, ExactDistribution};
 use crate::error::{Error, Result};
 use crate::exact::dealer::{dealer_distributions, effect_of_removal};
 use crate::games::blackjack::{
-    DealerParams, Decks, OUTCOME_LABELS, Scoring, Soft17, UPCARDS, dealer_monte_carlo, parse_value,
-    upcard_key, value_name,
+    DealerParams, Decks, OUTCOME_LABELS, Scoring, Soft17, UPCARDS, dealer_monte_carlo_chunks,
+    outcome_labels, parse_value, upcard_key, value_name,
 };
+use crate::montecarlo::RunPlan;
 use crate::report::{self, Format, Method, Report, ReportDistribution, comparison};
 
 /// The game name in reports.
@@ -120,10 +121,33 @@ fn monte_carlo_counts(
     seed: u64,
     context: &Context,
 ) -> Result<Vec<CountDistribution>> {
-    let total = n_trials.saturating_mul(UPCARDS.len() as u64);
-    context.sample(total, "dealer hands", "hands", |progress| {
-        dealer_monte_carlo(params, n_trials, seed, progress)
-    })?
+    // One sampling run of every upcard at once: a trial is a hand for
+    // each, and the tally is their histograms one after another.
+    let plan = RunPlan::new(n_trials, seed, 0);
+    let n_outcomes = OUTCOME_LABELS.len();
+    let tally = context.sample(
+        &plan,
+        UPCARDS.len() as u64,
+        "dealer hands",
+        "hands",
+        |progress, chunks| {
+            let distributions =
+                dealer_monte_carlo_chunks(params, n_trials, seed, chunks, progress)?;
+            Ok(distributions
+                .into_iter()
+                .flat_map(|distribution| distribution.counts)
+                .collect())
+        },
+    )?;
+    Ok(UPCARDS
+        .iter()
+        .zip(tally.chunks(n_outcomes))
+        .map(|(&upcard, counts)| CountDistribution {
+            key: upcard_key(upcard),
+            outcomes: outcome_labels(),
+            counts: counts.to_vec(),
+        })
+        .collect())
 }
 
 /// The report of Monte-Carlo counts under `params`.

@@ -45,7 +45,6 @@ pub(super) fn run(command: IdiotsDelightCommand, context: &Context) -> Result<()
             shuffle,
             force,
             memory,
-            shard,
             output,
         } => {
             let shuffles = match shuffle.as_str() {
@@ -60,7 +59,7 @@ pub(super) fn run(command: IdiotsDelightCommand, context: &Context) -> Result<()
                 shuffle: shuffles[0],
                 force,
                 memory_bytes: parse_gib(&memory)?,
-                shard: shard.as_deref().map(Shard::parse).transpose()?,
+                shard: context.shard_of_enumeration(),
             };
             exact(&request, &shuffles, &output, context)
         }
@@ -416,10 +415,7 @@ fn exact(
         params.insert("engine".into(), json!(request.engine.name()));
     }
     if let Some(shard) = request.shard {
-        params.insert(
-            "shard".into(),
-            json!(format!("{}/{}", shard.index + 1, shard.count)),
-        );
+        params.insert("shard".into(), json!(shard.to_string()));
     }
     let report = Report {
         game: GAME.into(),
@@ -467,10 +463,11 @@ fn monte_carlo_counts(
     let simulation = IdiotsDelightSimulation::new(game, shuffle);
     let plan = RunPlan::new(n_trials, seed, 0);
     let counts = context.sample(
-        n_trials,
+        &plan,
+        1,
         &format!("{} games", shuffle.name()),
         "games",
-        |progress| montecarlo::run(&simulation, &plan, progress),
+        |progress, chunks| Ok(montecarlo::run_chunks(&simulation, &plan, chunks, progress)),
     )?;
     Ok(CountDistribution {
         key: KEY.into(),

@@ -45,9 +45,10 @@ pub(super) fn run(command: KlondikeCommand, context: &Context) -> Result<()> {
             let outputs = output_format(&output, 2)?;
             let simulation = KlondikeSimulation::new(game);
             let plan = RunPlan::new(n_trials, seed, 0);
-            let counts = context.sample(n_trials, "Klondike games", "games", |progress| {
-                montecarlo::run(&simulation, &plan, progress)
-            })?;
+            let counts =
+                context.sample(&plan, 1, "Klondike games", "games", |progress, chunks| {
+                    Ok(montecarlo::run_chunks(&simulation, &plan, chunks, progress))
+                })?;
             let report = monte_carlo_report(game, seed, n_trials, counts)?;
             outputs.emit(context, |format, options| {
                 report::render(&report, format, options)

@@ -7,13 +7,18 @@
 mod blackjack;
 mod idiots_delight;
 mod klondike;
+mod merge;
 mod prisoners_patience;
 mod reproduce;
 mod roll_call;
 
+use std::collections::VecDeque;
 use std::fs;
 use std::io::{self, IsTerminal, Write};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -21,18 +26,27 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::analysis::Profile;
 use crate::cli::{Cli, Command, GlobalArgs, OutputArgs};
 use crate::error::{Error, Result};
-use crate::montecarlo::Progress;
+use crate::exact::arrangements::Shard;
+use crate::montecarlo::{Progress, RunPlan};
 use crate::report::{Format, RenderOptions};
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
     let context = Context::new(&cli.global)?;
+    run_in(cli, &context)
+}
+
+/// Runs a parsed command line in `context`.
+fn run_in(cli: Cli, context: &Context) -> Result<()> {
+    if context.shard.is_some() && !has_parts(&cli.command) {
+        context.refuse_shard("this command")?;
+    }
     match cli.command {
-        Command::Blackjack(command) => blackjack::run(command, &context),
-        Command::IdiotsDelight(command) => idiots_delight::run(command, &context),
-        Command::RollCall(command) => roll_call::run(command, &context),
-        Command::PrisonersPatience(command) => prisoners_patience::run(command, &context),
-        Command::Klondike(command) => klondike::run(command, &context),
+        Command::Blackjack(command) => blackjack::run(command, context),
+        Command::IdiotsDelight(command) => idiots_delight::run(command, context),
+        Command::RollCall(command) => roll_call::run(command, context),
+        Command::PrisonersPatience(command) => prisoners_patience::run(command, context),
+        Command::Klondike(command) => klondike::run(command, context),
         Command::Reproduce {
             specs,
             quick,
@@ -47,18 +61,86 @@ pub fn run(cli: Cli) -> Result<()> {
                 slow,
                 results,
             },
-            &context,
+            context,
         ),
+        Command::Merge { files, output } => merge::run(&files, &output, context),
     }
+}
+
+/// Whether `command` can run a part of itself (`--shard`): it samples, or
+/// enumerates exhaustively. (An exact command on the memoised engine, or a
+/// comparison with a published table, still refuses `--shard` when it
+/// finds it has nothing to cut.)
+fn has_parts(command: &Command) -> bool {
+    use crate::cli::{
+        BlackjackCommand as B, IdiotsDelightCommand as I, KlondikeCommand as K,
+        PrisonersCommand as P, RollCallCommand as R,
+    };
+    matches!(
+        command,
+        Command::Blackjack(B::Mc { .. } | B::Compare { .. })
+            | Command::IdiotsDelight(
+                I::Exact { .. } | I::Mc { .. } | I::Compare { .. } | I::Power { .. }
+            )
+            | Command::RollCall(R::Exact { .. } | R::Mc { .. } | R::Compare { .. })
+            | Command::PrisonersPatience(
+                P::Exact { .. } | P::Mc { .. } | P::Compare { .. } | P::Solve { .. }
+            )
+            | Command::Klondike(K::Mc { .. })
+    )
 }
 
 /// What every command needs besides its own arguments.
 struct Context {
     quiet: bool,
     threads: Option<usize>,
+    /// `--shard k/n`: run only part k of a Monte-Carlo run or exhaustive
+    /// enumeration.
+    shard: Option<Shard>,
+    /// Whether the command read `shard` (so that a command that can do
+    /// nothing with it says so instead of quietly running whole).
+    shard_read: AtomicBool,
+    /// The sampling runs of a shard, in the order the command sampled, for
+    /// its count file.
+    sampled: Mutex<Vec<merge::Sample>>,
+    /// `merge`: the summed tallies, handed back in order instead of
+    /// sampling.
+    replay: Option<Mutex<VecDeque<merge::Sample>>>,
 }
 
 impl Context {
+    /// A context with no shard and nothing to replay.
+    fn plain(quiet: bool, threads: Option<usize>) -> Context {
+        Context {
+            quiet,
+            threads,
+            shard: None,
+            shard_read: AtomicBool::new(false),
+            sampled: Mutex::new(Vec::new()),
+            replay: None,
+        }
+    }
+
+    /// Refuses `--shard` for a command that runs no parts of its own.
+    fn refuse_shard(&self, command: &str) -> Result<()> {
+        match self.shard {
+            Some(shard) => Err(Error::invalid(
+                "--shard",
+                shard,
+                format!(
+                    "{command} has no parts (only a Monte-Carlo run or an exhaustive enumeration has): leave --shard out"
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// The shard of an exhaustive enumeration, if `--shard` gave one.
+    fn shard_of_enumeration(&self) -> Option<Shard> {
+        self.shard_read.store(true, Ordering::Relaxed);
+        self.shard
+    }
+
     fn new(global: &GlobalArgs) -> Result<Context> {
         let threads = match &global.threads {
             None => None,
@@ -69,10 +151,9 @@ impl Context {
                     .ok_or_else(|| Error::invalid("--threads", text, "must be 1..=1024"))?,
             ),
         };
-        Ok(Context {
-            quiet: global.quiet,
-            threads,
-        })
+        let mut context = Context::plain(global.quiet, threads);
+        context.shard = global.shard.as_deref().map(Shard::parse).transpose()?;
+        Ok(context)
     }
 
     /// Runs `work` on a rayon pool of the requested size (or the global
@@ -120,26 +201,64 @@ impl Context {
         }
     }
 
-    /// Runs Monte-Carlo `work` over `n_trials` trials (counted in `unit`,
-    /// e.g. games) on the pool of `--threads`, with a progress bar, and
-    /// then reports its throughput on stderr (unless `--quiet`), so that
-    /// users can plan the size of a run: trials a second in all, and per
-    /// core.
-    fn sample<T: Send>(
+    /// Runs the chunks of the Monte-Carlo run `plan` (all of them, or with
+    /// `--shard` this part's) through `work` on the pool of `--threads`,
+    /// with a progress bar, and reports the throughput on stderr (unless
+    /// `--quiet`), so that users can plan the size of a run. A trial is
+    /// `units_per_trial` of `unit` (a blackjack trial is a hand for each
+    /// upcard).
+    ///
+    /// Every Monte-Carlo run of a command goes through here, in order: a
+    /// shard records each tally for its count file, and `merge` hands back
+    /// the summed tallies in the same order instead of sampling.
+    fn sample(
         &self,
-        n_trials: u64,
+        plan: &RunPlan,
+        units_per_trial: u64,
         message: &str,
         unit: &str,
-        work: impl FnOnce(&ProgressReporter) -> T + Send,
-    ) -> Result<T> {
-        let progress = self.progress(n_trials, message, unit);
+        work: impl FnOnce(&ProgressReporter, Range<u64>) -> Result<Vec<u64>> + Send,
+    ) -> Result<Vec<u64>> {
+        self.shard_read.store(true, Ordering::Relaxed);
+        if let Some(replay) = &self.replay {
+            let next = replay.lock().ok().and_then(|mut queue| queue.pop_front());
+            return match next {
+                Some(sample) if sample.plan == *plan => Ok(sample.tally),
+                _ => Err(Error::invalid(
+                    "merge",
+                    "the count files",
+                    "do not hold the sampling runs their command makes (trials, seed or chunking differ)",
+                )),
+            };
+        }
+        let n_chunks = plan.n_chunks();
+        let chunks = self
+            .shard
+            .map_or(0..n_chunks, |shard| shard.chunk_range(n_chunks));
+        let n_trials: u64 = chunks.clone().map(|chunk| plan.chunk_trials(chunk)).sum();
+        let n_units = n_trials.saturating_mul(units_per_trial);
+        let progress = self.progress(n_units, message, unit);
         let started = Instant::now();
-        let (result, threads) =
-            self.with_threads(|| (work(&progress), rayon::current_num_threads()))?;
+        let (tally, threads) = self.with_threads(|| {
+            (
+                work(&progress, chunks.clone()),
+                rayon::current_num_threads(),
+            )
+        })?;
+        let tally = tally?;
         let seconds = started.elapsed().as_secs_f64();
         drop(progress);
-        self.note(&throughput(n_trials, unit, seconds, threads));
-        Ok(result)
+        self.note(&throughput(n_units, unit, seconds, threads));
+        if self.shard.is_some()
+            && let Ok(mut sampled) = self.sampled.lock()
+        {
+            sampled.push(merge::Sample {
+                plan: *plan,
+                chunks,
+                tally: tally.clone(),
+            });
+        }
+        Ok(tally)
     }
 
     /// A note for the user on stderr, unless `--quiet`.
@@ -265,6 +384,30 @@ impl Outputs {
         context: &Context,
         render: impl Fn(Format, &RenderOptions) -> String,
     ) -> Result<()> {
+        if let Some(shard) = context.shard {
+            // A shard's JSON is its count file, for `merge`.
+            let samples = context
+                .sampled
+                .lock()
+                .map(|s| s.clone())
+                .unwrap_or_default();
+            if !samples.is_empty() && !self.targets.iter().any(|(_, f)| *f == Format::Json) {
+                context.note(&format!(
+                    "note: part {shard} writes no count file to merge: add --out FILE.json"
+                ));
+            }
+            for (path, format) in &self.targets {
+                let text = render(*format, &self.options);
+                let text = match format {
+                    Format::Json if !samples.is_empty() => {
+                        merge::with_shard_block(&text, shard, &samples)?
+                    }
+                    _ => text,
+                };
+                emit(&text, path.as_deref(), context)?;
+            }
+            return Ok(());
+        }
         for (path, format) in &self.targets {
             emit(&render(*format, &self.options), path.as_deref(), context)?;
         }
@@ -284,6 +427,15 @@ fn format_from_extension(path: &Path) -> Format {
 
 /// Writes `text` to `path` (atomically) or to standard output.
 fn emit(text: &str, path: Option<&Path>, context: &Context) -> Result<()> {
+    if let Some(shard) = context.shard
+        && !context.shard_read.load(Ordering::Relaxed)
+    {
+        return Err(Error::invalid(
+            "--shard",
+            shard,
+            "this command neither samples nor enumerates exhaustively, so it has no parts",
+        ));
+    }
     match path {
         Some(path) => {
             write_atomically(path, text.as_bytes())?;

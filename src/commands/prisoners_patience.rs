@@ -54,12 +54,11 @@ pub(super) fn run(command: PrisonersCommand, context: &Context) -> Result<()> {
             version,
             engine,
             force,
-            shard,
             output,
         } => {
             let game = game(&version)?;
             let engine = Engine::parse(&engine)?;
-            let shard = shard.as_deref().map(Shard::parse).transpose()?;
+            let shard = context.shard_of_enumeration();
             if shard.is_some() && engine == Engine::Memo {
                 return Err(Error::invalid(
                     "--shard",
@@ -324,10 +323,11 @@ fn monte_carlo_counts(
     let simulation = PrisonersSimulation::new(game);
     let plan = RunPlan::new(n_trials, seed, stream);
     context.sample(
-        n_trials,
+        &plan,
+        1,
         &format!("games (stack move {})", game.params().stack_move.name()),
         "games",
-        |progress| montecarlo::run(&simulation, &plan, progress),
+        |progress, chunks| Ok(montecarlo::run_chunks(&simulation, &plan, chunks, progress)),
     )
 }
 
@@ -561,9 +561,10 @@ fn solve_command(
                 chunk_size: SOLVE_CHUNK,
                 ..RunPlan::new(n_trials, seed, 0)
             };
-            let counts = context.sample(n_trials, "deals solved", "deals", |progress| {
-                montecarlo::run(&simulation, &plan, progress)
-            })?;
+            let counts =
+                context.sample(&plan, 1, "deals solved", "deals", |progress, chunks| {
+                    Ok(montecarlo::run_chunks(&simulation, &plan, chunks, progress))
+                })?;
             let mut report = Report {
                 game: GAME.into(),
                 method: Method::MonteCarlo,

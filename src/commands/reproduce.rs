@@ -39,6 +39,7 @@ pub(super) struct Request {
 const INDEX: &str = "README.md";
 
 pub(super) fn run(request: Request, context: &Context) -> Result<()> {
+    context.refuse_shard("reproduce")?;
     let profile = request.profile;
     let results = request.results.clone().unwrap_or_else(|| {
         PathBuf::from(match profile {
@@ -460,10 +461,7 @@ fn check_index(specs: &[Spec], results: &Path) -> Result<()> {
 /// `context` without notes or progress: for recomputations into scratch
 /// folders, whose files the user never sees.
 fn quietly(context: &Context) -> Context {
-    Context {
-        quiet: true,
-        threads: context.threads,
-    }
+    Context::plain(true, context.threads)
 }
 
 /// A scratch folder for a recomputation, removed when dropped.

@@ -41,11 +41,10 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
         RollCallCommand::Exact {
             version,
             force,
-            shard,
             output,
         } => {
             let game = game(&version)?;
-            let shard = shard.as_deref().map(Shard::parse).transpose()?;
+            let shard = context.shard_of_enumeration();
             let outputs = output_format(&output, 4)?;
             let counts = exact_counts(game, force, shard.unwrap_or(Shard::WHOLE), context)?;
             let mut report = Report {
@@ -314,8 +313,8 @@ fn monte_carlo_counts(
 ) -> Result<Vec<u64>> {
     let simulation = RollCallSimulation::new(game);
     let plan = RunPlan::new(n_trials, seed, 0);
-    context.sample(n_trials, "games", "games", |progress| {
-        montecarlo::run(&simulation, &plan, progress)
+    context.sample(&plan, 1, "games", "games", |progress, chunks| {
+        Ok(montecarlo::run_chunks(&simulation, &plan, chunks, progress))
     })
 }
 
@@ -458,10 +457,11 @@ fn compare_versions(
         let simulation = RollCallSimulation::new(game);
         let plan = RunPlan::new(n_trials, seed, stream);
         context.sample(
-            n_trials,
+            &plan,
+            1,
             &format!("games ({})", game.params()),
             "games",
-            |progress| montecarlo::run(&simulation, &plan, progress),
+            |progress, chunks| Ok(montecarlo::run_chunks(&simulation, &plan, chunks, progress)),
         )
     };
     let (mine, theirs) = (run(game, 0)?, run(other, 1)?);

@@ -68,6 +68,9 @@ pub const MAX_ARRANGEMENTS: u64 = 1 << 63;
 /// fraction of the run) and to cut a run into many shards.
 pub const MIN_TASKS: usize = 1024;
 
+/// What `--shard` allows.
+const SHARD_ALLOWED: &str = "must be k/n with 0 <= k < n (part k of n, counted from 0: 0/4 .. 3/4)";
+
 /// One part of an enumeration split into `count` parts: part `index`
 /// (0-based).
 ///
@@ -90,40 +93,35 @@ impl Shard {
     /// The whole enumeration as one part.
     pub const WHOLE: Shard = Shard { index: 0, count: 1 };
 
-    /// Parses `k/n`, the `k`-th of `n` parts counted from 1 (as on the
-    /// command line: `--shard 3/8` is the third of eight), so `1 <= k <= n`.
-    /// Errors name `--shard`.
+    /// Parses `k/n`, part `k` of `n` counted from 0 (`--shard 0/4` to
+    /// `--shard 3/4`, as GNU parallel's `::: 0 1 2 3` and a SLURM array
+    /// `--array=0-3` number them), so `0 <= k < n`. Errors name `--shard`.
     pub fn parse(text: &str) -> Result<Shard> {
-        let invalid = || {
-            Error::invalid(
-                "--shard",
-                text,
-                "must be k/n with 1 <= k <= n (part k of n, e.g. 3/8)",
-            )
-        };
+        let invalid = || Error::invalid("--shard", text, SHARD_ALLOWED);
         let (k, n) = text.split_once('/').ok_or_else(invalid)?;
         let k: u64 = k.trim().parse().map_err(|_| invalid())?;
         let n: u64 = n.trim().parse().map_err(|_| invalid())?;
-        if k == 0 || k > n {
-            return Err(invalid());
-        }
-        Ok(Shard {
-            index: k - 1,
-            count: n,
-        })
+        Shard { index: k, count: n }
+            .validated()
+            .map_err(|_| invalid())
     }
 
     /// Checks `count >= 1` and `index < count` (the fields are public, so a
     /// shard may have been built by hand).
     pub fn validated(self) -> Result<Shard> {
         if self.count == 0 || self.index >= self.count {
-            return Err(Error::invalid(
-                "--shard",
-                format!("{}/{}", self.index.saturating_add(1), self.count),
-                "must be k/n with 1 <= k <= n (part k of n, e.g. 3/8)",
-            ));
+            return Err(Error::invalid("--shard", self, SHARD_ALLOWED));
         }
         Ok(self)
+    }
+
+    /// This shard's chunks of a run of `n_chunks`: a contiguous range, the
+    /// shards' ranges in order covering `0..n_chunks` with no gap and no
+    /// overlap.
+    pub fn chunk_range(self, n_chunks: u64) -> std::ops::Range<u64> {
+        let bound =
+            |part: u64| (u128::from(n_chunks) * u128::from(part) / u128::from(self.count)) as u64;
+        bound(self.index)..bound(self.index + 1)
     }
 
     /// Whether task `task` belongs to this shard.
@@ -146,7 +144,7 @@ impl Shard {
 /// Shows a shard as the command line writes it, `k/n` counted from 1.
 impl fmt::Display for Shard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index + 1, self.count)
+        write!(f, "{}/{}", self.index, self.count)
     }
 }
 
@@ -584,7 +582,7 @@ mod tests {
         let full = whole(&deck, game.n_outcomes(), play);
         for count in [3, 7] {
             let mut summed = ArrangementCounts::zero(game.n_outcomes());
-            for k in 1..=count {
+            for k in 0..count {
                 let shard = Shard::parse(&format!("{k}/{count}")).unwrap();
                 let part =
                     count_arrangements(&deck, game.n_outcomes(), play, shard, &NoProgress).unwrap();
@@ -691,19 +689,40 @@ mod tests {
     }
 
     #[test]
-    fn shards_parse_from_one_based_text() {
-        assert_eq!(Shard::parse("1/1").unwrap(), Shard::WHOLE);
+    fn shards_parse_from_zero_based_text() {
+        assert_eq!(Shard::parse("0/1").unwrap(), Shard::WHOLE);
         let shard = Shard::parse("3/8").unwrap();
-        assert_eq!(shard, Shard { index: 2, count: 8 });
+        assert_eq!(shard, Shard { index: 3, count: 8 });
         assert_eq!(shard.to_string(), "3/8");
-        for bad in ["0/4", "5/4", "x", "1/0", "1/", "/4", "-1/4", "1/4/2", ""] {
+        for bad in [
+            "4/4", "5/4", "x", "1/0", "0/0", "1/", "/4", "-1/4", "1/4/2", "",
+        ] {
             let err = Shard::parse(bad).unwrap_err().to_string();
             assert!(err.starts_with(&format!("--shard {bad}:")), "{err}");
-            assert!(err.contains("1 <= k <= n"), "{err}");
+            assert!(err.contains("0 <= k < n"), "{err}");
         }
         let err = count_arrangements(&[], 1, |_| 0, Shard { index: 4, count: 4 }, &NoProgress)
             .unwrap_err();
-        assert!(err.to_string().starts_with("--shard 5/4:"), "{err}");
+        assert!(err.to_string().starts_with("--shard 4/4:"), "{err}");
+    }
+
+    /// The parts' chunk ranges tile the run in order: no gap, no overlap,
+    /// sizes within one chunk of each other.
+    #[test]
+    fn shard_chunk_ranges_tile_the_run() {
+        for n_chunks in [0, 1, 7, 16, 1000, u64::MAX / 3] {
+            for count in [1, 2, 3, 4, 7, 64] {
+                let mut next = 0;
+                for index in 0..count {
+                    let range = Shard { index, count }.chunk_range(n_chunks);
+                    assert_eq!(range.start, next);
+                    let size = range.end - range.start;
+                    assert!(size.abs_diff(n_chunks / count) <= 1);
+                    next = range.end;
+                }
+                assert_eq!(next, n_chunks);
+            }
+        }
     }
 
     #[test]

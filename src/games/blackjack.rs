@@ -11,6 +11,7 @@
 //! (ten, jack, queen, king).
 
 use std::fmt;
+use std::ops::Range;
 
 use serde_json::{Map, Value, json};
 
@@ -593,6 +594,24 @@ pub fn dealer_monte_carlo(
     seed: u64,
     progress: &dyn Progress,
 ) -> Result<Vec<CountDistribution>> {
+    let n_chunks = RunPlan::new(n_trials, seed, 0).n_chunks();
+    dealer_monte_carlo_chunks(params, n_trials, seed, 0..n_chunks, progress)
+}
+
+/// [`dealer_monte_carlo`]'s counts of only the chunks
+/// `chunks` of each upcard's run (all of `0..n_chunks` for the whole run,
+/// a shard's range for a part).
+///
+/// Guarantee: the counts depend only on `params`, `n_trials`, `seed` and
+/// `chunks` (upcard `v` uses stream `v` of the seed), not on the thread
+/// count; disjoint ranges covering every chunk add up to the whole run.
+pub fn dealer_monte_carlo_chunks(
+    params: &DealerParams,
+    n_trials: u64,
+    seed: u64,
+    chunks: Range<u64>,
+    progress: &dyn Progress,
+) -> Result<Vec<CountDistribution>> {
     let simulations = UPCARDS
         .iter()
         .map(|&upcard| DealerSimulation::new(params, upcard))
@@ -604,7 +623,7 @@ pub fn dealer_monte_carlo(
             CountDistribution {
                 key: upcard_key(simulation.upcard),
                 outcomes: outcome_labels(),
-                counts: montecarlo::run(simulation, &plan, progress),
+                counts: montecarlo::run_chunks(simulation, &plan, chunks.clone(), progress),
             }
         })
         .collect())

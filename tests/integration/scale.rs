@@ -1,5 +1,9 @@
-//! Planning runs beyond one sitting (issue 8): every Monte-Carlo run
-//! reports its throughput on stderr at the end.
+//! Runs beyond one sitting (issue 8): every Monte-Carlo run reports its
+//! throughput; runs cut into parts (`--shard k/n`) merge into exactly the
+//! one run, and parts that do not belong together are refused.
+
+use std::fs;
+use std::path::{Path, PathBuf};
 
 use crate::support::deckodds;
 
@@ -64,4 +68,256 @@ fn every_monte_carlo_run_reports_its_throughput() {
         );
         assert_eq!(quiet.stdout, output.stdout, "{args:?}");
     }
+}
+
+/// Runs `args` (a command line) as part `k` of `n` into `dir/part-k.json`,
+/// with `threads` threads.
+fn run_part(dir: &Path, args: &str, k: u64, n: u64, threads: usize) -> PathBuf {
+    let path = dir.join(format!("part-{k}.json"));
+    let output = deckodds()
+        .args(["--quiet", "--threads", &threads.to_string()])
+        .args(["--shard", &format!("{k}/{n}")])
+        .args(args.split_whitespace())
+        .arg("--out")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{args} part {k}/{n}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    path
+}
+
+/// Sharded then merged is byte for byte the one run, in JSON and Markdown:
+/// every game's Monte Carlo, a comparison that samples twice, blackjack's
+/// ten upcards in one run, the solver's small chunks, parts run with
+/// different thread counts, merged in any order, and more parts than
+/// chunks (empty parts).
+#[test]
+fn sharded_then_merged_is_the_one_run() {
+    let cases: [(&str, u64); 6] = [
+        ("klondike mc --trials 300000 --seed 7 --draw 3", 4),
+        ("blackjack mc --trials 70000 --seed 3 --h17", 3),
+        ("roll-call compare --with order --trials 200000 --seed 5", 3),
+        (
+            "idiots-delight compare --published sas --shuffle all --trials 150000",
+            2,
+        ),
+        ("prisoners-patience solve --trials 24 --seed 2", 3),
+        ("prisoners-patience mc --trials 1000 --seed 9", 5),
+    ];
+    for (args, n) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let whole = |extension: &str| {
+            let path = dir.path().join(format!("whole.{extension}"));
+            let output = deckodds()
+                .arg("--quiet")
+                .args(args.split_whitespace())
+                .arg("--out")
+                .arg(&path)
+                .output()
+                .unwrap();
+            assert!(output.status.success(), "{args}");
+            fs::read(path).unwrap()
+        };
+        let mut parts: Vec<PathBuf> = (0..n)
+            .map(|k| run_part(dir.path(), args, k, n, 1 + (k as usize % 2)))
+            .collect();
+        parts.reverse();
+        for extension in ["json", "md"] {
+            let merged = dir.path().join(format!("merged.{extension}"));
+            let output = deckodds()
+                .arg("--quiet")
+                .arg("merge")
+                .args(&parts)
+                .arg("--out")
+                .arg(&merged)
+                .output()
+                .unwrap();
+            assert!(
+                output.status.success(),
+                "{args}: {}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+            assert!(
+                fs::read(&merged).unwrap() == whole(extension),
+                "{args}: merged .{extension} differs from the one run"
+            );
+        }
+    }
+}
+
+/// Count files that do not make one run are refused in one line naming
+/// the file, exit status 2, and nothing is written.
+#[test]
+fn merge_refuses_parts_that_do_not_belong_together() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = "klondike mc --trials 200000 --seed 4";
+    let parts: Vec<PathBuf> = (0..3)
+        .map(|k| run_part(dir.path(), args, k, 3, 2))
+        .collect();
+    let other_dir = tempfile::tempdir().unwrap();
+    let other_seed = run_part(
+        other_dir.path(),
+        "klondike mc --trials 200000 --seed 5",
+        1,
+        3,
+        2,
+    );
+    let other_cut = run_part(other_dir.path(), args, 1, 4, 2);
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        fs::write(&path, text).unwrap();
+        path
+    };
+    let part_one = fs::read_to_string(&parts[1]).unwrap();
+    let truncated = write("truncated.json", &part_one[..part_one.len() / 2]);
+    let plain = dir.path().join("plain.json");
+    assert!(
+        deckodds()
+            .args(["--quiet", "klondike", "mc", "--trials", "1000", "--out"])
+            .arg(&plain)
+            .output()
+            .unwrap()
+            .status
+            .success()
+    );
+    // Move part 1's first chunk back by one: no longer its own range.
+    let tampered_text = &part_one;
+    let start = tampered_text.find("\"chunks\": [").unwrap();
+    let number_at = start
+        + tampered_text[start..]
+            .find(|c: char| c.is_ascii_digit())
+            .unwrap();
+    let number_end = number_at + tampered_text[number_at..].find(',').unwrap();
+    let first_chunk: u64 = tampered_text[number_at..number_end].parse().unwrap();
+    let tampered = write(
+        "tampered.json",
+        &format!(
+            "{}{}{}",
+            &tampered_text[..number_at],
+            first_chunk - 1,
+            &tampered_text[number_end..]
+        ),
+    );
+    let version = write(
+        "version.json",
+        &part_one.replace("\"program\": \"deckodds ", "\"program\": \"deckodds 0.0.0-"),
+    );
+
+    let cases: Vec<(Vec<&Path>, &str)> = vec![
+        (
+            vec![&parts[0], &parts[2]],
+            "part 1/3 is missing: a run cut into 3 needs every part",
+        ),
+        (
+            vec![&parts[0], &parts[1], &parts[1], &parts[2]],
+            "part 1/3 twice",
+        ),
+        (
+            vec![&parts[0], &other_seed, &parts[2]],
+            "does not belong with",
+        ),
+        (
+            vec![&parts[0], &other_cut, &parts[2]],
+            "part 1/4 of a run cut into 3",
+        ),
+        (
+            vec![&parts[0], &truncated, &parts[2]],
+            "not a count file: not JSON",
+        ),
+        (
+            vec![&parts[0], &plain, &parts[2]],
+            "not a count file: no \"shard\" block",
+        ),
+        (
+            vec![&parts[0], &tampered, &parts[2]],
+            "corrupt count file: chunks",
+        ),
+        (
+            vec![&parts[0], &version, &parts[2]],
+            "merge with the program that made it",
+        ),
+    ];
+    let merged = dir.path().join("merged.json");
+    for (files, expected) in cases {
+        let output = deckodds()
+            .arg("merge")
+            .args(&files)
+            .arg("--out")
+            .arg(&merged)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{expected}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(expected), "{expected}: {stderr}");
+        assert!(!merged.exists(), "{expected}: wrote {}", merged.display());
+    }
+    // A command with no parts refuses --shard, writing nothing.
+    let record = dir.path().join("record.txt");
+    let output = deckodds()
+        .args(["--shard", "0/2", "klondike", "record", "--out"])
+        .arg(&record)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("has no parts"));
+    assert!(!record.exists());
+}
+
+/// The GNU parallel recipe of README (`analysis/cluster/parallel-shards.sh`)
+/// run for real: four parts, two at a time, merged, equal the one run.
+/// Needs GNU parallel: CI installs it and sets `DECKODDS_PARALLEL=required`,
+/// and then its absence is a failure; elsewhere the test says it skipped.
+#[test]
+fn the_gnu_parallel_recipe_merges_into_the_one_run() {
+    let has_parallel = std::process::Command::new("parallel")
+        .arg("--version")
+        .output()
+        .is_ok_and(|output| output.status.success());
+    if !has_parallel {
+        assert!(
+            std::env::var_os("DECKODDS_PARALLEL").is_none_or(|v| v != "required"),
+            "DECKODDS_PARALLEL=required, and GNU parallel is not on PATH: install the package parallel"
+        );
+        eprintln!("GNU parallel not found: the recipe was not run");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("runs");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis/cluster/parallel-shards.sh");
+    let output = std::process::Command::new("bash")
+        .arg(&script)
+        .arg("4")
+        .arg(&out)
+        .args(["roll-call", "mc", "--trials", "500000", "--seed", "11"])
+        .env("DECKODDS", assert_cmd::cargo::cargo_bin!("deckodds"))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for k in 0..4 {
+        assert!(out.join(format!("part-{k}.json")).exists());
+    }
+    let one_run = deckodds()
+        .args([
+            "--quiet",
+            "roll-call",
+            "mc",
+            "--trials",
+            "500000",
+            "--seed",
+            "11",
+        ])
+        .args(["--format", "md"])
+        .output()
+        .unwrap();
+    assert!(one_run.status.success());
+    assert!(fs::read(out.join("merged.md")).unwrap() == one_run.stdout);
 }

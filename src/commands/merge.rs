@@ -1,0 +1,347 @@
+//! Shards and `deckodds merge`: a Monte-Carlo run cut into parts that run
+//! anywhere (`--shard k/n`), each writing a count file, summed afterwards
+//! into exactly the one run's output.
+//!
+//! A shard runs the chunks [`Shard::chunk_range`] gives it of every
+//! sampling run of its command, and its JSON output carries a `"shard"`
+//! block: the command line (without the options that only say where and
+//! how to write), the program version, the part, and for each sampling run
+//! its plan (trials, seed, stream, chunk size), its chunk range and its
+//! tally. `merge` checks that the files belong together (same command,
+//! program and plans; parts `0..n` each exactly once), sums the tallies,
+//! and runs the command line again with the sums handed back in place of
+//! sampling, so every figure derived from the counts (intervals, means,
+//! money, comparisons) is the one run's, byte for byte.
+
+use std::collections::VecDeque;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use clap::Parser;
+use serde_json::{Map, Value, json};
+
+use super::Context;
+use crate::cli::{Cli, OutputArgs};
+use crate::error::{Error, Result};
+use crate::exact::arrangements::Shard;
+use crate::montecarlo::RunPlan;
+
+/// Marks a count file, and its layout's version.
+const FORMAT: &str = "deckodds shard count file 1";
+
+/// One sampling run of a command: its plan, the chunks run, and their
+/// summed histogram.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Sample {
+    pub plan: RunPlan,
+    pub chunks: Range<u64>,
+    pub tally: Vec<u64>,
+}
+
+impl Sample {
+    fn to_json(&self) -> Value {
+        json!({
+            "trials": self.plan.n_trials,
+            "seed": self.plan.seed,
+            "stream": self.plan.stream,
+            "chunk_size": self.plan.chunk_size,
+            "chunks": [self.chunks.start, self.chunks.end],
+            "tally": self.tally,
+        })
+    }
+
+    fn from_json(value: &Value) -> Option<Sample> {
+        let number = |key: &str| value[key].as_u64();
+        let chunks = value["chunks"].as_array()?;
+        Some(Sample {
+            plan: RunPlan {
+                n_trials: number("trials")?,
+                seed: number("seed")?,
+                stream: number("stream")?,
+                chunk_size: number("chunk_size").filter(|&c| c > 0)?,
+            },
+            chunks: chunks.first()?.as_u64()?..chunks.get(1)?.as_u64()?,
+            tally: value["tally"]
+                .as_array()?
+                .iter()
+                .map(Value::as_u64)
+                .collect::<Option<Vec<u64>>>()?,
+        })
+    }
+}
+
+/// The program, as count files name it.
+fn program() -> String {
+    format!("deckodds {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// The command line of this process without the options that say only
+/// where and how to write or how many threads to use (`--out`, `--format`,
+/// `--digits`, `--threads`, `--quiet`) and without `--shard`: what the
+/// shards of one run share.
+fn run_arguments() -> Vec<String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let with_value = ["--shard", "--out", "--format", "--digits", "--threads"];
+    let mut kept = Vec::new();
+    let mut skip_next = false;
+    for arg in args {
+        if std::mem::take(&mut skip_next) {
+            continue;
+        }
+        if with_value.contains(&arg.as_str()) {
+            skip_next = true;
+        } else if !(arg == "--quiet"
+            || arg == "-q"
+            || with_value
+                .iter()
+                .any(|option| arg.starts_with(&format!("{option}="))))
+        {
+            kept.push(arg);
+        }
+    }
+    kept
+}
+
+/// The JSON output of a shard: `report` (the command's JSON over the
+/// shard's counts) with the `"shard"` block added.
+pub(super) fn with_shard_block(report: &str, shard: Shard, samples: &[Sample]) -> Result<String> {
+    let mut value: Value = serde_json::from_str(report).map_err(|e| Error::Io {
+        path: PathBuf::from("<shard report>"),
+        source: std::io::Error::other(e),
+    })?;
+    if let Some(object) = value.as_object_mut() {
+        object.insert(
+            "shard".into(),
+            json!({
+                "format": FORMAT,
+                "program": program(),
+                "command": run_arguments(),
+                "part": shard.to_string(),
+                "samples": samples.iter().map(Sample::to_json).collect::<Vec<Value>>(),
+            }),
+        );
+    }
+    Ok(serde_json::to_string_pretty(&value).unwrap_or_default() + "\n")
+}
+
+/// One count file, read and checked on its own.
+struct Part {
+    path: PathBuf,
+    command: Vec<String>,
+    shard: Shard,
+    samples: Vec<Sample>,
+}
+
+fn read_part(path: &Path) -> Result<Part> {
+    let bad = |message: String| Error::BadInputFile {
+        path: path.to_path_buf(),
+        message,
+    };
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let value: Value = serde_json::from_str(&text)
+        .map_err(|e| bad(format!("not a count file: not JSON ({e})")))?;
+    if value["method"] == "exact" && value["params"].get("shard").is_some() {
+        return Err(bad(
+            "a part of an exhaustive enumeration: merge sums Monte-Carlo parts only so far (the parts' counts of arrangements add up by hand)".into(),
+        ));
+    }
+    let block: &Map<String, Value> = value["shard"]
+        .as_object()
+        .filter(|block| block.get("format").and_then(Value::as_str) == Some(FORMAT))
+        .ok_or_else(|| {
+            bad(
+                "not a count file: no \"shard\" block (write one with --shard k/n --out FILE.json)"
+                    .into(),
+            )
+        })?;
+    let corrupt = |what: &str| bad(format!("corrupt count file: {what}"));
+    let made_by = block["program"]
+        .as_str()
+        .ok_or_else(|| corrupt("no program"))?;
+    if made_by != program() {
+        return Err(bad(format!(
+            "made by {made_by}, and this is {}: merge with the program that made it",
+            program()
+        )));
+    }
+    let command = block["command"]
+        .as_array()
+        .and_then(|args| args.iter().map(|a| a.as_str().map(String::from)).collect())
+        .ok_or_else(|| corrupt("no command"))?;
+    let part = block["part"].as_str().ok_or_else(|| corrupt("no part"))?;
+    let shard = Shard::parse(part).map_err(|_| corrupt(&format!("part {part:?}")))?;
+    let samples = block["samples"]
+        .as_array()
+        .and_then(|samples| {
+            samples
+                .iter()
+                .map(Sample::from_json)
+                .collect::<Option<Vec<Sample>>>()
+        })
+        .ok_or_else(|| corrupt("the samples"))?;
+    for sample in &samples {
+        if sample.chunks != shard.chunk_range(sample.plan.n_chunks()) {
+            return Err(corrupt(&format!(
+                "chunks {:?} are not part {shard}'s of {} chunks",
+                sample.chunks,
+                sample.plan.n_chunks()
+            )));
+        }
+    }
+    Ok(Part {
+        path: path.to_path_buf(),
+        command,
+        shard,
+        samples,
+    })
+}
+
+/// The samples of the whole run: the parts' tallies summed, after checking
+/// that `parts` are the parts `0..n` of one run, each once.
+fn summed(parts: &[Part]) -> Result<(Vec<String>, Vec<Sample>)> {
+    let first = &parts[0];
+    let mismatch = |part: &Part, what: String| Error::BadInputFile {
+        path: part.path.clone(),
+        message: format!("does not belong with {}: {what}", first.path.display()),
+    };
+    let n = first.shard.count;
+    let mut seen: Vec<Option<&Path>> = vec![None; n as usize];
+    for part in parts {
+        if part.command != first.command {
+            return Err(mismatch(
+                part,
+                format!(
+                    "another run (`{}`, not `{}`)",
+                    part.command.join(" "),
+                    first.command.join(" ")
+                ),
+            ));
+        }
+        if part.shard.count != n {
+            return Err(mismatch(
+                part,
+                format!("part {} of a run cut into {n}", part.shard),
+            ));
+        }
+        let plans = |p: &Part| p.samples.iter().map(|s| s.plan).collect::<Vec<_>>();
+        if plans(part) != plans(first) {
+            return Err(mismatch(part, "other trials, seed or chunking".into()));
+        }
+        let slot = &mut seen[part.shard.index as usize];
+        if let Some(other) = slot {
+            return Err(Error::BadInputFile {
+                path: part.path.clone(),
+                message: format!(
+                    "part {} twice (also {}): the parts overlap",
+                    part.shard,
+                    other.display()
+                ),
+            });
+        }
+        *slot = Some(&part.path);
+    }
+    let missing: Vec<String> = (0..n)
+        .filter(|&k| seen[k as usize].is_none())
+        .map(|k| format!("{k}/{n}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(Error::invalid(
+            "merge",
+            format!("{} files", parts.len()),
+            format!(
+                "{} {} {} missing: a run cut into {n} needs every part 0/{n} .. {}/{n}",
+                if missing.len() == 1 { "part" } else { "parts" },
+                missing.join(", "),
+                if missing.len() == 1 { "is" } else { "are" },
+                n - 1
+            ),
+        ));
+    }
+    let mut samples: Vec<Sample> = first
+        .samples
+        .iter()
+        .map(|s| Sample {
+            plan: s.plan,
+            chunks: 0..s.plan.n_chunks(),
+            tally: vec![0; s.tally.len()],
+        })
+        .collect();
+    for part in parts {
+        for (total, sample) in samples.iter_mut().zip(&part.samples) {
+            if sample.tally.len() != total.tally.len() {
+                return Err(mismatch(part, "tallies of another length".into()));
+            }
+            for (t, &c) in total.tally.iter_mut().zip(&sample.tally) {
+                *t = t.checked_add(c).ok_or_else(|| Error::BadInputFile {
+                    path: part.path.clone(),
+                    message: "the summed counts overflow 64 bits".into(),
+                })?;
+            }
+        }
+    }
+    Ok((first.command.clone(), samples))
+}
+
+/// `deckodds merge FILES...`: checks the count files, sums them, and
+/// writes the one run's output.
+pub(super) fn run(files: &[PathBuf], output: &OutputArgs, context: &Context) -> Result<()> {
+    context.refuse_shard("merge")?;
+    if files.is_empty() {
+        return Err(Error::invalid(
+            "merge",
+            "(no files)",
+            "name the count files of every part (written with --shard k/n --out FILE.json)",
+        ));
+    }
+    let parts = files
+        .iter()
+        .map(|path| read_part(path))
+        .collect::<Result<Vec<Part>>>()?;
+    let (command, samples) = summed(&parts)?;
+    let mut args = vec!["deckodds".to_string()];
+    if context.quiet {
+        args.push("--quiet".into());
+    }
+    if let Some(threads) = context.threads {
+        args.extend(["--threads".into(), threads.to_string()]);
+    }
+    args.extend(command.iter().cloned());
+    if let Some(format) = &output.format {
+        args.extend(["--format".into(), format.clone()]);
+    }
+    for path in &output.out {
+        args.extend(["--out".into(), path.display().to_string()]);
+    }
+    if let Some(digits) = output.digits {
+        args.extend(["--digits".into(), digits.to_string()]);
+    }
+    let cli = Cli::try_parse_from(&args).map_err(|e| Error::BadInputFile {
+        path: parts[0].path.clone(),
+        message: format!(
+            "its command no longer parses: {}",
+            e.render().to_string().lines().next().unwrap_or_default()
+        ),
+    })?;
+    let mut replaying = Context::plain(context.quiet, context.threads);
+    let n_samples = samples.len();
+    replaying.replay = Some(Mutex::new(VecDeque::from(samples)));
+    super::run_in(cli, &replaying)?;
+    let left = replaying
+        .replay
+        .as_ref()
+        .map_or(0, |queue| queue.lock().map_or(0, |q| q.len()));
+    if left > 0 {
+        return Err(Error::BadInputFile {
+            path: parts[0].path.clone(),
+            message: format!(
+                "holds {n_samples} sampling runs, and its command used {}",
+                n_samples - left
+            ),
+        });
+    }
+    Ok(())
+}

@@ -256,53 +256,67 @@ fn validate(chart: &BarChart) -> Result<()> {
             "needs at least one series",
         ));
     }
-    let probability = |x: f64| (0.0..=1.0).contains(&x);
     for series in &chart.series {
-        let name = &series.name;
-        if series.values.len() != n {
+        validate_bars(
+            &format!("series \"{}\"", series.name),
+            &chart.categories,
+            &series.values,
+            series.intervals.as_deref(),
+        )?;
+    }
+    Ok(())
+}
+
+/// Checks one set of bars, named `name` in errors (`series "x"`, `panel
+/// "y"`): a value per category, each a probability, and if given an
+/// interval per category with `0 <= low <= high <= 1`.
+fn validate_bars(
+    name: &str,
+    categories: &[String],
+    values: &[f64],
+    intervals: Option<&[(f64, f64)]>,
+) -> Result<()> {
+    let n = categories.len();
+    let probability = |x: f64| (0.0..=1.0).contains(&x);
+    if values.len() != n {
+        return Err(Error::invalid(
+            "chart",
+            format!("{name} has {} values for {n} categories", values.len()),
+            "needs one value per category",
+        ));
+    }
+    if let Some((value, category)) = values
+        .iter()
+        .zip(categories)
+        .find(|(v, _)| !probability(**v))
+    {
+        return Err(Error::invalid(
+            "chart",
+            format!("{name}, category \"{category}\": value {value}"),
+            "must be a probability in [0, 1]",
+        ));
+    }
+    if let Some(intervals) = intervals {
+        if intervals.len() != n {
             return Err(Error::invalid(
                 "chart",
                 format!(
-                    "series \"{name}\" has {} values for {n} categories",
-                    series.values.len()
+                    "{name} has {} intervals for {n} categories",
+                    intervals.len()
                 ),
-                "needs one value per category",
+                "needs one interval per category",
             ));
         }
-        if let Some((value, category)) = series
-            .values
+        if let Some(((low, high), category)) = intervals
             .iter()
-            .zip(&chart.categories)
-            .find(|(v, _)| !probability(**v))
+            .zip(categories)
+            .find(|((low, high), _)| !(probability(*low) && probability(*high) && low <= high))
         {
             return Err(Error::invalid(
                 "chart",
-                format!("series \"{name}\", category \"{category}\": value {value}"),
-                "must be a probability in [0, 1]",
+                format!("{name}, category \"{category}\": interval [{low}, {high}]"),
+                "must satisfy 0 <= low <= high <= 1",
             ));
-        }
-        if let Some(intervals) = &series.intervals {
-            if intervals.len() != n {
-                return Err(Error::invalid(
-                    "chart",
-                    format!(
-                        "series \"{name}\" has {} intervals for {n} categories",
-                        intervals.len()
-                    ),
-                    "needs one interval per category",
-                ));
-            }
-            if let Some(((low, high), category)) = intervals
-                .iter()
-                .zip(&chart.categories)
-                .find(|((low, high), _)| !(probability(*low) && probability(*high) && low <= high))
-            {
-                return Err(Error::invalid(
-                    "chart",
-                    format!("series \"{name}\", category \"{category}\": interval [{low}, {high}]"),
-                    "must satisfy 0 <= low <= high <= 1",
-                ));
-            }
         }
     }
     Ok(())
@@ -1659,66 +1673,25 @@ fn validate_panels(chart: &PanelChart) -> Result<()> {
             "needs at least one panel",
         ));
     }
-    let probability = |x: f64| (0.0..=1.0).contains(&x);
     for (i, panel) in chart.panels.iter().enumerate() {
         let name = if panel.title.is_empty() {
             format!("panel {}", i + 1)
         } else {
             format!("panel \"{}\"", panel.title)
         };
-        let n = panel.categories.len();
-        if n == 0 {
+        if panel.categories.is_empty() {
             return Err(Error::invalid(
                 "chart",
                 format!("{name} without categories"),
                 "needs at least one category",
             ));
         }
-        if panel.values.len() != n {
-            return Err(Error::invalid(
-                "chart",
-                format!(
-                    "{name} has {} values for {n} categories",
-                    panel.values.len()
-                ),
-                "needs one value per category",
-            ));
-        }
-        if let Some((value, category)) = panel
-            .values
-            .iter()
-            .zip(&panel.categories)
-            .find(|(v, _)| !probability(**v))
-        {
-            return Err(Error::invalid(
-                "chart",
-                format!("{name}, category \"{category}\": value {value}"),
-                "must be a probability in [0, 1]",
-            ));
-        }
-        if let Some(intervals) = &panel.intervals {
-            if intervals.len() != n {
-                return Err(Error::invalid(
-                    "chart",
-                    format!(
-                        "{name} has {} intervals for {n} categories",
-                        intervals.len()
-                    ),
-                    "needs one interval per category",
-                ));
-            }
-            if let Some(((low, high), category)) = intervals
-                .iter()
-                .zip(&panel.categories)
-                .find(|((low, high), _)| !(probability(*low) && probability(*high) && low <= high))
-            {
-                return Err(Error::invalid(
-                    "chart",
-                    format!("{name}, category \"{category}\": interval [{low}, {high}]"),
-                    "must satisfy 0 <= low <= high <= 1",
-                ));
-            }
-        }
+        validate_bars(
+            &name,
+            &panel.categories,
+            &panel.values,
+            panel.intervals.as_deref(),
+        )?;
     }
     Ok(())
 }

@@ -2022,12 +2022,13 @@ fn draw_bar_panel(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// The contents of every `<text>` element, trimmed (the backend puts
     /// them on lines of their own), with XML entities left as written.
-    fn texts(svg: &str) -> Vec<&str> {
+    /// Shared with the tests of `figures`.
+    pub(crate) fn texts(svg: &str) -> Vec<&str> {
         svg.split("<text")
             .skip(1)
             .filter_map(|element| {

@@ -536,6 +536,7 @@ fn p_text(p: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::chart::tests::texts;
     use serde_json::json;
 
     fn results(name: &str) -> String {
@@ -545,18 +546,6 @@ mod tests {
 
     fn report(name: &str) -> Value {
         serde_json::from_str(&results(name)).unwrap()
-    }
-
-    /// The contents of every `<text>` element, trimmed.
-    fn texts(svg: &str) -> Vec<&str> {
-        svg.split("<text")
-            .skip(1)
-            .filter_map(|element| {
-                let (_, rest) = element.split_once('>')?;
-                let (content, _) = rest.split_once("</text>")?;
-                Some(content.trim())
-            })
-            .collect()
     }
 
     #[test]

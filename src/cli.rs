@@ -38,6 +38,56 @@ pub struct GlobalArgs {
     /// the one run's output.
     #[arg(long, global = true, value_name = "K/N")]
     pub shard: Option<String>,
+
+    /// Save a Monte-Carlo run's counts to FILE every few seconds
+    /// (atomically). Ctrl-C or SIGTERM then finishes the chunks in flight,
+    /// saves, prints how to resume, and exits with status 130. The file is
+    /// removed when the run finishes. FILE must not exist yet.
+    #[arg(long, global = true, value_name = "FILE", help_heading = "Long runs")]
+    pub checkpoint: Option<PathBuf>,
+
+    /// Continue the run saved in FILE by --checkpoint: give the same
+    /// command line (the checkpoint refuses any other). The counts at the
+    /// end are exactly those of a run never interrupted. Saves to FILE
+    /// again as it goes (or to --checkpoint's file).
+    #[arg(long, global = true, value_name = "FILE", help_heading = "Long runs")]
+    pub resume: Option<PathBuf>,
+
+    /// Seconds between saves of --checkpoint (default 5). Saves come
+    /// between blocks of chunks, about a second of work each.
+    #[arg(
+        long,
+        global = true,
+        value_name = "SECONDS",
+        help_heading = "Long runs"
+    )]
+    pub checkpoint_every: Option<String>,
+
+    /// Sample until the 95% interval of every outcome (or of the outcome
+    /// --for names) is narrower than X either side of the estimate: a
+    /// proportion (0.0005) or percentage points (0.05%). Adds chunks of
+    /// trials in order and stops at the first chunk that meets the target,
+    /// so the result is that of --trials N for the N it reports, and the
+    /// same for a seed on any machine. Runs of `mc` and `solve --trials`.
+    #[arg(long, global = true, value_name = "X", help_heading = "Long runs")]
+    pub until_halfwidth: Option<String>,
+
+    /// The outcome --until-halfwidth watches: a label as the report prints
+    /// it (52: Klondike's going out; 1: Prisoner's patience's one stack, a
+    /// win; bust), in every distribution that has it, or
+    /// DISTRIBUTION/LABEL for one (upcard=A/bust).
+    #[arg(
+        long = "for",
+        global = true,
+        value_name = "OUTCOME",
+        help_heading = "Long runs"
+    )]
+    pub for_outcome: Option<String>,
+
+    /// The most trials --until-halfwidth runs (default 1e9); it takes the
+    /// place of --trials.
+    #[arg(long, global = true, value_name = "N", help_heading = "Long runs")]
+    pub max_trials: Option<String>,
 }
 
 /// The commands.

@@ -25,6 +25,13 @@ pub enum Error {
         /// What is wrong, with line and field where known.
         message: String,
     },
+    /// A run stopped by SIGINT or SIGTERM after saving its checkpoint.
+    /// The message says what was saved and how to resume.
+    #[error("{message}")]
+    Interrupted {
+        /// What was saved where, and the command that resumes.
+        message: String,
+    },
     /// Reading or writing a file failed.
     #[error("{path}: {source}")]
     Io {
@@ -51,6 +58,8 @@ impl Error {
         match self {
             Error::InvalidValue { .. } | Error::BadInputFile { .. } => 2,
             Error::Io { .. } => 1,
+            // The shell's convention for a process stopped by SIGINT.
+            Error::Interrupted { .. } => 130,
         }
     }
 }

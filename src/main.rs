@@ -40,6 +40,11 @@ fn main() -> ExitCode {
     };
     match deckodds::commands::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(error @ deckodds::Error::Interrupted { .. }) => {
+            // Not a failure: the run was asked to stop, and saved itself.
+            eprintln!("{error}");
+            ExitCode::from(error.exit_code() as u8)
+        }
         Err(error) => {
             eprintln!("error: {error}");
             ExitCode::from(error.exit_code() as u8)

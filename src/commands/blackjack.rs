@@ -5,6 +5,7 @@ use std::fs;
 use num_rational::BigRational;
 use serde_json::json;
 
+use super::sampling::Sampling;
 use super::{Context, output_format, parse_count, parse_level, parse_seed};
 use crate::cli::{BlackjackCommand, BlackjackRules, OutputArgs, SamplingArgs};
 use crate::compare::{self, PublishedTable, SampleSize};
@@ -114,40 +115,48 @@ fn sampling_plan(sampling: &SamplingArgs) -> Result<(u64, u64)> {
     ))
 }
 
-/// Runs the Monte-Carlo counts for every upcard with a progress bar.
+/// Runs the Monte-Carlo counts for every upcard with a progress bar: the
+/// hands per upcard actually dealt (see `--until-halfwidth`), and the
+/// distributions.
 fn monte_carlo_counts(
     params: &DealerParams,
     n_trials: u64,
     seed: u64,
     context: &Context,
-) -> Result<Vec<CountDistribution>> {
+) -> Result<(u64, Vec<CountDistribution>)> {
     // One sampling run of every upcard at once: a trial is a hand for
     // each, and the tally is their histograms one after another.
-    let plan = RunPlan::new(n_trials, seed, 0);
-    let n_outcomes = OUTCOME_LABELS.len();
-    let tally = context.sample(
-        &plan,
-        UPCARDS.len() as u64,
-        "dealer hands",
-        "hands",
-        |progress, chunks| {
+    let sampled = context.sample(
+        &Sampling {
+            plan: RunPlan::new(n_trials, seed, 0),
+            units_per_trial: UPCARDS.len() as u64,
+            message: "dealer hands",
+            unit: "hands",
+            outcomes: &upcard_distributions,
+        },
+        |progress, plan, chunks| {
             let distributions =
-                dealer_monte_carlo_chunks(params, n_trials, seed, chunks, progress)?;
+                dealer_monte_carlo_chunks(params, plan.n_trials, plan.seed, chunks, progress)?;
             Ok(distributions
                 .into_iter()
                 .flat_map(|distribution| distribution.counts)
                 .collect())
         },
     )?;
-    Ok(UPCARDS
+    Ok((sampled.n_trials, upcard_distributions(&sampled.tally)))
+}
+
+/// The distributions of a tally of every upcard's histogram in turn.
+fn upcard_distributions(tally: &[u64]) -> Vec<CountDistribution> {
+    UPCARDS
         .iter()
-        .zip(tally.chunks(n_outcomes))
+        .zip(tally.chunks(OUTCOME_LABELS.len()))
         .map(|(&upcard, counts)| CountDistribution {
             key: upcard_key(upcard),
             outcomes: outcome_labels(),
             counts: counts.to_vec(),
         })
-        .collect())
+        .collect()
 }
 
 /// The report of Monte-Carlo counts under `params`.
@@ -180,7 +189,7 @@ fn monte_carlo(
     let params = dealer_params(rules)?;
     let (n_trials, seed) = sampling_plan(sampling)?;
     let outputs = output_format(output, 2)?;
-    let counts = monte_carlo_counts(&params, n_trials, seed, context)?;
+    let (n_trials, counts) = monte_carlo_counts(&params, n_trials, seed, context)?;
     let report = monte_carlo_report(&params, n_trials, seed, counts);
     outputs.emit(context, |format, options| {
         report::render(&report, format, options)
@@ -217,7 +226,7 @@ fn compare_monte_carlo(
     let (n_trials, seed) = sampling_plan(sampling)?;
     let outputs = output_format(output, 2)?;
     let exact = dealer_distributions(&params)?;
-    let simulated = monte_carlo_counts(&params, n_trials, seed, context)?;
+    let (_, simulated) = monte_carlo_counts(&params, n_trials, seed, context)?;
     let agreements = compare::goodness_of_fit_all(&exact, &simulated, level)?;
     let title = format!(
         "{}: Monte Carlo ({n_trials} hands per upcard, seed {seed}) vs exact",

@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use serde_json::{Map, Value, json};
 
+use super::sampling::Sampling;
 use super::{
     Context, Engine, game_sampling, output_format, parse_count, parse_level, peak_memory_bytes,
 };
@@ -74,6 +75,8 @@ pub(super) fn run(command: IdiotsDelightCommand, context: &Context) -> Result<()
             let (n_trials, seed) = game_sampling(&sampling)?;
             let outputs = output_format(&output, 2)?;
             let counts = monte_carlo_counts(game, shuffle, n_trials, seed, context)?;
+            // The games played: --trials, or as many as --until-halfwidth took.
+            let n_trials = counts.trials();
             let report = monte_carlo_report(game, shuffle, n_trials, seed, counts);
             outputs.emit(context, |format, options| {
                 report::render(&report, format, options)
@@ -388,10 +391,13 @@ fn exact(
             shuffle,
             ..*request
         };
-        let (counts, notes) = exact_counts(&request, context)?;
-        for note in notes {
-            context.note(&format!("{} {}: {note}", deck_name(&game), shuffle.name()));
-        }
+        let counts = context.enumerate(|| {
+            let (counts, notes) = exact_counts(&request, context)?;
+            for note in notes {
+                context.note(&format!("{} {}: {note}", deck_name(&game), shuffle.name()));
+            }
+            Ok(counts)
+        })?;
         // The denominator, so that counts can be recovered exactly (and
         // shards added): count = probability x arrangements (for the naive
         // shuffle, swap sequences: n^n).
@@ -461,18 +467,27 @@ fn monte_carlo_counts(
     context: &Context,
 ) -> Result<CountDistribution> {
     let simulation = IdiotsDelightSimulation::new(game, shuffle);
-    let plan = RunPlan::new(n_trials, seed, 0);
-    let counts = context.sample(
-        &plan,
-        1,
-        &format!("{} games", shuffle.name()),
-        "games",
-        |progress, chunks| Ok(montecarlo::run_chunks(&simulation, &plan, chunks, progress)),
+    let distribution = |counts: &[u64]| {
+        vec![CountDistribution {
+            key: KEY.into(),
+            outcomes: game.outcome_labels(),
+            counts: counts.to_vec(),
+        }]
+    };
+    let sampled = context.sample(
+        &Sampling {
+            plan: RunPlan::new(n_trials, seed, 0),
+            units_per_trial: 1,
+            message: &format!("{} games", shuffle.name()),
+            unit: "games",
+            outcomes: &distribution,
+        },
+        |progress, plan, chunks| Ok(montecarlo::run_chunks(&simulation, plan, chunks, progress)),
     )?;
     Ok(CountDistribution {
         key: KEY.into(),
         outcomes: game.outcome_labels(),
-        counts,
+        counts: sampled.tally,
     })
 }
 

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use serde_json::{Map, json};
 
+use super::sampling::{Sampled, Sampling};
 use super::{
     Context, emit, game_sampling, output_format, parse_count, parse_seed, parse_small,
     write_atomically,
@@ -44,11 +45,21 @@ pub(super) fn run(command: KlondikeCommand, context: &Context) -> Result<()> {
             let (n_trials, seed) = game_sampling(&sampling)?;
             let outputs = output_format(&output, 2)?;
             let simulation = KlondikeSimulation::new(game);
-            let plan = RunPlan::new(n_trials, seed, 0);
-            let counts =
-                context.sample(&plan, 1, "Klondike games", "games", |progress, chunks| {
-                    Ok(montecarlo::run_chunks(&simulation, &plan, chunks, progress))
-                })?;
+            let Sampled {
+                n_trials,
+                tally: counts,
+            } = context.sample(
+                &Sampling {
+                    plan: RunPlan::new(n_trials, seed, 0),
+                    units_per_trial: 1,
+                    message: "Klondike games",
+                    unit: "games",
+                    outcomes: &|counts| vec![foundation_cards(counts.to_vec())],
+                },
+                |progress, plan, chunks| {
+                    Ok(montecarlo::run_chunks(&simulation, plan, chunks, progress))
+                },
+            )?;
             let report = monte_carlo_report(game, seed, n_trials, counts)?;
             outputs.emit(context, |format, options| {
                 report::render(&report, format, options)
@@ -162,13 +173,18 @@ fn monte_carlo_report(
         params: params(game),
         seed: Some(seed),
         trials: Some(n_trials),
-        distributions: vec![ReportDistribution::Counts(CountDistribution {
-            key: KEY.into(),
-            outcomes: (0..OUTCOMES).map(|n| n.to_string()).collect(),
-            counts,
-        })],
+        distributions: vec![ReportDistribution::Counts(foundation_cards(counts))],
         summary,
     })
+}
+
+/// The distribution of cards on the foundations, "0" to "52".
+fn foundation_cards(counts: Vec<u64>) -> CountDistribution {
+    CountDistribution {
+        key: KEY.into(),
+        outcomes: (0..OUTCOMES).map(|n| n.to_string()).collect(),
+        counts,
+    }
 }
 
 /// The records of the first `n_games` games of the run with `seed` (or of

@@ -1,17 +1,21 @@
-//! Shards and `deckodds merge`: a Monte-Carlo run cut into parts that run
-//! anywhere (`--shard k/n`), each writing a count file, summed afterwards
-//! into exactly the one run's output.
+//! Shards and `deckodds merge`: a Monte-Carlo run or an exhaustive
+//! enumeration cut into parts that run anywhere (`--shard k/n`), each
+//! writing a count file, summed afterwards into exactly the one run's
+//! output.
 //!
 //! A shard runs the chunks [`Shard::chunk_range`] gives it of every
-//! sampling run of its command, and its JSON output carries a `"shard"`
-//! block: the command line (without the options that only say where and
-//! how to write), the program version, the part, and for each sampling run
-//! its plan (trials, seed, stream, chunk size), its chunk range and its
-//! tally. `merge` checks that the files belong together (same command,
-//! program and plans; parts `0..n` each exactly once), sums the tallies,
-//! and runs the command line again with the sums handed back in place of
-//! sampling, so every figure derived from the counts (intervals, means,
-//! money, comparisons) is the one run's, byte for byte.
+//! sampling run of its command (or its share of the arrangements of an
+//! exhaustive enumeration), and its JSON output carries a `"shard"` block:
+//! the command line (without the options that only say where and how to
+//! write), the program version, the part, for each sampling run its plan
+//! (trials, seed, stream, chunk size), its chunk range and its tally, and
+//! for each enumeration its counts of arrangements (decimal strings).
+//! `merge` checks that the files belong together (same command, program
+//! and plans; parts `0..n` each exactly once), sums the counts, and runs
+//! the command line again with the sums handed back in place of sampling
+//! or enumerating, so every figure derived from the counts (intervals,
+//! means, money, comparisons, exact fractions) is the one run's, byte for
+//! byte.
 
 use std::collections::VecDeque;
 use std::ops::Range;
@@ -22,10 +26,13 @@ use clap::Parser;
 use serde_json::{Map, Value, json};
 
 use super::Context;
+use super::sampling::{Prior, PriorSource};
 use crate::cli::{Cli, OutputArgs};
 use crate::error::{Error, Result};
+use crate::exact::ArrangementCounts;
 use crate::exact::arrangements::Shard;
 use crate::montecarlo::RunPlan;
+use num_bigint::BigUint;
 
 /// Marks a count file, and its layout's version.
 const FORMAT: &str = "deckodds shard count file 1";
@@ -40,7 +47,7 @@ pub(super) struct Sample {
 }
 
 impl Sample {
-    fn to_json(&self) -> Value {
+    pub(super) fn to_json(&self) -> Value {
         json!({
             "trials": self.plan.n_trials,
             "seed": self.plan.seed,
@@ -51,7 +58,7 @@ impl Sample {
         })
     }
 
-    fn from_json(value: &Value) -> Option<Sample> {
+    pub(super) fn from_json(value: &Value) -> Option<Sample> {
         let number = |key: &str| value[key].as_u64();
         let chunks = value["chunks"].as_array()?;
         Some(Sample {
@@ -72,17 +79,27 @@ impl Sample {
 }
 
 /// The program, as count files name it.
-fn program() -> String {
+pub(super) fn program() -> String {
     format!("deckodds {}", env!("CARGO_PKG_VERSION"))
 }
 
 /// The command line of this process without the options that say only
 /// where and how to write or how many threads to use (`--out`, `--format`,
-/// `--digits`, `--threads`, `--quiet`) and without `--shard`: what the
-/// shards of one run share.
-fn run_arguments() -> Vec<String> {
+/// `--digits`, `--threads`, `--quiet`), without `--shard`, and without
+/// the checkpoint's options: what the shards of one run share, and what a
+/// resumed run must repeat.
+pub(super) fn run_arguments() -> Vec<String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let with_value = ["--shard", "--out", "--format", "--digits", "--threads"];
+    let with_value = [
+        "--shard",
+        "--out",
+        "--format",
+        "--digits",
+        "--threads",
+        "--checkpoint",
+        "--resume",
+        "--checkpoint-every",
+    ];
     let mut kept = Vec::new();
     let mut skip_next = false;
     for arg in args {
@@ -105,24 +122,45 @@ fn run_arguments() -> Vec<String> {
 
 /// The JSON output of a shard: `report` (the command's JSON over the
 /// shard's counts) with the `"shard"` block added.
-pub(super) fn with_shard_block(report: &str, shard: Shard, samples: &[Sample]) -> Result<String> {
-    let mut value: Value = serde_json::from_str(report).map_err(|e| Error::Io {
-        path: PathBuf::from("<shard report>"),
-        source: std::io::Error::other(e),
-    })?;
-    if let Some(object) = value.as_object_mut() {
-        object.insert(
-            "shard".into(),
-            json!({
-                "format": FORMAT,
-                "program": program(),
-                "command": run_arguments(),
-                "part": shard.to_string(),
-                "samples": samples.iter().map(Sample::to_json).collect::<Vec<Value>>(),
-            }),
-        );
+pub(super) fn with_shard_block(
+    report: &str,
+    shard: Shard,
+    samples: &[Sample],
+    enumerations: &[ArrangementCounts],
+) -> Result<String> {
+    let mut block = json!({
+        "format": FORMAT,
+        "program": program(),
+        "command": run_arguments(),
+        "part": shard.to_string(),
+        "samples": samples.iter().map(Sample::to_json).collect::<Vec<Value>>(),
+    });
+    if !enumerations.is_empty() {
+        // Counts of arrangements outgrow 64 bits: decimal strings.
+        block["enumerations"] = enumerations
+            .iter()
+            .map(|counts| {
+                json!({
+                    "counts": counts.counts.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+                    "total": counts.total.to_string(),
+                })
+            })
+            .collect();
     }
-    Ok(serde_json::to_string_pretty(&value).unwrap_or_default() + "\n")
+    super::with_block(report, "shard", block)
+}
+
+/// One exhaustive enumeration's counts, as a count file holds them.
+fn enumeration_from_json(value: &Value) -> Option<ArrangementCounts> {
+    let big = |v: &Value| v.as_str()?.parse::<BigUint>().ok();
+    Some(ArrangementCounts {
+        counts: value["counts"]
+            .as_array()?
+            .iter()
+            .map(big)
+            .collect::<Option<_>>()?,
+        total: big(&value["total"])?,
+    })
 }
 
 /// One count file, read and checked on its own.
@@ -131,6 +169,14 @@ struct Part {
     command: Vec<String>,
     shard: Shard,
     samples: Vec<Sample>,
+    enumerations: Vec<ArrangementCounts>,
+}
+
+/// The whole run, summed from its parts.
+struct Summed {
+    command: Vec<String>,
+    samples: Vec<Sample>,
+    enumerations: Vec<ArrangementCounts>,
 }
 
 fn read_part(path: &Path) -> Result<Part> {
@@ -144,11 +190,6 @@ fn read_part(path: &Path) -> Result<Part> {
     })?;
     let value: Value = serde_json::from_str(&text)
         .map_err(|e| bad(format!("not a count file: not JSON ({e})")))?;
-    if value["method"] == "exact" && value["params"].get("shard").is_some() {
-        return Err(bad(
-            "a part of an exhaustive enumeration: merge sums Monte-Carlo parts only so far (the parts' counts of arrangements add up by hand)".into(),
-        ));
-    }
     let block: &Map<String, Value> = value["shard"]
         .as_object()
         .filter(|block| block.get("format").and_then(Value::as_str) == Some(FORMAT))
@@ -183,6 +224,13 @@ fn read_part(path: &Path) -> Result<Part> {
                 .collect::<Option<Vec<Sample>>>()
         })
         .ok_or_else(|| corrupt("the samples"))?;
+    let enumerations = match block.get("enumerations") {
+        None => Vec::new(),
+        Some(list) => list
+            .as_array()
+            .and_then(|list| list.iter().map(enumeration_from_json).collect())
+            .ok_or_else(|| corrupt("the enumerations"))?,
+    };
     for sample in &samples {
         if sample.chunks != shard.chunk_range(sample.plan.n_chunks()) {
             return Err(corrupt(&format!(
@@ -197,12 +245,13 @@ fn read_part(path: &Path) -> Result<Part> {
         command,
         shard,
         samples,
+        enumerations,
     })
 }
 
 /// The samples of the whole run: the parts' tallies summed, after checking
 /// that `parts` are the parts `0..n` of one run, each once.
-fn summed(parts: &[Part]) -> Result<(Vec<String>, Vec<Sample>)> {
+fn summed(parts: &[Part]) -> Result<Summed> {
     let first = &parts[0];
     let mismatch = |part: &Part, what: String| Error::BadInputFile {
         path: part.path.clone(),
@@ -231,6 +280,15 @@ fn summed(parts: &[Part]) -> Result<(Vec<String>, Vec<Sample>)> {
         if plans(part) != plans(first) {
             return Err(mismatch(part, "other trials, seed or chunking".into()));
         }
+        let shapes = |p: &Part| {
+            p.enumerations
+                .iter()
+                .map(|e| e.counts.len())
+                .collect::<Vec<_>>()
+        };
+        if shapes(part) != shapes(first) {
+            return Err(mismatch(part, "other enumerations".into()));
+        }
         let slot = &mut seen[part.shard.index as usize];
         if let Some(other) = slot {
             return Err(Error::BadInputFile {
@@ -251,7 +309,11 @@ fn summed(parts: &[Part]) -> Result<(Vec<String>, Vec<Sample>)> {
     if !missing.is_empty() {
         return Err(Error::invalid(
             "merge",
-            format!("{} files", parts.len()),
+            format!(
+                "{} file{}",
+                parts.len(),
+                if parts.len() == 1 { "" } else { "s" }
+            ),
             format!(
                 "{} {} {} missing: a run cut into {n} needs every part 0/{n} .. {}/{n}",
                 if missing.len() == 1 { "part" } else { "parts" },
@@ -283,7 +345,21 @@ fn summed(parts: &[Part]) -> Result<(Vec<String>, Vec<Sample>)> {
             }
         }
     }
-    Ok((first.command.clone(), samples))
+    let mut enumerations: Vec<ArrangementCounts> = first
+        .enumerations
+        .iter()
+        .map(|e| ArrangementCounts::zero(e.counts.len()))
+        .collect();
+    for part in parts {
+        for (total, counts) in enumerations.iter_mut().zip(&part.enumerations) {
+            total.add(counts);
+        }
+    }
+    Ok(Summed {
+        command: first.command.clone(),
+        samples,
+        enumerations,
+    })
 }
 
 /// `deckodds merge FILES...`: checks the count files, sums them, and
@@ -301,7 +377,11 @@ pub(super) fn run(files: &[PathBuf], output: &OutputArgs, context: &Context) -> 
         .iter()
         .map(|path| read_part(path))
         .collect::<Result<Vec<Part>>>()?;
-    let (command, samples) = summed(&parts)?;
+    let Summed {
+        command,
+        samples,
+        enumerations,
+    } = summed(&parts)?;
     let mut args = vec!["deckodds".to_string()];
     if context.quiet {
         args.push("--quiet".into());
@@ -327,18 +407,22 @@ pub(super) fn run(files: &[PathBuf], output: &OutputArgs, context: &Context) -> 
         ),
     })?;
     let mut replaying = Context::plain(context.quiet, context.threads);
-    let n_samples = samples.len();
-    replaying.replay = Some(Mutex::new(VecDeque::from(samples)));
+    let n_samples = samples.len() + enumerations.len();
+    replaying.prior = Some(Prior {
+        source: PriorSource::Merge,
+        samples: Mutex::new(VecDeque::from(samples)),
+        enumerations: Mutex::new(VecDeque::from(enumerations)),
+    });
     super::run_in(cli, &replaying)?;
-    let left = replaying
-        .replay
-        .as_ref()
-        .map_or(0, |queue| queue.lock().map_or(0, |q| q.len()));
+    let left = replaying.prior.as_ref().map_or(0, |prior| {
+        prior.samples.lock().map_or(0, |q| q.len())
+            + prior.enumerations.lock().map_or(0, |q| q.len())
+    });
     if left > 0 {
         return Err(Error::BadInputFile {
             path: parts[0].path.clone(),
             message: format!(
-                "holds {n_samples} sampling runs, and its command used {}",
+                "holds {n_samples} sampling runs and enumerations, and its command used {}",
                 n_samples - left
             ),
         });

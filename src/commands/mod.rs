@@ -5,20 +5,21 @@
 //! `main`, which prints errors). It computes nothing itself.
 
 mod blackjack;
+mod checkpoint;
 mod idiots_delight;
 mod klondike;
 mod merge;
 mod prisoners_patience;
 mod reproduce;
 mod roll_call;
+mod sampling;
 
 use std::collections::VecDeque;
 use std::fs;
 use std::io::{self, IsTerminal, Write};
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -26,20 +27,45 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::analysis::Profile;
 use crate::cli::{Cli, Command, GlobalArgs, OutputArgs};
 use crate::error::{Error, Result};
+use crate::exact::ArrangementCounts;
 use crate::exact::arrangements::Shard;
-use crate::montecarlo::{Progress, RunPlan};
+use crate::montecarlo::Progress;
+use crate::montecarlo::precision::PrecisionTarget;
 use crate::report::{Format, RenderOptions};
+use checkpoint::Checkpointing;
+use sampling::{Prior, PriorSource, Until};
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
     let context = Context::new(&cli.global)?;
-    run_in(cli, &context)
+    run_in(cli, &context)?;
+    if let Some(checkpointing) = &context.checkpointing
+        && checkpointing.path.exists()
+    {
+        // The run is complete and written: its checkpoint is spent.
+        fs::remove_file(&checkpointing.path).map_err(|source| Error::Io {
+            path: checkpointing.path.clone(),
+            source,
+        })?;
+        context.note(&format!(
+            "removed the checkpoint {}: the run is complete",
+            checkpointing.path.display()
+        ));
+    }
+    Ok(())
 }
 
 /// Runs a parsed command line in `context`.
 fn run_in(cli: Cli, context: &Context) -> Result<()> {
-    if context.shard.is_some() && !has_parts(&cli.command) {
+    if !has_parts(&cli.command) {
         context.refuse_shard("this command")?;
+    }
+    if context.until.is_some() && !takes_precision_target(&cli.command) {
+        return Err(Error::invalid(
+            "--until-halfwidth",
+            context.until.as_ref().map_or(0.0, |u| u.target.half_width),
+            "only a Monte-Carlo run of one version takes a precision target: `mc`, or `prisoners-patience solve --trials`",
+        ));
     }
     match cli.command {
         Command::Blackjack(command) => blackjack::run(command, context),
@@ -90,6 +116,23 @@ fn has_parts(command: &Command) -> bool {
     )
 }
 
+/// Whether `command` can sample until a precision target is met: a
+/// Monte-Carlo run of one version, whose size is the user's to choose.
+fn takes_precision_target(command: &Command) -> bool {
+    use crate::cli::{
+        BlackjackCommand as B, IdiotsDelightCommand as I, KlondikeCommand as K,
+        PrisonersCommand as P, RollCallCommand as R,
+    };
+    matches!(
+        command,
+        Command::Blackjack(B::Mc { .. })
+            | Command::IdiotsDelight(I::Mc { .. })
+            | Command::RollCall(R::Mc { .. })
+            | Command::PrisonersPatience(P::Mc { .. } | P::Solve { .. })
+            | Command::Klondike(K::Mc { .. })
+    )
+}
+
 /// What every command needs besides its own arguments.
 struct Context {
     quiet: bool,
@@ -100,12 +143,25 @@ struct Context {
     /// Whether the command read `shard` (so that a command that can do
     /// nothing with it says so instead of quietly running whole).
     shard_read: AtomicBool,
-    /// The sampling runs of a shard, in the order the command sampled, for
-    /// its count file.
+    /// The sampling runs finished, in the order the command made them:
+    /// for a shard's count file, and for checkpoints.
     sampled: Mutex<Vec<merge::Sample>>,
-    /// `merge`: the summed tallies, handed back in order instead of
-    /// sampling.
-    replay: Option<Mutex<VecDeque<merge::Sample>>>,
+    /// The exhaustive enumerations of a shard, in order, for its count
+    /// file.
+    enumerated: Mutex<Vec<ArrangementCounts>>,
+    /// `merge` and `--resume`: the tallies done before, handed back in
+    /// order instead of sampling again.
+    prior: Option<Prior>,
+    /// `--checkpoint` (or `--resume`): where and how often to save.
+    checkpointing: Option<Checkpointing>,
+    /// `--until-halfwidth`: the precision target.
+    until: Option<Until>,
+    /// Each sampling run's precision when a target was set, for the JSON.
+    precision: Mutex<Vec<serde_json::Value>>,
+    /// The test hook `DECKODDS_INTERRUPT_AFTER_CHUNKS`, and the chunks
+    /// counted towards it.
+    interrupt_after: Option<u64>,
+    chunks_run: AtomicU64,
 }
 
 impl Context {
@@ -117,28 +173,69 @@ impl Context {
             shard: None,
             shard_read: AtomicBool::new(false),
             sampled: Mutex::new(Vec::new()),
-            replay: None,
+            enumerated: Mutex::new(Vec::new()),
+            prior: None,
+            checkpointing: None,
+            until: None,
+            precision: Mutex::new(Vec::new()),
+            interrupt_after: None,
+            chunks_run: AtomicU64::new(0),
         }
     }
 
-    /// Refuses `--shard` for a command that runs no parts of its own.
+    /// Refuses `--shard`, `--checkpoint` and `--resume` for a command
+    /// that runs no parts of its own.
     fn refuse_shard(&self, command: &str) -> Result<()> {
-        match self.shard {
-            Some(shard) => Err(Error::invalid(
+        if let Some(shard) = self.shard {
+            return Err(Error::invalid(
                 "--shard",
                 shard,
                 format!(
                     "{command} has no parts (only a Monte-Carlo run or an exhaustive enumeration has): leave --shard out"
                 ),
-            )),
-            None => Ok(()),
+            ));
         }
+        if let Some(checkpointing) = &self.checkpointing {
+            return Err(Error::invalid(
+                "--checkpoint",
+                checkpointing.path.display(),
+                format!("{command} samples nothing to save: leave --checkpoint and --resume out"),
+            ));
+        }
+        Ok(())
     }
 
     /// The shard of an exhaustive enumeration, if `--shard` gave one.
     fn shard_of_enumeration(&self) -> Option<Shard> {
         self.shard_read.store(true, Ordering::Relaxed);
         self.shard
+    }
+
+    /// An exhaustive enumeration that `--shard` cuts: `work` runs it (or,
+    /// with `--shard`, its part, whose counts are kept for the count
+    /// file). `merge` hands back the parts' summed counts instead of
+    /// running it, so that the one run's report follows from them.
+    fn enumerate(
+        &self,
+        work: impl FnOnce() -> Result<ArrangementCounts>,
+    ) -> Result<ArrangementCounts> {
+        if let Some(prior) = &self.prior {
+            let next = prior
+                .enumerations
+                .lock()
+                .ok()
+                .and_then(|mut q| q.pop_front());
+            if let Some(counts) = next {
+                return Ok(counts);
+            }
+        }
+        let counts = work()?;
+        if self.shard.is_some()
+            && let Ok(mut enumerated) = self.enumerated.lock()
+        {
+            enumerated.push(counts.clone());
+        }
+        Ok(counts)
     }
 
     fn new(global: &GlobalArgs) -> Result<Context> {
@@ -153,6 +250,67 @@ impl Context {
         };
         let mut context = Context::plain(global.quiet, threads);
         context.shard = global.shard.as_deref().map(Shard::parse).transpose()?;
+        context.until = until(global)?;
+        if let (Some(shard), Some(_)) = (context.shard, &context.until) {
+            return Err(Error::invalid(
+                "--shard",
+                shard,
+                "cannot cut a run that stops at a precision target (where it stops depends on every chunk before): run it whole, or give the parts --trials",
+            ));
+        }
+        let checkpoint_every = match &global.checkpoint_every {
+            None => Duration::from_secs(5),
+            Some(text) => text
+                .parse::<f64>()
+                .ok()
+                .filter(|s| (0.0..=86_400.0).contains(s))
+                .map(Duration::from_secs_f64)
+                .ok_or_else(|| {
+                    Error::invalid("--checkpoint-every", text, "must be seconds, 0..=86400")
+                })?,
+        };
+        if global.checkpoint_every.is_some()
+            && global.checkpoint.is_none()
+            && global.resume.is_none()
+        {
+            return Err(Error::invalid(
+                "--checkpoint-every",
+                global.checkpoint_every.as_deref().unwrap_or_default(),
+                "says how often --checkpoint saves: give --checkpoint FILE too",
+            ));
+        }
+        if let Some(path) = &global.checkpoint
+            && path.exists()
+            && global.resume.as_ref() != Some(path)
+        {
+            return Err(Error::invalid(
+                "--checkpoint",
+                path.display(),
+                format!(
+                    "the file exists, and a checkpoint is a new file: to continue the run saved there use --resume {}, or delete it to start afresh",
+                    path.display()
+                ),
+            ));
+        }
+        if let Some(path) = &global.resume {
+            let samples = checkpoint::load(path, context.shard)?;
+            context.prior = Some(Prior {
+                source: PriorSource::Checkpoint(path.clone()),
+                samples: Mutex::new(VecDeque::from(samples)),
+                enumerations: Mutex::new(VecDeque::new()),
+            });
+        }
+        if let Some(path) = global.checkpoint.as_ref().or(global.resume.as_ref()) {
+            checkpoint::catch_interrupts(global.quiet)?;
+            context.checkpointing = Some(Checkpointing {
+                path: path.clone(),
+                every: checkpoint_every,
+                last_saved: Mutex::new(Instant::now()),
+            });
+            context.interrupt_after = std::env::var("DECKODDS_INTERRUPT_AFTER_CHUNKS")
+                .ok()
+                .and_then(|n| n.parse().ok());
+        }
         Ok(context)
     }
 
@@ -201,66 +359,6 @@ impl Context {
         }
     }
 
-    /// Runs the chunks of the Monte-Carlo run `plan` (all of them, or with
-    /// `--shard` this part's) through `work` on the pool of `--threads`,
-    /// with a progress bar, and reports the throughput on stderr (unless
-    /// `--quiet`), so that users can plan the size of a run. A trial is
-    /// `units_per_trial` of `unit` (a blackjack trial is a hand for each
-    /// upcard).
-    ///
-    /// Every Monte-Carlo run of a command goes through here, in order: a
-    /// shard records each tally for its count file, and `merge` hands back
-    /// the summed tallies in the same order instead of sampling.
-    fn sample(
-        &self,
-        plan: &RunPlan,
-        units_per_trial: u64,
-        message: &str,
-        unit: &str,
-        work: impl FnOnce(&ProgressReporter, Range<u64>) -> Result<Vec<u64>> + Send,
-    ) -> Result<Vec<u64>> {
-        self.shard_read.store(true, Ordering::Relaxed);
-        if let Some(replay) = &self.replay {
-            let next = replay.lock().ok().and_then(|mut queue| queue.pop_front());
-            return match next {
-                Some(sample) if sample.plan == *plan => Ok(sample.tally),
-                _ => Err(Error::invalid(
-                    "merge",
-                    "the count files",
-                    "do not hold the sampling runs their command makes (trials, seed or chunking differ)",
-                )),
-            };
-        }
-        let n_chunks = plan.n_chunks();
-        let chunks = self
-            .shard
-            .map_or(0..n_chunks, |shard| shard.chunk_range(n_chunks));
-        let n_trials: u64 = chunks.clone().map(|chunk| plan.chunk_trials(chunk)).sum();
-        let n_units = n_trials.saturating_mul(units_per_trial);
-        let progress = self.progress(n_units, message, unit);
-        let started = Instant::now();
-        let (tally, threads) = self.with_threads(|| {
-            (
-                work(&progress, chunks.clone()),
-                rayon::current_num_threads(),
-            )
-        })?;
-        let tally = tally?;
-        let seconds = started.elapsed().as_secs_f64();
-        drop(progress);
-        self.note(&throughput(n_units, unit, seconds, threads));
-        if self.shard.is_some()
-            && let Ok(mut sampled) = self.sampled.lock()
-        {
-            sampled.push(merge::Sample {
-                plan: *plan,
-                chunks,
-                tally: tally.clone(),
-            });
-        }
-        Ok(tally)
-    }
-
     /// A note for the user on stderr, unless `--quiet`.
     fn note(&self, text: &str) {
         if !self.quiet {
@@ -268,6 +366,56 @@ impl Context {
         }
     }
 }
+
+/// `--until-halfwidth X [--for OUTCOME] [--max-trials N]`, validated.
+fn until(global: &GlobalArgs) -> Result<Option<Until>> {
+    let Some(text) = &global.until_halfwidth else {
+        for (option, given) in [
+            ("--for", &global.for_outcome),
+            ("--max-trials", &global.max_trials),
+        ] {
+            if let Some(value) = given {
+                return Err(Error::invalid(
+                    option,
+                    value,
+                    "goes with --until-halfwidth X: give that too, or leave it out",
+                ));
+            }
+        }
+        return Ok(None);
+    };
+    let (number, scale) = match text.strip_suffix('%') {
+        Some(percent) => (percent, 0.01),
+        None => (text.as_str(), 1.0),
+    };
+    let half_width = number
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .map(|x| x * scale)
+        .filter(|x| *x > 0.0 && *x <= 0.5)
+        .ok_or_else(|| {
+            Error::invalid(
+                "--until-halfwidth",
+                text,
+                "must be a proportion in (0, 0.5], such as 0.0005, or percentage points, such as 0.05%",
+            )
+        })?;
+    let max_trials = match &global.max_trials {
+        Some(text) => parse_count("--max-trials", text)?,
+        None => DEFAULT_MAX_TRIALS,
+    };
+    Ok(Some(Until {
+        target: PrecisionTarget {
+            half_width,
+            outcome: global.for_outcome.clone(),
+        },
+        max_trials,
+    }))
+}
+
+/// The most trials `--until-halfwidth` runs unless `--max-trials` says.
+const DEFAULT_MAX_TRIALS: u64 = 1_000_000_000;
 
 /// The throughput line of a run: `throughput: 10,000,000 games in 5.71 s:
 /// 1.75 million games/s, 876 thousand games/s per core (2 threads on 2
@@ -384,6 +532,24 @@ impl Outputs {
         context: &Context,
         render: impl Fn(Format, &RenderOptions) -> String,
     ) -> Result<()> {
+        if context.checkpointing.is_some() && context.sampled.lock().map_or(true, |s| s.is_empty())
+        {
+            return Err(Error::invalid(
+                "--checkpoint",
+                context
+                    .checkpointing
+                    .as_ref()
+                    .map_or(String::new(), |c| c.path.display().to_string()),
+                "this run samples nothing to save (an exact computation): leave --checkpoint out, and cut a long enumeration into parts with --shard",
+            ));
+        }
+        let render = |format: Format, options: &RenderOptions| -> Result<String> {
+            let text = render(format, options);
+            match (format, context.precision_block()) {
+                (Format::Json, Some(block)) => with_block(&text, "precision", block),
+                _ => Ok(text),
+            }
+        };
         if let Some(shard) = context.shard {
             // A shard's JSON is its count file, for `merge`.
             let samples = context
@@ -391,16 +557,22 @@ impl Outputs {
                 .lock()
                 .map(|s| s.clone())
                 .unwrap_or_default();
-            if !samples.is_empty() && !self.targets.iter().any(|(_, f)| *f == Format::Json) {
+            let enumerations = context
+                .enumerated
+                .lock()
+                .map(|e| e.clone())
+                .unwrap_or_default();
+            let counted = !samples.is_empty() || !enumerations.is_empty();
+            if counted && !self.targets.iter().any(|(_, f)| *f == Format::Json) {
                 context.note(&format!(
                     "note: part {shard} writes no count file to merge: add --out FILE.json"
                 ));
             }
             for (path, format) in &self.targets {
-                let text = render(*format, &self.options);
+                let text = render(*format, &self.options)?;
                 let text = match format {
-                    Format::Json if !samples.is_empty() => {
-                        merge::with_shard_block(&text, shard, &samples)?
+                    Format::Json if counted => {
+                        merge::with_shard_block(&text, shard, &samples, &enumerations)?
                     }
                     _ => text,
                 };
@@ -409,10 +581,22 @@ impl Outputs {
             return Ok(());
         }
         for (path, format) in &self.targets {
-            emit(&render(*format, &self.options), path.as_deref(), context)?;
+            emit(&render(*format, &self.options)?, path.as_deref(), context)?;
         }
         Ok(())
     }
+}
+
+/// `report` (a JSON object) with `block` added under `key`.
+fn with_block(report: &str, key: &str, block: serde_json::Value) -> Result<String> {
+    let mut value: serde_json::Value = serde_json::from_str(report).map_err(|e| Error::Io {
+        path: PathBuf::from("<report>"),
+        source: std::io::Error::other(e),
+    })?;
+    if let Some(object) = value.as_object_mut() {
+        object.insert(key.into(), block);
+    }
+    Ok(serde_json::to_string_pretty(&value).unwrap_or_default() + "\n")
 }
 
 fn format_from_extension(path: &Path) -> Format {
@@ -457,6 +641,16 @@ fn emit(text: &str, path: Option<&Path>, context: &Context) -> Result<()> {
             }
         }
     }
+}
+
+/// FNV-1a, 64 bits, as `fnv1a64:` and 16 hex digits: a fingerprint for
+/// spotting a changed file, not a defence against a forged one.
+fn fnv1a64(bytes: &[u8]) -> String {
+    // Wrapping is the hash's definition, not an overflow.
+    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |hash, &byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    format!("fnv1a64:{hash:016x}")
 }
 
 /// Writes `bytes` to `path` so that the file is either complete or absent:

@@ -7,6 +7,7 @@ use std::time::Instant;
 use num_traits::ToPrimitive;
 use serde_json::{Map, Value, json};
 
+use super::sampling::{Sampled, Sampling};
 use super::{
     Context, Engine, deal_text, game_sampling, output_format, parse_count, parse_level,
     parse_rank_deal, parse_seed, parse_small, rank_text, save_deals, save_wins_request,
@@ -67,7 +68,9 @@ pub(super) fn run(command: PrisonersCommand, context: &Context) -> Result<()> {
                 ));
             }
             let outputs = output_format(&output, 4)?;
-            let counts = exact_counts(game, engine, force, shard.unwrap_or(Shard::WHOLE), context)?;
+            let counts = context.enumerate(|| {
+                exact_counts(game, engine, force, shard.unwrap_or(Shard::WHOLE), context)
+            })?;
             let mut report = Report {
                 game: GAME.into(),
                 method: Method::Exact,
@@ -100,7 +103,10 @@ pub(super) fn run(command: PrisonersCommand, context: &Context) -> Result<()> {
             let (n_trials, seed) = game_sampling(&sampling)?;
             let save_wins = save_wins_request(save_wins)?;
             let outputs = output_format(&output, 4)?;
-            let counts = monte_carlo_counts(game, n_trials, seed, 0, context)?;
+            let Sampled {
+                n_trials,
+                tally: counts,
+            } = monte_carlo_counts(game, n_trials, seed, 0, context)?;
             let report = Report {
                 game: GAME.into(),
                 method: Method::MonteCarlo,
@@ -313,21 +319,25 @@ fn exact_distribution(game: PrisonersPatience, counts: &ArrangementCounts) -> Ex
 // ---------------------------------------------------------------------------
 // Monte Carlo.
 
+/// The Monte-Carlo counts of `game`: the games played (--trials, or as
+/// many as --until-halfwidth took) and their tally.
 fn monte_carlo_counts(
     game: PrisonersPatience,
     n_trials: u64,
     seed: u64,
     stream: u64,
     context: &Context,
-) -> Result<Vec<u64>> {
+) -> Result<Sampled> {
     let simulation = PrisonersSimulation::new(game);
-    let plan = RunPlan::new(n_trials, seed, stream);
     context.sample(
-        &plan,
-        1,
-        &format!("games (stack move {})", game.params().stack_move.name()),
-        "games",
-        |progress, chunks| Ok(montecarlo::run_chunks(&simulation, &plan, chunks, progress)),
+        &Sampling {
+            plan: RunPlan::new(n_trials, seed, stream),
+            units_per_trial: 1,
+            message: &format!("games (stack move {})", game.params().stack_move.name()),
+            unit: "games",
+            outcomes: &|counts| vec![count_distribution(game, counts.to_vec())],
+        },
+        |progress, plan, chunks| Ok(montecarlo::run_chunks(&simulation, plan, chunks, progress)),
     )
 }
 
@@ -354,7 +364,10 @@ fn compare_exact(
         game,
         &exact_counts(game, Engine::Memo, false, Shard::WHOLE, context)?,
     );
-    let sampled = count_distribution(game, monte_carlo_counts(game, n_trials, seed, 0, context)?);
+    let sampled = count_distribution(
+        game,
+        monte_carlo_counts(game, n_trials, seed, 0, context)?.tally,
+    );
     let agreement = compare::goodness_of_fit(&exact, &sampled, level)?;
     let title = format!(
         "Prisoner's patience {}: Monte Carlo ({n_trials} games, seed {seed}) vs exact",
@@ -397,7 +410,7 @@ fn compare_seed(
         // with this seed, so the two reports agree. (Each rule is tested
         // against the seed on its own; nothing compares the two here.)
         let version = PrisonersPatience::new(PrisonersParams { stack_move, ..p })?;
-        let counts = monte_carlo_counts(version, n_trials, seed, 0, context)?;
+        let counts = monte_carlo_counts(version, n_trials, seed, 0, context)?.tally;
         let mine = wins("P(win)", counts[0], n_trials);
         let mut agreement = compare::homogeneity(&mine, &published, level)?;
         agreement.key = format!("P(win), stack move {}", stack_move.name());
@@ -428,9 +441,12 @@ fn compare_rules(
     })?;
     let a = count_distribution(
         reversed,
-        monte_carlo_counts(reversed, n_trials, seed, 0, context)?,
+        monte_carlo_counts(reversed, n_trials, seed, 0, context)?.tally,
     );
-    let b = count_distribution(kept, monte_carlo_counts(kept, n_trials, seed, 1, context)?);
+    let b = count_distribution(
+        kept,
+        monte_carlo_counts(kept, n_trials, seed, 1, context)?.tally,
+    );
     let agreement = compare::homogeneity(&a, &b, level)?;
     let title = format!(
         "Prisoner's patience {}: stack move reversed vs kept ({n_trials} games each, seed {seed}, independent games)",
@@ -561,10 +577,21 @@ fn solve_command(
                 chunk_size: SOLVE_CHUNK,
                 ..RunPlan::new(n_trials, seed, 0)
             };
-            let counts =
-                context.sample(&plan, 1, "deals solved", "deals", |progress, chunks| {
-                    Ok(montecarlo::run_chunks(&simulation, &plan, chunks, progress))
-                })?;
+            let Sampled {
+                n_trials,
+                tally: counts,
+            } = context.sample(
+                &Sampling {
+                    plan,
+                    units_per_trial: 1,
+                    message: "deals solved",
+                    unit: "deals",
+                    outcomes: &solve_count_distributions,
+                },
+                |progress, plan, chunks| {
+                    Ok(montecarlo::run_chunks(&simulation, plan, chunks, progress))
+                },
+            )?;
             let mut report = Report {
                 game: GAME.into(),
                 method: Method::MonteCarlo,

@@ -356,7 +356,7 @@ fn check_results(
                 .as_str()
                 .unwrap_or_default()
                 .to_string();
-            let actual = fnv1a64(read(&path)?.as_bytes());
+            let actual = super::fnv1a64(read(&path)?.as_bytes());
             if actual != expected {
                 return Err(stale(
                     &path,
@@ -612,7 +612,10 @@ fn provenance(
     };
     let mut files = serde_json::Map::new();
     for path in &outputs {
-        files.insert(file_name(path), json!(fnv1a64(read(path)?.as_bytes())));
+        files.insert(
+            file_name(path),
+            json!(super::fnv1a64(read(path)?.as_bytes())),
+        );
     }
     Ok(json!({
         "spec": spec.path.display().to_string(),
@@ -662,15 +665,5 @@ fn counts_checksum(spec: &Spec, outputs: &[PathBuf]) -> Result<String> {
         }
         None => read(&outputs[0])?,
     };
-    Ok(fnv1a64(counted.as_bytes()))
-}
-
-/// FNV-1a, 64 bits, as `fnv1a64:` and 16 hex digits: a fingerprint for
-/// spotting a changed file, not a defence against a forged one.
-fn fnv1a64(bytes: &[u8]) -> String {
-    // Wrapping is the hash's definition, not an overflow.
-    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |hash, &byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
-    });
-    format!("fnv1a64:{hash:016x}")
+    Ok(super::fnv1a64(counted.as_bytes()))
 }

@@ -7,6 +7,7 @@ use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 use serde_json::{Map, Value, json};
 
+use super::sampling::{Sampled, Sampling};
 use super::{
     Context, deal_text, game_sampling, output_format, parse_level, parse_rank_deal, parse_seed,
     parse_small, rank_text, save_deals, save_wins_request,
@@ -46,7 +47,8 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
             let game = game(&version)?;
             let shard = context.shard_of_enumeration();
             let outputs = output_format(&output, 4)?;
-            let counts = exact_counts(game, force, shard.unwrap_or(Shard::WHOLE), context)?;
+            let counts = context
+                .enumerate(|| exact_counts(game, force, shard.unwrap_or(Shard::WHOLE), context))?;
             let mut report = Report {
                 game: GAME.into(),
                 method: Method::Exact,
@@ -81,7 +83,10 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
             let (n_trials, seed) = game_sampling(&sampling)?;
             let save_wins = save_wins_request(save_wins)?;
             let outputs = output_format(&output, 2)?;
-            let counts = monte_carlo_counts(game, n_trials, seed, context)?;
+            let Sampled {
+                n_trials,
+                tally: counts,
+            } = monte_carlo_counts(game, n_trials, seed, 0, context)?;
             let report = Report {
                 game: GAME.into(),
                 method: Method::MonteCarlo,
@@ -305,17 +310,26 @@ fn first_pass(game: RollCall) -> Result<ExactDistribution> {
 // ---------------------------------------------------------------------------
 // Monte Carlo.
 
+/// The Monte-Carlo counts of `game`: the games played (--trials, or as
+/// many as --until-halfwidth took) and their tally.
 fn monte_carlo_counts(
     game: RollCall,
     n_trials: u64,
     seed: u64,
+    stream: u64,
     context: &Context,
-) -> Result<Vec<u64>> {
+) -> Result<Sampled> {
     let simulation = RollCallSimulation::new(game);
-    let plan = RunPlan::new(n_trials, seed, 0);
-    context.sample(&plan, 1, "games", "games", |progress, chunks| {
-        Ok(montecarlo::run_chunks(&simulation, &plan, chunks, progress))
-    })
+    context.sample(
+        &Sampling {
+            plan: RunPlan::new(n_trials, seed, stream),
+            units_per_trial: 1,
+            message: &format!("games ({})", game.params()),
+            unit: "games",
+            outcomes: &|counts| count_distributions(game, counts, None),
+        },
+        |progress, plan, chunks| Ok(montecarlo::run_chunks(&simulation, plan, chunks, progress)),
+    )
 }
 
 /// The Monte-Carlo distributions. Passes and strikes stop at their last
@@ -370,7 +384,7 @@ fn compare_exact(
         // Too many arrangements to play them all, but the first pass is
         // exact for any deck.
         let exact = first_pass(game)?;
-        let counts = monte_carlo_counts(game, n_trials, seed, context)?;
+        let counts = monte_carlo_counts(game, n_trials, seed, 0, context)?.tally;
         let sampled = count_distributions(game, &counts, None)
             .into_iter()
             .find(|d| d.key == FIRST_PASS)
@@ -384,7 +398,7 @@ fn compare_exact(
     }
     let exact = exact_distributions(game, &exact_counts(game, false, Shard::WHOLE, context)?);
     let exact_lengths = tail_lengths(exact.iter().map(|d| (d.key.as_str(), d.outcomes.len())));
-    let counts = monte_carlo_counts(game, n_trials, seed, context)?;
+    let counts = monte_carlo_counts(game, n_trials, seed, 0, context)?.tally;
     // Monte Carlo cannot go past the exact support unless the engines
     // disagree; if it does, keep its bins so the comparison shows it.
     let own = tail_lengths(
@@ -454,15 +468,7 @@ fn compare_versions(
         },
     })?;
     let run = |game: RollCall, stream: u64| -> Result<Vec<u64>> {
-        let simulation = RollCallSimulation::new(game);
-        let plan = RunPlan::new(n_trials, seed, stream);
-        context.sample(
-            &plan,
-            1,
-            &format!("games ({})", game.params()),
-            "games",
-            |progress, chunks| Ok(montecarlo::run_chunks(&simulation, &plan, chunks, progress)),
-        )
+        Ok(monte_carlo_counts(game, n_trials, seed, stream, context)?.tally)
     };
     let (mine, theirs) = (run(game, 0)?, run(other, 1)?);
     let a = count_distributions(game, &mine, None);

@@ -15,6 +15,8 @@
 //! through the [`Progress`] trait; the caller draws the bar. The thread
 //! count is the caller's choice too (the ambient rayon pool is used).
 
+pub mod precision;
+
 use std::ops::Range;
 
 use rayon::prelude::*;

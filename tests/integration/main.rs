@@ -6,6 +6,7 @@ mod blackjack_monte_carlo;
 mod idiots_delight;
 mod klondike;
 mod latex;
+mod long_runs;
 mod prisoners_patience;
 mod reproduce;
 mod roll_call;

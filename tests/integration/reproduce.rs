@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::support::deckodds;
+use crate::support::{deckodds, fnv1a64};
 
 const SPEC: &str = r#"description = "a small Klondike run"
 game = "klondike"
@@ -263,14 +263,6 @@ seed = 3
         format!("({agree} of {} agree)", rows.len())
     };
     assert!(summary.contains(&expected), "{expected}\n{summary}");
-}
-
-/// FNV-1a 64 as provenance records it, to forge a record in a test.
-fn fnv1a64(bytes: &[u8]) -> String {
-    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |hash, &byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
-    });
-    format!("fnv1a64:{hash:016x}")
 }
 
 /// A project folder with an exact family spec and a slow spec: a whole

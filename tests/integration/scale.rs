@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::support::deckodds;
+use crate::support::{deckodds, run_into};
 
 /// Each command that samples ends with one throughput line per run on
 /// stderr, naming its trials and unit, in all and per core; `--quiet`
@@ -74,31 +74,33 @@ fn every_monte_carlo_run_reports_its_throughput() {
 /// with `threads` threads.
 fn run_part(dir: &Path, args: &str, k: u64, n: u64, threads: usize) -> PathBuf {
     let path = dir.join(format!("part-{k}.json"));
-    let output = deckodds()
-        .args(["--quiet", "--threads", &threads.to_string()])
-        .args(["--shard", &format!("{k}/{n}")])
-        .args(args.split_whitespace())
-        .arg("--out")
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{args} part {k}/{n}: {}",
-        String::from_utf8_lossy(&output.stderr)
+    run_into(
+        &path,
+        &format!("--threads {threads} --shard {k}/{n} {args}"),
     );
     path
 }
 
 /// Sharded then merged is byte for byte the one run, in JSON and Markdown:
-/// every game's Monte Carlo, a comparison that samples twice, blackjack's
+/// every game's Monte Carlo, every exhaustive enumeration (exact
+/// fractions from summed counts of arrangements), a comparison that
+/// samples twice, blackjack's
 /// ten upcards in one run, the solver's small chunks, parts run with
 /// different thread counts, merged in any order, and more parts than
 /// chunks (empty parts).
 #[test]
 fn sharded_then_merged_is_the_one_run() {
-    let cases: [(&str, u64); 6] = [
+    let cases: [(&str, u64); 9] = [
         ("klondike mc --trials 300000 --seed 7 --draw 3", 4),
+        ("roll-call exact --ranks 4 --copies 2", 3),
+        (
+            "idiots-delight exact --suits 2 --ranks 4 --engine exhaustive",
+            2,
+        ),
+        (
+            "prisoners-patience exact --engine exhaustive --suits 2 --ranks 4",
+            4,
+        ),
         ("blackjack mc --trials 70000 --seed 3 --h17", 3),
         ("roll-call compare --with order --trials 200000 --seed 5", 3),
         (
@@ -110,18 +112,8 @@ fn sharded_then_merged_is_the_one_run() {
     ];
     for (args, n) in cases {
         let dir = tempfile::tempdir().unwrap();
-        let whole = |extension: &str| {
-            let path = dir.path().join(format!("whole.{extension}"));
-            let output = deckodds()
-                .arg("--quiet")
-                .args(args.split_whitespace())
-                .arg("--out")
-                .arg(&path)
-                .output()
-                .unwrap();
-            assert!(output.status.success(), "{args}");
-            fs::read(path).unwrap()
-        };
+        let whole =
+            |extension: &str| run_into(&dir.path().join(format!("whole.{extension}")), args);
         let mut parts: Vec<PathBuf> = (0..n)
             .map(|k| run_part(dir.path(), args, k, n, 1 + (k as usize % 2)))
             .collect();
@@ -207,7 +199,31 @@ fn merge_refuses_parts_that_do_not_belong_together() {
         &part_one.replace("\"program\": \"deckodds ", "\"program\": \"deckodds 0.0.0-"),
     );
 
+    // Parts of an exhaustive enumeration: one missing, one damaged.
+    let exhaustive = "roll-call exact --ranks 3 --copies 2";
+    let exact_dir = tempfile::tempdir().unwrap();
+    let exact_parts: Vec<PathBuf> = (0..2)
+        .map(|k| run_part(exact_dir.path(), exhaustive, k, 2, 1))
+        .collect();
+    let exact_one = fs::read_to_string(&exact_parts[1]).unwrap();
+    let start = exact_one.find("\"enumerations\"").unwrap();
+    let quote = start + exact_one[start..].find("\"counts\": [").unwrap() + 11;
+    let opening = quote + exact_one[quote..].find('"').unwrap();
+    let damaged_exact = write(
+        "damaged-exact.json",
+        &format!("{}\"x{}", &exact_one[..opening], &exact_one[opening + 1..]),
+    );
+
     let cases: Vec<(Vec<&Path>, &str)> = vec![
+        (vec![&exact_parts[1]], "part 0/2 is missing"),
+        (
+            vec![&exact_parts[0], &damaged_exact],
+            "corrupt count file: the enumerations",
+        ),
+        (
+            vec![&parts[0], &exact_parts[1], &parts[2]],
+            "does not belong with",
+        ),
         (
             vec![&parts[0], &parts[2]],
             "part 1/3 is missing: a run cut into 3 needs every part",
@@ -320,4 +336,56 @@ fn the_gnu_parallel_recipe_merges_into_the_one_run() {
         .unwrap();
     assert!(one_run.status.success());
     assert!(fs::read(out.join("merged.md")).unwrap() == one_run.stdout);
+}
+
+/// The SLURM job array's script, run as SLURM would run its tasks (the
+/// script needs only SLURM's variables): three parts, one stopped once
+/// (as by its time limit) and submitted again, which resumes from its
+/// checkpoint; the merge is the one run.
+#[test]
+fn the_slurm_script_resumes_a_stopped_task_and_merges_into_the_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("runs");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis/cluster/slurm-shards.sbatch");
+    let task = |k: u64, interrupt: bool| {
+        let mut command = std::process::Command::new("bash");
+        command
+            .arg(&script)
+            .env("SLURM_ARRAY_TASK_ID", k.to_string())
+            .env("SLURM_ARRAY_TASK_COUNT", "3")
+            .env("DECKODDS", assert_cmd::cargo::cargo_bin!("deckodds"))
+            .env("DECKODDS_OUT", &out)
+            .env("DECKODDS_TRIALS", "600000");
+        if interrupt {
+            command.env("DECKODDS_INTERRUPT_AFTER_CHUNKS", "1");
+        }
+        command.output().unwrap()
+    };
+    let stopped = task(1, true);
+    assert_eq!(stopped.status.code(), Some(130));
+    assert!(out.join("part-1.checkpoint").exists());
+    assert!(!out.join("part-1.json").exists());
+    for k in 0..3 {
+        let output = task(k, false);
+        assert!(
+            output.status.success(),
+            "task {k}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    assert!(!out.join("part-1.checkpoint").exists());
+    let merged = deckodds()
+        .args(["--quiet", "merge"])
+        .args((0..3).map(|k| out.join(format!("part-{k}.json"))))
+        .args(["--format", "md"])
+        .output()
+        .unwrap();
+    assert!(merged.status.success());
+    let one_run = deckodds()
+        .args(["--quiet", "prisoners-patience", "mc", "--trials", "600000"])
+        .args(["--seed", "1", "--format", "md"])
+        .output()
+        .unwrap();
+    assert!(one_run.status.success());
+    assert!(merged.stdout == one_run.stdout);
 }

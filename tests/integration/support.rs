@@ -98,3 +98,30 @@ pub fn probability(report: &Value, key: &str, outcome: &str) -> String {
         .unwrap()
         .to_string()
 }
+
+/// FNV-1a 64 as deckodds computes it (provenance records, checkpoints),
+/// written independently so that a test can forge a file.
+pub fn fnv1a64(bytes: &[u8]) -> String {
+    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |hash, &byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    format!("fnv1a64:{hash:016x}")
+}
+
+/// Runs deckodds quietly with the words of `line` and `--out path`,
+/// expecting success; returns the file's bytes.
+pub fn run_into(path: &std::path::Path, line: &str) -> Vec<u8> {
+    let output = deckodds()
+        .arg("--quiet")
+        .args(line.split_whitespace())
+        .arg("--out")
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{line}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    std::fs::read(path).unwrap()
+}

@@ -1,0 +1,220 @@
+//! Checkpoints: a Monte-Carlo run that survives interruption
+//! (`--checkpoint FILE`, `--resume FILE`).
+//!
+//! A checkpoint is the counts of the chunks done so far, in the layout of
+//! a count file's samples (see `merge`): for each sampling run of the
+//! command, its plan, the chunks done (always a prefix of its chunks, or of
+//! its part's with `--shard`) and their tally. It also names the command
+//! line, the program and the part, and carries a checksum, so that a file
+//! damaged or edited, or one saved by another run, is refused rather than
+//! used. Resuming runs the chunks still missing and adds them to the saved
+//! tallies: integer addition, so the counts are exactly those of a run
+//! never interrupted.
+//!
+//! SIGINT and SIGTERM set a flag (see [`catch_interrupts`]); the runner
+//! starts no new chunk once it is set, lets the chunks in flight finish,
+//! saves, and stops with [`Error::Interrupted`].
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde_json::{Value, json};
+
+use super::merge::{Sample, program, run_arguments};
+use crate::error::{Error, Result};
+use crate::exact::arrangements::Shard;
+
+/// Marks a checkpoint, and its layout's version.
+const FORMAT: &str = "deckodds checkpoint 1";
+
+/// Set by SIGINT or SIGTERM once [`catch_interrupts`] has run.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Whether SIGINT or SIGTERM has asked the run to stop.
+pub(super) fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::Relaxed)
+}
+
+/// Asks the run to stop, as a signal would (the test hook
+/// `DECKODDS_INTERRUPT_AFTER_CHUNKS` uses it).
+pub(super) fn interrupt() {
+    INTERRUPTED.store(true, Ordering::Relaxed);
+}
+
+/// From now on, SIGINT and SIGTERM ask the run to stop at the next chunk
+/// instead of killing it; a second signal kills it at once, unsaved.
+/// Installed only for runs with a checkpoint: without one, Ctrl-C stops a
+/// run at once, as users expect.
+pub(super) fn catch_interrupts(quiet: bool) -> Result<()> {
+    static INSTALLED: OnceLock<std::result::Result<(), String>> = OnceLock::new();
+    INSTALLED
+        .get_or_init(|| {
+            ctrlc::set_handler(move || {
+                if INTERRUPTED.swap(true, Ordering::Relaxed) {
+                    eprintln!("interrupted again: stopping at once, without saving");
+                    std::process::exit(130);
+                }
+                if !quiet {
+                    eprintln!(
+                        "interrupt: finishing the chunks in flight, then saving the checkpoint (interrupt again to stop at once, unsaved)"
+                    );
+                }
+            })
+            .map_err(|e| e.to_string())
+        })
+        .clone()
+        .map_err(|e| Error::invalid("--checkpoint", "(signal handler)", e))
+}
+
+/// The JSON of a checkpoint without its checksum.
+fn body(part: Option<Shard>, samples: &[Sample]) -> Value {
+    json!({
+        "format": FORMAT,
+        "program": program(),
+        "command": run_arguments(),
+        "part": part.map(|shard| shard.to_string()),
+        "samples": samples.iter().map(Sample::to_json).collect::<Vec<Value>>(),
+    })
+}
+
+/// The checksum of a checkpoint's body: FNV-1a of its compact JSON.
+fn checksum(body: &Value) -> String {
+    super::fnv1a64(serde_json::to_string(body).unwrap_or_default().as_bytes())
+}
+
+/// Saves the samples done so far (the last one possibly partial) to `path`,
+/// atomically: the file is always a whole checkpoint, old or new.
+pub(super) fn save(path: &Path, part: Option<Shard>, samples: &[Sample]) -> Result<()> {
+    let mut value = body(part, samples);
+    let sum = checksum(&value);
+    if let Some(object) = value.as_object_mut() {
+        object.insert("checksum".into(), json!(sum));
+    }
+    let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
+    super::write_atomically(path, text.as_bytes())
+}
+
+/// Reads the checkpoint at `path` for a run of this command line as part
+/// `part`, refusing a damaged file and one saved by another run.
+pub(super) fn load(path: &Path, part: Option<Shard>) -> Result<Vec<Sample>> {
+    let refuse = |message: String| Error::BadInputFile {
+        path: path.to_path_buf(),
+        message,
+    };
+    if !path.exists() {
+        return Err(Error::invalid(
+            "--resume",
+            path.display(),
+            "no such checkpoint (a run removes its checkpoint when it completes): name the file --checkpoint wrote",
+        ));
+    }
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let corrupt = |what: &str| {
+        refuse(format!(
+            "damaged checkpoint ({what}): refused; delete it and run afresh with --checkpoint"
+        ))
+    };
+    let mut value: Value = serde_json::from_str(&text).map_err(|e| corrupt(&format!("{e}")))?;
+    if value["format"] != FORMAT {
+        return Err(refuse(
+            "not a checkpoint (--resume takes a file written by --checkpoint)".into(),
+        ));
+    }
+    let saved_sum = value
+        .as_object_mut()
+        .and_then(|object| object.remove("checksum"))
+        .and_then(|sum| sum.as_str().map(String::from))
+        .ok_or_else(|| corrupt("no checksum"))?;
+    if saved_sum != checksum(&value) {
+        return Err(corrupt("its checksum does not match its contents"));
+    }
+    if value["program"] != program() {
+        return Err(refuse(format!(
+            "saved by {}, and this is {}: resume with the program that saved it",
+            value["program"].as_str().unwrap_or("another program"),
+            program()
+        )));
+    }
+    let command: Option<Vec<String>> = value["command"]
+        .as_array()
+        .and_then(|args| args.iter().map(|a| a.as_str().map(String::from)).collect());
+    let command = command.ok_or_else(|| corrupt("no command"))?;
+    if command != run_arguments() {
+        return Err(refuse(format!(
+            "a checkpoint of another run: `deckodds {}`; resume it with that command line",
+            command.join(" ")
+        )));
+    }
+    let saved_part = value["part"].as_str().map(String::from);
+    if saved_part != part.map(|shard| shard.to_string()) {
+        return Err(refuse(format!(
+            "a checkpoint of {}, and this run is {}: give the same --shard",
+            saved_part.map_or("a whole run".into(), |p| format!("part {p}")),
+            part.map_or("whole".into(), |p| format!("part {p}"))
+        )));
+    }
+    value["samples"]
+        .as_array()
+        .and_then(|samples| samples.iter().map(Sample::from_json).collect())
+        .ok_or_else(|| corrupt("its samples"))
+}
+
+/// The command line that resumes this run from `path`: this process's,
+/// with `--checkpoint`/`--resume` replaced by `--resume PATH`.
+pub(super) fn resume_command(path: &Path) -> String {
+    let mut words = vec![
+        "deckodds".to_string(),
+        "--resume".into(),
+        quoted(&path.display().to_string()),
+    ];
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        if arg == "--checkpoint" || arg == "--resume" {
+            args.next();
+        } else if !(arg.starts_with("--checkpoint=") || arg.starts_with("--resume=")) {
+            words.push(quoted(&arg));
+        }
+    }
+    words.join(" ")
+}
+
+/// `word` as a POSIX shell reads it back.
+fn quoted(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,%+@".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// Where a run saves its checkpoint, and how often.
+pub(super) struct Checkpointing {
+    /// The file.
+    pub path: PathBuf,
+    /// The time between saves.
+    pub every: std::time::Duration,
+    /// When it last saved (or the run began).
+    pub last_saved: std::sync::Mutex<std::time::Instant>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_are_quoted_only_when_the_shell_needs_it() {
+        assert_eq!(quoted("--trials"), "--trials");
+        assert_eq!(quoted("out/x.json"), "out/x.json");
+        assert_eq!(quoted("a b"), "'a b'");
+        assert_eq!(quoted("it's"), r"'it'\''s'");
+        assert_eq!(quoted(""), "''");
+    }
+}

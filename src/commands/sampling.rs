@@ -1,0 +1,454 @@
+//! How a command samples: [`Context::sample`], the one place where the
+//! chunks of a Monte-Carlo run are run, and so where shards, merges,
+//! checkpoints, resumes and precision targets all take effect.
+//!
+//! The chunks are run in blocks, in order. Each chunk's tally comes back on
+//! its own, so the runner knows exactly which chunks are done (a prefix)
+//! and can stop after any one of them: when SIGINT or SIGTERM asks (the
+//! prefix is saved to the checkpoint), or when the counts meet the
+//! precision target (the first chunk that meets it, on any machine). The
+//! counts of a prefix are the sum of its chunks' tallies, whatever the
+//! blocks, so none of this changes a run's counts.
+
+use std::collections::VecDeque;
+use std::ops::Range;
+use std::sync::Mutex;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde_json::{Value, json};
+
+use super::merge::Sample;
+use super::{Context, ProgressReporter, checkpoint, throughput};
+use crate::distribution::CountDistribution;
+use crate::error::{Error, Result};
+use crate::montecarlo::RunPlan;
+use crate::montecarlo::precision::{PrecisionTarget, Watch, Widest};
+use crate::report::figures::thousands;
+
+/// The most chunks in one block: bounds the per-chunk tallies held at once.
+const MAX_BLOCK: u64 = 4096;
+
+/// A block's length when the runner must stop promptly (a checkpoint or a
+/// precision target): about this many seconds of work.
+const BLOCK_SECONDS: f64 = 1.0;
+
+/// One sampling run, as a command asks for it.
+pub(super) struct Sampling<'a> {
+    /// Trials, seed, stream and chunking. Under `--until-halfwidth`,
+    /// `--max-trials` takes the place of the trials.
+    pub plan: RunPlan,
+    /// Units of work in a trial, for the progress bar and the throughput
+    /// (a blackjack trial is a hand for each of ten upcards).
+    pub units_per_trial: u64,
+    /// The progress bar's message.
+    pub message: &'a str,
+    /// What a unit is called (`games`, `hands`).
+    pub unit: &'a str,
+    /// The distributions a tally holds, for `--until-halfwidth`.
+    pub outcomes: &'a (dyn Fn(&[u64]) -> Vec<CountDistribution> + Sync),
+}
+
+/// What a sampling run gave.
+pub(super) struct Sampled {
+    /// The trials behind the tally: the plan's, or under
+    /// `--until-halfwidth` those run until the target was met.
+    pub n_trials: u64,
+    /// The summed histogram.
+    pub tally: Vec<u64>,
+}
+
+/// Samples already done, handed back in order instead of sampling again:
+/// the summed parts of `merge`, or the counts saved in a checkpoint.
+pub(super) struct Prior {
+    /// Where they come from.
+    pub source: PriorSource,
+    /// The samples, in the order the command makes them.
+    pub samples: Mutex<VecDeque<Sample>>,
+    /// `merge`: the summed counts of the exhaustive enumerations, in
+    /// order.
+    pub enumerations: Mutex<VecDeque<crate::exact::ArrangementCounts>>,
+}
+
+/// Where samples done before come from.
+pub(super) enum PriorSource {
+    /// `merge`'s summed parts: every sampling run of the command, whole.
+    Merge,
+    /// A checkpoint (this path): the sampling runs begun before it was
+    /// saved, the last one perhaps partly done.
+    Checkpoint(std::path::PathBuf),
+}
+
+/// `--until-halfwidth X [--for OUTCOME] [--max-trials N]`.
+pub(super) struct Until {
+    pub target: PrecisionTarget,
+    pub max_trials: u64,
+}
+
+impl Context {
+    /// Runs the chunks of `sampling.plan` (all of them, or with `--shard`
+    /// this part's) through `work` on the pool of `--threads`, with a
+    /// progress bar, and reports the throughput on stderr (unless
+    /// `--quiet`), so that users can plan the size of a run.
+    ///
+    /// `work(progress, plan, chunks)` must return the summed tally of
+    /// `chunks` of `plan`; it is called once per chunk.
+    ///
+    /// Every Monte-Carlo run of a command goes through here, in order: a
+    /// shard records each tally for its count file, a checkpoint saves
+    /// them, and `merge` and `--resume` hand back the tallies done before
+    /// in the same order.
+    pub(super) fn sample(
+        &self,
+        sampling: &Sampling,
+        work: impl Fn(&ProgressReporter, &RunPlan, Range<u64>) -> Result<Vec<u64>> + Sync,
+    ) -> Result<Sampled> {
+        self.shard_read.store(true, Ordering::Relaxed);
+        let plan = match &self.until {
+            Some(until) => RunPlan {
+                n_trials: until.max_trials,
+                ..sampling.plan
+            },
+            None => sampling.plan,
+        };
+        let n_chunks = plan.n_chunks();
+        let chunks = self
+            .shard
+            .map_or(0..n_chunks, |shard| shard.chunk_range(n_chunks));
+        let prior = self.take_prior(&plan, &chunks)?;
+        let mut done = prior.as_ref().map_or(chunks.start, |p| p.chunks.end);
+        let first_new = done;
+        let to_run: u64 = (done..chunks.end).map(|c| plan.chunk_trials(c)).sum();
+        let progress = self.progress(
+            to_run.saturating_mul(sampling.units_per_trial),
+            sampling.message,
+            sampling.unit,
+        );
+        // An empty range of chunks gives a tally of zeros of the run's
+        // length.
+        let zeros = work(&progress, &plan, 0..0)?;
+        let mut tally = match prior {
+            Some(prior) if prior.tally.len() == zeros.len() => prior.tally,
+            Some(_) => return Err(self.prior_mismatch()),
+            None => zeros,
+        };
+        let watch = self.watch(sampling, tally.len())?;
+        let met = |tally: &[u64]| {
+            watch
+                .as_ref()
+                .is_some_and(|w| w.is_met_by(&w.widest(&(sampling.outcomes)(tally))))
+        };
+        let mut stopped = met(&tally);
+        let started = Instant::now();
+        let prompt = self.checkpointing.is_some() || watch.is_some();
+        let threads = self.with_threads(|| -> Result<usize> {
+            let threads = rayon::current_num_threads() as u64;
+            let mut block = if prompt { threads } else { MAX_BLOCK };
+            while !stopped && done < chunks.end && !checkpoint::interrupted() {
+                let range = done..(done + block).min(chunks.end);
+                let began = Instant::now();
+                let tallies: Vec<Option<Result<Vec<u64>>>> = (0..range.end - range.start)
+                    .into_par_iter()
+                    .map(|i| {
+                        if checkpoint::interrupted() {
+                            return None;
+                        }
+                        let chunk = range.start + i;
+                        let result = work(&progress, &plan, chunk..chunk + 1);
+                        self.count_chunk_for_test_interrupt();
+                        Some(result)
+                    })
+                    .collect();
+                // The chunks done are a prefix: a chunk skipped for an
+                // interrupt ends it, and the ones after it are dropped.
+                for chunk_tally in tallies.into_iter().map_while(|t| t) {
+                    add(&mut tally, &chunk_tally?)?;
+                    done += 1;
+                    if met(&tally) {
+                        stopped = true;
+                        break;
+                    }
+                }
+                if let Some(watch) = &watch {
+                    // The bar runs to --max-trials; say how near the
+                    // target the run is.
+                    let widest = watch.widest(&(sampling.outcomes)(&tally));
+                    progress.bar.set_message(format!(
+                        "{}: widest ±{}, target ±{}",
+                        sampling.message,
+                        percent(widest.half_width),
+                        percent(watch.half_width())
+                    ));
+                }
+                if prompt {
+                    let per_chunk =
+                        began.elapsed().as_secs_f64() / (range.end - range.start) as f64;
+                    let mut wanted = (BLOCK_SECONDS / per_chunk.max(1e-9)) as u64;
+                    if watch.is_some() {
+                        // The chunks of a block past the one that meets
+                        // the target are played for nothing: keep them to
+                        // a quarter of the run so far.
+                        wanted = wanted.min((done - first_new) / 4);
+                    }
+                    block = wanted.next_multiple_of(threads).clamp(threads, MAX_BLOCK);
+                }
+                self.save_if_due(&plan, chunks.start..done, &tally, false)?;
+            }
+            Ok(rayon::current_num_threads())
+        })??;
+        drop(progress);
+        let sample = Sample {
+            plan,
+            chunks: chunks.start..done,
+            tally,
+        };
+        if done < chunks.end && !stopped {
+            // Only an interrupt ends a run early without meeting its target.
+            return Err(self.stop_for_interrupt(&sample, &chunks, sampling.unit));
+        }
+        let ran: u64 = (first_new..done).map(|c| plan.chunk_trials(c)).sum();
+        if ran > 0 {
+            let seconds = started.elapsed().as_secs_f64();
+            self.note(&throughput(
+                ran.saturating_mul(sampling.units_per_trial),
+                sampling.unit,
+                seconds,
+                threads,
+            ));
+        }
+        let n_trials = match &watch {
+            Some(watch) => {
+                let n_trials = (0..done).map(|c| plan.chunk_trials(c)).sum();
+                let widest = watch.widest(&(sampling.outcomes)(&sample.tally));
+                self.report_precision(n_trials, sampling.unit, &widest, stopped);
+                n_trials
+            }
+            None => plan.n_trials,
+        };
+        let tally = sample.tally.clone();
+        if let Ok(mut sampled) = self.sampled.lock() {
+            sampled.push(sample);
+        }
+        Ok(Sampled { n_trials, tally })
+    }
+
+    /// The precision target this sampling run watches, resolved against
+    /// the outcomes of a tally of `n_bins`, if `--until-halfwidth` gave
+    /// one.
+    fn watch(&self, sampling: &Sampling, n_bins: usize) -> Result<Option<Watch>> {
+        let Some(until) = &self.until else {
+            return Ok(None);
+        };
+        // A tally of all ones holds every outcome a run can report (some
+        // reports cut a distribution at its last nonzero bin).
+        let possible = (sampling.outcomes)(&vec![1; n_bins]);
+        until.target.watch(&possible).map(Some).map_err(|allowed| {
+            Error::invalid(
+                "--for",
+                until.target.outcome.as_deref().unwrap_or_default(),
+                allowed,
+            )
+        })
+    }
+
+    /// The next samples done before (by `merge` or a checkpoint), checked
+    /// against the run this command is about to make.
+    fn take_prior(&self, plan: &RunPlan, chunks: &Range<u64>) -> Result<Option<Sample>> {
+        let Some(prior) = &self.prior else {
+            return Ok(None);
+        };
+        let next = prior
+            .samples
+            .lock()
+            .ok()
+            .and_then(|mut queue| queue.pop_front());
+        match next {
+            Some(sample)
+                if sample.plan == *plan
+                    && sample.chunks.start == chunks.start
+                    && sample.chunks.end <= chunks.end =>
+            {
+                Ok(Some(sample))
+            }
+            // A checkpoint saved before this sampling run began.
+            None if matches!(prior.source, PriorSource::Checkpoint(_)) => Ok(None),
+            _ => Err(self.prior_mismatch()),
+        }
+    }
+
+    /// The error for samples done before that are not this command's.
+    fn prior_mismatch(&self) -> Error {
+        match self.prior.as_ref().map(|prior| &prior.source) {
+            Some(PriorSource::Merge) | None => Error::invalid(
+                    "merge",
+                    "the count files",
+                    "do not hold the sampling runs their command makes (trials, seed or chunking differ)",
+                ),
+            Some(PriorSource::Checkpoint(path)) => Error::BadInputFile {
+                path: path.clone(),
+                message: "does not hold the sampling runs this command makes (trials, seed or chunking differ): resume with the command line that saved it".into(),
+            },
+        }
+    }
+
+    /// Saves the checkpoint if one is asked for and it is time (or `now`):
+    /// the sampling runs finished, then the one under way.
+    fn save_if_due(
+        &self,
+        plan: &RunPlan,
+        chunks: Range<u64>,
+        tally: &[u64],
+        now: bool,
+    ) -> Result<()> {
+        let Some(checkpointing) = &self.checkpointing else {
+            return Ok(());
+        };
+        let Ok(mut last_saved) = checkpointing.last_saved.lock() else {
+            return Ok(());
+        };
+        if !(now || checkpoint::interrupted() || last_saved.elapsed() >= checkpointing.every) {
+            return Ok(());
+        }
+        let mut samples = self.sampled.lock().map(|s| s.clone()).unwrap_or_default();
+        samples.push(Sample {
+            plan: *plan,
+            chunks,
+            tally: tally.to_vec(),
+        });
+        checkpoint::save(&checkpointing.path, self.shard, &samples)?;
+        *last_saved = Instant::now();
+        Ok(())
+    }
+
+    /// The error that stops an interrupted run, once its checkpoint is
+    /// saved: what was saved, and the command that resumes.
+    fn stop_for_interrupt(&self, sample: &Sample, chunks: &Range<u64>, unit: &str) -> Error {
+        let Some(checkpointing) = &self.checkpointing else {
+            return Error::Interrupted {
+                message: "interrupted".into(),
+            };
+        };
+        if let Err(error) =
+            self.save_if_due(&sample.plan, sample.chunks.clone(), &sample.tally, true)
+        {
+            return error;
+        }
+        let trials =
+            |range: Range<u64>| -> u64 { range.map(|c| sample.plan.chunk_trials(c)).sum() };
+        let n_before = self.sampled.lock().map_or(0, |s| s.len());
+        Error::Interrupted {
+            message: format!(
+                "interrupted: saved {} of {} {unit} ({} of {} chunks) of sampling run {} to {}\nto resume: {}",
+                thousands(trials(sample.chunks.clone())),
+                thousands(trials(chunks.clone())),
+                thousands(sample.chunks.end - sample.chunks.start),
+                thousands(chunks.end - chunks.start),
+                n_before + 1,
+                checkpointing.path.display(),
+                checkpoint::resume_command(&checkpointing.path)
+            ),
+        }
+    }
+
+    /// Says on stderr whether the precision target was met, and keeps it
+    /// for the JSON output.
+    fn report_precision(&self, n_trials: u64, unit: &str, widest: &Widest, met: bool) {
+        let Some(until) = &self.until else { return };
+        self.note(&format!(
+            "precision: after {} {unit} the widest 95% interval, of {}, is ±{}: {}",
+            thousands(n_trials),
+            widest.outcome,
+            percent(widest.half_width),
+            if met {
+                format!(
+                    "narrower than ±{}, the target",
+                    percent(until.target.half_width)
+                )
+            } else {
+                format!(
+                    "not yet ±{}, and --max-trials {} is reached: raise it",
+                    percent(until.target.half_width),
+                    thousands(until.max_trials)
+                )
+            }
+        ));
+        if let Ok(mut runs) = self.precision.lock() {
+            runs.push(json!({
+                "trials": n_trials,
+                "widest": widest.outcome,
+                "half_width": widest.half_width,
+                "met": met,
+            }));
+        }
+    }
+
+    /// The `"precision"` block of the JSON output, if a target was set.
+    pub(super) fn precision_block(&self) -> Option<Value> {
+        let until = self.until.as_ref()?;
+        let runs = self.precision.lock().map(|r| r.clone()).unwrap_or_default();
+        Some(json!({
+            "until_halfwidth": until.target.half_width,
+            "for": until.target.outcome,
+            "max_trials": until.max_trials,
+            "runs": runs,
+        }))
+    }
+
+    /// The test hook `DECKODDS_INTERRUPT_AFTER_CHUNKS=N`: acts as if
+    /// interrupted once N chunks are done, so that tests can stop a run at
+    /// a known point.
+    fn count_chunk_for_test_interrupt(&self) {
+        if let Some(after) = self.interrupt_after {
+            let n = self.chunks_run.fetch_add(1, Ordering::Relaxed) + 1;
+            if n >= after {
+                checkpoint::interrupt();
+            }
+        }
+    }
+}
+
+/// A proportion in percent to three significant figures, however small:
+/// `0.00000994` is `0.000994%`.
+fn percent(x: f64) -> String {
+    let p = 100.0 * x;
+    // In floating point, so that 0 (log -inf) cannot overflow: 12 decimals.
+    let decimals = (2.0 - p.log10().floor()).clamp(0.0, 12.0) as usize;
+    format!("{p:.decimals$}%")
+}
+
+/// Adds `more` into `tally`, checked.
+fn add(tally: &mut [u64], more: &[u64]) -> Result<()> {
+    for (t, &m) in tally.iter_mut().zip(more) {
+        *t = t.checked_add(m).ok_or_else(|| {
+            Error::invalid(
+                "--trials",
+                "(this run)",
+                "its counts overflow 64 bits: run fewer trials",
+            )
+        })?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentages_keep_three_significant_figures() {
+        assert_eq!(percent(0.00000994), "0.000994%");
+        assert_eq!(percent(0.001), "0.100%");
+        assert_eq!(percent(0.0995), "9.95%");
+        assert_eq!(percent(0.5), "50.0%");
+        assert_eq!(percent(0.0), "0.000000000000%");
+    }
+
+    #[test]
+    fn tallies_add_with_overflow_checked() {
+        let mut tally = vec![1, u64::MAX - 1];
+        add(&mut tally, &[2, 1]).unwrap();
+        assert_eq!(tally, [3, u64::MAX]);
+        assert!(add(&mut tally, &[0, 1]).is_err());
+    }
+}

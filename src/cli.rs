@@ -88,6 +88,13 @@ pub struct GlobalArgs {
     /// place of --trials.
     #[arg(long, global = true, value_name = "N", help_heading = "Long runs")]
     pub max_trials: Option<String>,
+
+    /// Run as one rank of an MPI job (`mpirun -n N deckodds --mpi ...`):
+    /// rank r runs part r/N of the Monte-Carlo run, the ranks' counts are
+    /// summed on rank 0, which writes the one run's output. Needs a build
+    /// with `--features mpi`.
+    #[arg(long, global = true, help_heading = "Long runs")]
+    pub mpi: bool,
 }
 
 /// The commands.

@@ -9,6 +9,8 @@ mod checkpoint;
 mod idiots_delight;
 mod klondike;
 mod merge;
+#[cfg(feature = "mpi")]
+mod mpi_ranks;
 mod prisoners_patience;
 mod reproduce;
 mod roll_call;
@@ -37,6 +39,9 @@ use sampling::{Prior, PriorSource, Until};
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
+    if cli.global.mpi {
+        return run_mpi(cli);
+    }
     let context = Context::new(&cli.global)?;
     run_in(cli, &context)?;
     if let Some(checkpointing) = &context.checkpointing
@@ -53,6 +58,22 @@ pub fn run(cli: Cli) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// `--mpi`: this process is one rank of an MPI job.
+#[cfg(feature = "mpi")]
+fn run_mpi(cli: Cli) -> Result<()> {
+    mpi_ranks::run(cli)
+}
+
+/// `--mpi` in a build without MPI.
+#[cfg(not(feature = "mpi"))]
+fn run_mpi(_cli: Cli) -> Result<()> {
+    Err(Error::invalid(
+        "--mpi",
+        "given",
+        "this deckodds was built without MPI: build it with `cargo build --release --features mpi` (needs an MPI library and libclang, e.g. Debian's libopenmpi-dev and libclang-dev), or cut the run with --shard and merge",
+    ))
 }
 
 /// Runs a parsed command line in `context`.
@@ -158,6 +179,9 @@ struct Context {
     until: Option<Until>,
     /// Each sampling run's precision when a target was set, for the JSON.
     precision: Mutex<Vec<serde_json::Value>>,
+    /// `--mpi`: a rank's run, whose counts are summed on rank 0; it writes
+    /// no output.
+    collect_only: bool,
     /// The test hook `DECKODDS_INTERRUPT_AFTER_CHUNKS`, and the chunks
     /// counted towards it.
     interrupt_after: Option<u64>,
@@ -178,6 +202,7 @@ impl Context {
             checkpointing: None,
             until: None,
             precision: Mutex::new(Vec::new()),
+            collect_only: false,
             interrupt_after: None,
             chunks_run: AtomicU64::new(0),
         }
@@ -532,6 +557,10 @@ impl Outputs {
         context: &Context,
         render: impl Fn(Format, &RenderOptions) -> String,
     ) -> Result<()> {
+        if context.collect_only {
+            // A rank of an MPI job: its counts go to rank 0, which writes.
+            return check_parts_used(context);
+        }
         if context.checkpointing.is_some() && context.sampled.lock().map_or(true, |s| s.is_empty())
         {
             return Err(Error::invalid(
@@ -611,15 +640,7 @@ fn format_from_extension(path: &Path) -> Format {
 
 /// Writes `text` to `path` (atomically) or to standard output.
 fn emit(text: &str, path: Option<&Path>, context: &Context) -> Result<()> {
-    if let Some(shard) = context.shard
-        && !context.shard_read.load(Ordering::Relaxed)
-    {
-        return Err(Error::invalid(
-            "--shard",
-            shard,
-            "this command neither samples nor enumerates exhaustively, so it has no parts",
-        ));
-    }
+    check_parts_used(context)?;
     match path {
         Some(path) => {
             write_atomically(path, text.as_bytes())?;
@@ -651,6 +672,19 @@ fn fnv1a64(bytes: &[u8]) -> String {
         (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
     });
     format!("fnv1a64:{hash:016x}")
+}
+
+/// Refuses `--shard` for a command that turned out to have nothing to cut
+/// (it neither sampled nor enumerated exhaustively).
+fn check_parts_used(context: &Context) -> Result<()> {
+    match context.shard {
+        Some(shard) if !context.shard_read.load(Ordering::Relaxed) => Err(Error::invalid(
+            "--shard",
+            shard,
+            "this command neither samples nor enumerates exhaustively, so it has no parts",
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Writes `bytes` to `path` so that the file is either complete or absent:

@@ -184,14 +184,7 @@ impl Context {
                 if prompt {
                     let per_chunk =
                         began.elapsed().as_secs_f64() / (range.end - range.start) as f64;
-                    let mut wanted = (BLOCK_SECONDS / per_chunk.max(1e-9)) as u64;
-                    if watch.is_some() {
-                        // The chunks of a block past the one that meets
-                        // the target are played for nothing: keep them to
-                        // a quarter of the run so far.
-                        wanted = wanted.min((done - first_new) / 4);
-                    }
-                    block = wanted.next_multiple_of(threads).clamp(threads, MAX_BLOCK);
+                    block = prompt_block(per_chunk, threads, done - first_new, watch.is_some());
                 }
                 self.save_if_due(&plan, chunks.start..done, &tally, false)?;
             }
@@ -408,6 +401,19 @@ impl Context {
     }
 }
 
+/// The next block's length in chunks for a run that must stop promptly:
+/// about [`BLOCK_SECONDS`] of work at `per_chunk` seconds a chunk, a
+/// multiple of the `threads`. Under a precision target the chunks of a
+/// block past the one that meets it are played for nothing, so a block is
+/// also kept to a quarter of the `chunks_so_far`.
+fn prompt_block(per_chunk: f64, threads: u64, chunks_so_far: u64, watching: bool) -> u64 {
+    let mut wanted = (BLOCK_SECONDS / per_chunk.max(1e-9)) as u64;
+    if watching {
+        wanted = wanted.min(chunks_so_far / 4);
+    }
+    wanted.next_multiple_of(threads).clamp(threads, MAX_BLOCK)
+}
+
 /// A proportion in percent to three significant figures, however small:
 /// `0.00000994` is `0.000994%`.
 fn percent(x: f64) -> String {
@@ -442,6 +448,19 @@ mod tests {
         assert_eq!(percent(0.0995), "9.95%");
         assert_eq!(percent(0.5), "50.0%");
         assert_eq!(percent(0.0), "0.000000000000%");
+    }
+
+    #[test]
+    fn blocks_last_about_a_second_and_waste_little_under_a_target() {
+        // 25 ms a chunk: 40 chunks a second, rounded up to the threads.
+        assert_eq!(prompt_block(0.025, 2, 100, false), 40);
+        assert_eq!(prompt_block(0.025, 3, 100, false), 42);
+        // Under a target, a quarter of the run so far, at least a chunk
+        // per thread.
+        assert_eq!(prompt_block(0.025, 2, 40, true), 10);
+        assert_eq!(prompt_block(0.025, 2, 1, true), 2);
+        // Never more than MAX_BLOCK, however fast.
+        assert_eq!(prompt_block(0.0, 2, u64::MAX, false), MAX_BLOCK);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::support::{deckodds, run_into};
+use crate::support::{deckodds, has_tool, run_into};
 
 /// Each command that samples ends with one throughput line per run on
 /// stderr, naming its trials and unit, in all and per core; `--quiet`
@@ -290,16 +290,7 @@ fn merge_refuses_parts_that_do_not_belong_together() {
 /// and then its absence is a failure; elsewhere the test says it skipped.
 #[test]
 fn the_gnu_parallel_recipe_merges_into_the_one_run() {
-    let has_parallel = std::process::Command::new("parallel")
-        .arg("--version")
-        .output()
-        .is_ok_and(|output| output.status.success());
-    if !has_parallel {
-        assert!(
-            std::env::var_os("DECKODDS_PARALLEL").is_none_or(|v| v != "required"),
-            "DECKODDS_PARALLEL=required, and GNU parallel is not on PATH: install the package parallel"
-        );
-        eprintln!("GNU parallel not found: the recipe was not run");
+    if !has_tool("parallel", "DECKODDS_PARALLEL", "the package parallel") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -388,4 +379,61 @@ fn the_slurm_script_resumes_a_stopped_task_and_merges_into_the_one_run() {
         .unwrap();
     assert!(one_run.status.success());
     assert!(merged.stdout == one_run.stdout);
+}
+
+/// `--mpi` (cargo feature `mpi`): the ranks of an MPI job each run their
+/// part, rank 0 sums the counts and writes exactly the one run's output:
+/// three ranks of a Klondike run, two of a comparison that samples twice.
+#[cfg(feature = "mpi")]
+#[test]
+fn mpi_ranks_sum_into_the_one_run() {
+    if !has_tool("mpirun", "DECKODDS_MPI", "openmpi-bin") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("klondike mc --trials 300000 --seed 7", 3),
+        ("roll-call compare --with order --trials 200000 --seed 5", 2),
+    ];
+    for (args, ranks) in cases {
+        let one_run = run_into(&dir.path().join("one.json"), args);
+        let out = dir.path().join("ranks.json");
+        let output = std::process::Command::new("mpirun")
+            .args(["--oversubscribe", "-n", &ranks.to_string()])
+            .arg(assert_cmd::cargo::cargo_bin!("deckodds"))
+            .args(["--mpi", "--quiet", "--threads", "1"])
+            .args(args.split_whitespace())
+            .arg("--out")
+            .arg(&out)
+            // mpirun refuses root unless told twice (CI runs as root).
+            .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+            .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{args}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(fs::read(&out).unwrap() == one_run, "{args}");
+    }
+}
+
+/// Without the `mpi` feature, `--mpi` says how to get it: one line, exit
+/// status 2, no output file.
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn mpi_without_the_feature_says_how_to_build_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let output = deckodds()
+        .args(["--mpi", "klondike", "mc", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("--features mpi"), "{stderr}");
+    assert!(!out.exists());
 }

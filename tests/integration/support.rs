@@ -125,3 +125,22 @@ pub fn run_into(path: &std::path::Path, line: &str) -> Vec<u8> {
     );
     std::fs::read(path).unwrap()
 }
+
+/// Whether `program` runs (`program --version`), for a test that needs a
+/// tool from outside the project. CI installs the tool and sets
+/// `required_by` (an environment variable) to `required`, and then its
+/// absence fails the test; elsewhere the test says it skipped.
+pub fn has_tool(program: &str, required_by: &str, install: &str) -> bool {
+    let found = std::process::Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok_and(|output| output.status.success());
+    if !found {
+        assert!(
+            std::env::var_os(required_by).is_none_or(|v| v != "required"),
+            "{required_by}=required, and {program} is not on PATH: install {install}"
+        );
+        eprintln!("{program} not found: the test did not run it");
+    }
+    found
+}

@@ -1,6 +1,8 @@
 //! LaTeX output: every kind of table deckodds prints as `--format latex`
-//! is a booktabs tabular that compiles as it is, inside a minimal document
-//! that loads booktabs (as the table's header comment says).
+//! is a booktabs tabular (a longtable when it is longer than a page holds)
+//! that compiles as it is, inside a minimal document that loads booktabs
+//! and longtable (as the table's header comment says), without running off
+//! the page.
 //!
 //! The structure is checked everywhere. The compilation needs `pdflatex`
 //! (Debian's texlive-latex-base and texlive-latex-recommended): CI installs
@@ -49,45 +51,90 @@ fn latex_tables_are_well_formed_booktabs() {
     }
 }
 
-/// Every table compiles in a minimal document, with no missing character.
+/// Every table compiles in a minimal document, with no missing character
+/// and nothing running off the page.
 #[test]
 fn latex_tables_compile() {
-    let Some(pdflatex) = pdflatex() else {
-        assert!(
-            std::env::var_os("DECKODDS_LATEX").is_none_or(|v| v != "required"),
-            "DECKODDS_LATEX=required, and pdflatex is not on PATH: install texlive-latex-base and texlive-latex-recommended"
-        );
-        eprintln!("pdflatex not found: compilation skipped (the structure is still checked)");
+    let Some(pdflatex) = required_pdflatex() else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
     for (name, line) in TABLES {
         let table = run_line(&format!("{line} --quiet --format latex"));
-        std::fs::write(dir.path().join(format!("{name}.tex")), &table).unwrap();
-        let document = format!(
-            "\\documentclass{{article}}\n\\usepackage[T1]{{fontenc}}\n\\usepackage{{booktabs}}\n\\begin{{document}}\n\\input{{{name}}}\n\\end{{document}}\n"
-        );
-        let doc_name = format!("doc-{name}");
-        std::fs::write(dir.path().join(format!("{doc_name}.tex")), document).unwrap();
-        let output = Command::new(&pdflatex)
-            .args(["-interaction=nonstopmode", "-halt-on-error"])
-            .arg(format!("{doc_name}.tex"))
-            .current_dir(dir.path())
-            .output()
-            .unwrap();
-        let log =
-            std::fs::read_to_string(dir.path().join(format!("{doc_name}.log"))).unwrap_or_default();
-        assert!(
-            output.status.success(),
-            "{name}: pdflatex failed\n{}",
-            String::from_utf8_lossy(&output.stdout)
-        );
-        assert!(
-            !log.contains("Missing character"),
-            "{name}: a character the font lacks\n{log}"
-        );
-        assert!(dir.path().join(format!("{doc_name}.pdf")).exists());
+        compile(&pdflatex, dir.path(), name, &table);
     }
+}
+
+/// So does every LaTeX table committed in `results/`.
+#[test]
+fn committed_latex_tables_compile() {
+    let Some(pdflatex) = required_pdflatex() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
+    let mut n_tables = 0;
+    for entry in std::fs::read_dir(results).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "tex") {
+            let name = path.file_stem().unwrap().to_string_lossy().to_string();
+            compile(
+                &pdflatex,
+                dir.path(),
+                &name,
+                &std::fs::read_to_string(&path).unwrap(),
+            );
+            n_tables += 1;
+        }
+    }
+    assert!(n_tables >= 20, "{n_tables} tables in results/");
+}
+
+/// pdflatex, or `None` (and a note) where it is missing and CI did not
+/// require it.
+fn required_pdflatex() -> Option<std::path::PathBuf> {
+    let found = pdflatex();
+    if found.is_none() {
+        assert!(
+            std::env::var_os("DECKODDS_LATEX").is_none_or(|v| v != "required"),
+            "DECKODDS_LATEX=required, and pdflatex is not on PATH: install texlive-latex-base and texlive-latex-recommended"
+        );
+        eprintln!("pdflatex not found: compilation skipped (the structure is still checked)");
+    }
+    found
+}
+
+/// Compiles `table` (as `dir/NAME.tex`) in a minimal document that loads
+/// what its header comment asks for, and checks the log.
+fn compile(pdflatex: &Path, dir: &Path, name: &str, table: &str) {
+    std::fs::write(dir.join(format!("{name}.tex")), table).unwrap();
+    let document = format!(
+        "\\documentclass{{article}}\n\\usepackage[T1]{{fontenc}}\n\\usepackage{{booktabs}}\n\\usepackage{{longtable}}\n\\begin{{document}}\n\\input{{{name}}}\n\\end{{document}}\n"
+    );
+    let doc_name = format!("doc-{name}");
+    std::fs::write(dir.join(format!("{doc_name}.tex")), document).unwrap();
+    let output = Command::new(pdflatex)
+        .args(["-interaction=nonstopmode", "-halt-on-error"])
+        .arg(format!("{doc_name}.tex"))
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let log = std::fs::read_to_string(dir.join(format!("{doc_name}.log"))).unwrap_or_default();
+    assert!(
+        output.status.success(),
+        "{name}: pdflatex failed\n{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    assert!(
+        !log.contains("Missing character"),
+        "{name}: a character the font lacks\n{log}"
+    );
+    // A table taller than the page runs off it: longtable breaks it.
+    assert!(
+        !log.contains("Overfull \\vbox"),
+        "{name}: a table runs off the page\n{log}"
+    );
+    assert!(dir.join(format!("{doc_name}.pdf")).exists());
 }
 
 fn pdflatex() -> Option<std::path::PathBuf> {
@@ -99,22 +146,37 @@ fn pdflatex() -> Option<std::path::PathBuf> {
 
 fn check_structure(name: &str, text: &str) {
     let count = |needle: &str| text.matches(needle).count();
-    let tabulars = count("\\begin{tabular}");
+    let longtables = count("\\begin{longtable}");
+    let tabulars = count("\\begin{tabular}") + longtables;
     assert!(tabulars >= 1, "{name}: no tabular\n{text}");
-    for rule in ["\\end{tabular}", "\\toprule", "\\midrule", "\\bottomrule"] {
+    for rule in ["\\toprule", "\\midrule", "\\bottomrule"] {
         assert_eq!(count(rule), tabulars, "{name}: {rule}\n{text}");
+    }
+    assert_eq!(count("\\end{longtable}"), longtables, "{name}\n{text}");
+    assert_eq!(count("\\endhead"), longtables, "{name}\n{text}");
+    assert_eq!(count("\\endlastfoot"), longtables, "{name}\n{text}");
+    assert_eq!(
+        count("\\end{tabular}"),
+        tabulars - longtables,
+        "{name}\n{text}"
+    );
+    if text.contains("{longtable}") {
+        assert!(text.contains("\\usepackage{longtable}"), "{name}: header");
     }
     let mut columns = 0;
     let mut in_tabular = false;
     for line in text.lines() {
-        if let Some(rest) = line.strip_prefix("\\begin{tabular}{") {
+        if let Some(rest) = line
+            .strip_prefix("\\begin{tabular}{")
+            .or_else(|| line.strip_prefix("\\begin{longtable}{"))
+        {
             let spec = rest.split('}').next().unwrap();
             columns = spec
                 .chars()
                 .filter(|c| matches!(c, 'l' | 'r' | 'c'))
                 .count();
             in_tabular = true;
-        } else if line.starts_with("\\end{tabular}") {
+        } else if line.starts_with("\\end{tabular}") || line.starts_with("\\end{longtable}") {
             in_tabular = false;
             continue;
         } else if in_tabular && line.trim_end().ends_with("\\\\") {

@@ -365,7 +365,7 @@ fn summed(parts: &[Part]) -> Result<Summed> {
 /// `deckodds merge FILES...`: checks the count files, sums them, and
 /// writes the one run's output.
 pub(super) fn run(files: &[PathBuf], output: &OutputArgs, context: &Context) -> Result<()> {
-    context.refuse_shard("merge")?;
+    context.refuse_parts("merge")?;
     if files.is_empty() {
         return Err(Error::invalid(
             "merge",

@@ -79,7 +79,7 @@ fn run_mpi(_cli: Cli) -> Result<()> {
 /// Runs a parsed command line in `context`.
 fn run_in(cli: Cli, context: &Context) -> Result<()> {
     if !has_parts(&cli.command) {
-        context.refuse_shard("this command")?;
+        context.refuse_parts("this command")?;
     }
     if context.until.is_some() && !takes_precision_target(&cli.command) {
         return Err(Error::invalid(
@@ -210,7 +210,7 @@ impl Context {
 
     /// Refuses `--shard`, `--checkpoint` and `--resume` for a command
     /// that runs no parts of its own.
-    fn refuse_shard(&self, command: &str) -> Result<()> {
+    fn refuse_parts(&self, command: &str) -> Result<()> {
         if let Some(shard) = self.shard {
             return Err(Error::invalid(
                 "--shard",

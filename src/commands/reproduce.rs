@@ -39,7 +39,7 @@ pub(super) struct Request {
 const INDEX: &str = "README.md";
 
 pub(super) fn run(request: Request, context: &Context) -> Result<()> {
-    context.refuse_shard("reproduce")?;
+    context.refuse_parts("reproduce")?;
     let profile = request.profile;
     let results = request.results.clone().unwrap_or_else(|| {
         PathBuf::from(match profile {

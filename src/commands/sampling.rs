@@ -317,6 +317,8 @@ impl Context {
     /// The error that stops an interrupted run, once its checkpoint is
     /// saved: what was saved, and the command that resumes.
     fn stop_for_interrupt(&self, sample: &Sample, chunks: &Range<u64>, unit: &str) -> Error {
+        // Only a run with a checkpoint catches signals (and reads the
+        // test hook), so this is a fallback that should not be reached.
         let Some(checkpointing) = &self.checkpointing else {
             return Error::Interrupted {
                 message: "interrupted".into(),

@@ -1,7 +1,6 @@
 //! Distributions over named outcomes: the values that flow from the engines
 //! to the comparison module and the reports.
 
-use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
 
@@ -93,17 +92,11 @@ pub fn parse_count_table(text: &str, outcomes: &[String]) -> Result<Vec<u64>, St
         .collect()
 }
 
-/// Converts an exact rational to the nearest `f64` (display only).
-///
-/// Works for numerators and denominators far beyond `f64` range by scaling
-/// both to their leading 1000 bits first.
+/// Converts an exact rational to the nearest `f64` (display only),
+/// correctly rounded (num-rational's conversion, which works for numerators
+/// and denominators far beyond `f64` range).
 pub fn rational_to_f64(r: &BigRational) -> f64 {
-    fn shrink(n: &BigInt, shift: u64) -> f64 {
-        (n >> shift).to_f64().unwrap_or(f64::NAN)
-    }
-    let bits = r.numer().bits().max(r.denom().bits());
-    let shift = bits.saturating_sub(1000);
-    shrink(r.numer(), shift) / shrink(r.denom(), shift)
+    r.to_f64().unwrap_or(f64::NAN)
 }
 
 #[cfg(test)]

@@ -40,6 +40,8 @@
 
 use std::fmt;
 
+use num_integer::Integer;
+
 use crate::cards::{Card, RankDeck};
 use crate::error::{Error, Result};
 use crate::exact::arrangements::Player;
@@ -690,7 +692,7 @@ fn report_pass<O: Observer>(
 pub fn stuck_after(params: RollCallParams, n: usize, cards: &[u8]) -> u16 {
     let count = count_period(params, n);
     let order = order_period(params, cards);
-    (count * order / gcd(count, order)) as u16
+    count.lcm(&order) as u16
 }
 
 /// Strikes in a row after which the count is back where it started, with
@@ -698,7 +700,7 @@ pub fn stuck_after(params: RollCallParams, n: usize, cards: &[u8]) -> u16 {
 fn count_period(params: RollCallParams, n: usize) -> usize {
     let ranks = usize::from(params.ranks);
     match params.count {
-        Count::Continuous => ranks / gcd(n % ranks, ranks),
+        Count::Continuous => ranks / (n % ranks).gcd(&ranks),
         Count::Restart => 1,
     }
 }
@@ -716,14 +718,6 @@ fn order_period(params: RollCallParams, cards: &[u8]) -> usize {
             }
         }
     }
-}
-
-/// Greatest common divisor, with gcd(0, b) = b.
-fn gcd(mut a: usize, mut b: usize) -> usize {
-    while a != 0 {
-        (a, b) = (b % a, a);
-    }
-    b
 }
 
 /// The distributions one game fills, laid side by side in one counts

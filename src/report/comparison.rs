@@ -11,7 +11,7 @@ use tabled::builder::Builder;
 use tabled::settings::object::Columns;
 use tabled::settings::{Alignment, Style};
 
-use super::{Format, RenderOptions};
+use super::{Format, RenderOptions, latex_escape};
 use crate::compare::{Agreement, PublishedCellCheck, PublishedCheck, SampleSize, TestKind};
 
 /// Shown where a z-score is undefined (expected probability 0 or 1).
@@ -808,24 +808,6 @@ fn csv_text(header: &[&str], records: &[Vec<String>]) -> String {
         text.push('\n');
     }
     text
-}
-
-fn latex_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\textbackslash{}"),
-            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '~' => out.push_str("\\textasciitilde{}"),
-            '^' => out.push_str("\\textasciicircum{}"),
-            '|' => out.push_str("\\textbar{}"),
-            _ => out.push(c),
-        }
-    }
-    out
 }
 
 /// A LaTeX comment line (`%`), one per line of `text`.

@@ -27,6 +27,7 @@ use tabled::settings::{Alignment, Style};
 
 use super::{
     Format, Method, RenderOptions, Report, ReportDistribution, SummaryFigure, SummaryItem,
+    latex_escape,
 };
 use crate::distribution::rational_to_f64;
 use crate::stats::{Interval, Z95, wilson_interval};
@@ -1166,24 +1167,6 @@ fn latex_row(cells: &[String]) -> String {
         })
         .collect();
     format!("{} \\\\\n", escaped.join(" & "))
-}
-
-/// Escapes LaTeX's special characters so any label prints literally.
-fn latex_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in one_line(text).chars() {
-        match c {
-            '\\' => out.push_str("\\textbackslash{}"),
-            '~' => out.push_str("\\textasciitilde{}"),
-            '^' => out.push_str("\\textasciicircum{}"),
-            '%' | '_' | '&' | '#' | '$' | '{' | '}' => {
-                out.push('\\');
-                out.push(c);
-            }
-            _ => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

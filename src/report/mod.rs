@@ -164,3 +164,24 @@ impl Default for RenderOptions {
 pub fn render(report: &Report, format: Format, options: &RenderOptions) -> String {
     distributions::render(report, format, options)
 }
+
+/// Escapes LaTeX's special characters (and folds line breaks into spaces)
+/// so that any label prints literally on one line of a table.
+pub(crate) fn latex_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\textbackslash{}"),
+            '~' => out.push_str("\\textasciitilde{}"),
+            '^' => out.push_str("\\textasciicircum{}"),
+            '|' => out.push_str("\\textbar{}"),
+            '\r' | '\n' => out.push(' '),
+            '%' | '_' | '&' | '#' | '$' | '{' | '}' => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}

@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::support::{deckodds, has_tool, run_into};
+use crate::support::{deckodds, require_tool, run_into};
 
 /// Each command that samples ends with one throughput line per run on
 /// stderr, naming its trials and unit, in all and per core; `--quiet`
@@ -287,12 +287,15 @@ fn merge_refuses_parts_that_do_not_belong_together() {
 /// The GNU parallel recipe of README (`analysis/cluster/parallel-shards.sh`)
 /// run for real: four parts, two at a time, merged, equal the one run.
 /// Needs GNU parallel: CI installs it and sets `DECKODDS_PARALLEL=required`,
-/// and then its absence is a failure; elsewhere the test says it skipped.
+/// and then its absence is a failure; elsewhere, without it, the test is
+/// `ignored` in the summary, with the reason.
 #[test]
+#[cfg_attr(
+    not(deckodds_has_parallel),
+    ignore = "needs GNU parallel (Debian: parallel)"
+)]
 fn the_gnu_parallel_recipe_merges_into_the_one_run() {
-    if !has_tool("parallel", "DECKODDS_PARALLEL", "the package parallel") {
-        return;
-    }
+    require_tool("parallel", "the package parallel");
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("runs");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis/cluster/parallel-shards.sh");
@@ -384,12 +387,14 @@ fn the_slurm_script_resumes_a_stopped_task_and_merges_into_the_one_run() {
 /// `--mpi` (cargo feature `mpi`): the ranks of an MPI job each run their
 /// part, rank 0 sums the counts and writes exactly the one run's output:
 /// three ranks of a Klondike run, two of a comparison that samples twice.
-#[cfg(feature = "mpi")]
+/// Ignored, with the reason, in a build without the feature or mpirun.
 #[test]
+#[cfg_attr(
+    not(all(feature = "mpi", deckodds_has_mpirun)),
+    ignore = "needs a build with --features mpi and mpirun (Debian: openmpi-bin, libopenmpi-dev, libclang-dev)"
+)]
 fn mpi_ranks_sum_into_the_one_run() {
-    if !has_tool("mpirun", "DECKODDS_MPI", "openmpi-bin") {
-        return;
-    }
+    require_tool("mpirun", "openmpi-bin");
     let dir = tempfile::tempdir().unwrap();
     let cases = [
         ("klondike mc --trials 300000 --seed 7", 3),

@@ -3,12 +3,13 @@
 
 use std::path::PathBuf;
 
-/// Everything that can go wrong, as the user should hear it.
+/// Everything that can go wrong, as the user should hear it: every message
+/// is one line (control characters in quoted values are escaped).
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A command-line value or input value outside what is allowed.
     /// Rendered as `--decks 0: must be 1..=64 or "inf"`.
-    #[error("{option} {value}: {allowed}")]
+    #[error("{} {}: {}", one_line(option), one_line(value), one_line(allowed))]
     InvalidValue {
         /// The option or input field, e.g. `--decks`.
         option: String,
@@ -18,7 +19,7 @@ pub enum Error {
         allowed: String,
     },
     /// An input file that cannot be parsed.
-    #[error("{path}: {message}")]
+    #[error("{}: {}", one_line(&path.display().to_string()), one_line(message))]
     BadInputFile {
         /// The file.
         path: PathBuf,
@@ -33,7 +34,7 @@ pub enum Error {
         message: String,
     },
     /// Reading or writing a file failed.
-    #[error("{path}: {source}")]
+    #[error("{}: {}", one_line(&path.display().to_string()), one_line(&source.to_string()))]
     Io {
         /// The file.
         path: PathBuf,
@@ -61,6 +62,26 @@ impl Error {
             // The shell's convention for a process stopped by SIGINT.
             Error::Interrupted { .. } => 130,
         }
+    }
+}
+
+/// `text` with its control characters (line breaks, tabs, NUL...) written
+/// as escapes (`\n`), so that an error quoting what the user gave is still
+/// one line, and shows exactly what was given.
+fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.chars().any(char::is_control) {
+        text.chars()
+            .map(|c| {
+                if c.is_control() {
+                    c.escape_debug().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect::<String>()
+            .into()
+    } else {
+        text.into()
     }
 }
 

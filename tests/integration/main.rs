@@ -7,6 +7,7 @@ mod idiots_delight;
 mod klondike;
 mod latex;
 mod long_runs;
+mod parsers;
 mod prisoners_patience;
 mod reproduce;
 mod roll_call;

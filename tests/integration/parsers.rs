@@ -79,11 +79,11 @@ enum Edit {
 fn edit() -> impl Strategy<Value = Edit> {
     let at = any::<usize>();
     prop_oneof![
-        (at.clone(), 1..20usize).prop_map(|(at, len)| Edit::Delete { at, len }),
-        (at.clone(), any::<char>()).prop_map(|(at, c)| Edit::Insert { at, c }),
-        (at.clone(), any::<char>()).prop_map(|(at, c)| Edit::Replace { at, c }),
-        (at.clone(), 1..40usize).prop_map(|(at, len)| Edit::Duplicate { at, len }),
-        at.clone().prop_map(|at| Edit::Truncate { at }),
+        (at, 1..20usize).prop_map(|(at, len)| Edit::Delete { at, len }),
+        (at, any::<char>()).prop_map(|(at, c)| Edit::Insert { at, c }),
+        (at, any::<char>()).prop_map(|(at, c)| Edit::Replace { at, c }),
+        (at, 1..40usize).prop_map(|(at, len)| Edit::Duplicate { at, len }),
+        at.prop_map(|at| Edit::Truncate { at }),
         (at, any::<usize>()).prop_map(|(at, token)| Edit::Splice { at, token }),
     ]
 }

@@ -249,6 +249,7 @@ impl Spec {
             .any(|arg| arg.get_long() == Some("trials"));
         let options: Vec<(String, bool)> = command
             .get_arguments()
+            .filter(|arg| arg.get_help_heading() != Some(crate::cli::LONG_RUNS))
             .filter_map(|arg| {
                 let long = arg.get_long()?.to_string();
                 let is_flag = !arg.get_action().takes_values();

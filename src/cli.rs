@@ -31,70 +31,6 @@ pub struct GlobalArgs {
     /// one per core). Results do not depend on it.
     #[arg(long, global = true, value_name = "N")]
     pub threads: Option<String>,
-
-    /// Run only part k of n (counted from 0: 0/4 .. 3/4) of a Monte-Carlo
-    /// run or an exhaustive enumeration. With --out FILE.json each part
-    /// writes a count file; `deckodds merge` sums the parts into exactly
-    /// the one run's output.
-    #[arg(long, global = true, value_name = "K/N")]
-    pub shard: Option<String>,
-
-    /// Save a Monte-Carlo run's counts to FILE every few seconds
-    /// (atomically). Ctrl-C or SIGTERM then finishes the chunks in flight,
-    /// saves, prints how to resume, and exits with status 130. The file is
-    /// removed when the run finishes. FILE must not exist yet.
-    #[arg(long, global = true, value_name = "FILE", help_heading = "Long runs")]
-    pub checkpoint: Option<PathBuf>,
-
-    /// Continue the run saved in FILE by --checkpoint: give the same
-    /// command line (the checkpoint refuses any other). The counts at the
-    /// end are exactly those of a run never interrupted. Saves to FILE
-    /// again as it goes (or to --checkpoint's file).
-    #[arg(long, global = true, value_name = "FILE", help_heading = "Long runs")]
-    pub resume: Option<PathBuf>,
-
-    /// Seconds between saves of --checkpoint (default 5). Saves come
-    /// between blocks of chunks, about a second of work each.
-    #[arg(
-        long,
-        global = true,
-        value_name = "SECONDS",
-        help_heading = "Long runs"
-    )]
-    pub checkpoint_every: Option<String>,
-
-    /// Sample until the 95% interval of every outcome (or of the outcome
-    /// --for names) is narrower than X either side of the estimate: a
-    /// proportion (0.0005) or percentage points (0.05%). Adds chunks of
-    /// trials in order and stops at the first chunk that meets the target,
-    /// so the result is that of --trials N for the N it reports, and the
-    /// same for a seed on any machine. Runs of `mc` and `solve --trials`.
-    #[arg(long, global = true, value_name = "X", help_heading = "Long runs")]
-    pub until_halfwidth: Option<String>,
-
-    /// The outcome --until-halfwidth watches: a label as the report prints
-    /// it (52: Klondike's going out; 1: Prisoner's patience's one stack, a
-    /// win; bust), in every distribution that has it, or
-    /// DISTRIBUTION/LABEL for one (upcard=A/bust).
-    #[arg(
-        long = "for",
-        global = true,
-        value_name = "OUTCOME",
-        help_heading = "Long runs"
-    )]
-    pub for_outcome: Option<String>,
-
-    /// The most trials --until-halfwidth runs (default 1e9); it takes the
-    /// place of --trials.
-    #[arg(long, global = true, value_name = "N", help_heading = "Long runs")]
-    pub max_trials: Option<String>,
-
-    /// Run as one rank of an MPI job (`mpirun -n N deckodds --mpi ...`):
-    /// rank r runs part r/N of the Monte-Carlo run, the ranks' counts are
-    /// summed on rank 0, which writes the one run's output. Needs a build
-    /// with `--features mpi`.
-    #[arg(long, global = true, help_heading = "Long runs")]
-    pub mpi: bool,
 }
 
 /// The commands.
@@ -164,6 +100,159 @@ pub enum Command {
     },
 }
 
+/// The help heading of the options that cut, save, resume and stop long
+/// runs: they belong to how a run is carried out, not to what it computes
+/// (so analysis specs do not take them).
+pub const LONG_RUNS: &str = "Long runs";
+
+/// `--shard`: a run cut into parts. Exhaustive enumerations take it alone
+/// (see [`RunArgs`] for sampling runs).
+#[derive(Clone, Debug, Default, Args)]
+pub struct PartArgs {
+    /// Run only part k of n (counted from 0: 0/4 .. 3/4). With --out
+    /// FILE.json each part writes a count file; `deckodds merge` sums the
+    /// parts into exactly the one run's output.
+    #[arg(long, value_name = "K/N", help_heading = LONG_RUNS)]
+    pub shard: Option<String>,
+}
+
+/// The long-run options of a command that samples: parts, checkpoints and
+/// MPI.
+#[derive(Clone, Debug, Default, Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub parts: PartArgs,
+
+    /// Save the run's counts to FILE every few seconds (atomically).
+    /// Ctrl-C or SIGTERM then finishes the chunks in flight, saves, prints
+    /// how to resume, and exits with status 130. The file is removed when
+    /// the run finishes. FILE must not exist yet.
+    #[arg(long, value_name = "FILE", help_heading = LONG_RUNS)]
+    pub checkpoint: Option<PathBuf>,
+
+    /// Continue the run saved in FILE by --checkpoint: give the same
+    /// command line (the checkpoint refuses any other). The counts at the
+    /// end are exactly those of a run never interrupted. Saves to FILE
+    /// again as it goes (or to --checkpoint's file).
+    #[arg(long, value_name = "FILE", help_heading = LONG_RUNS)]
+    pub resume: Option<PathBuf>,
+
+    /// Seconds between saves of --checkpoint (default 5). Saves come
+    /// between blocks of chunks, about a second of work each.
+    #[arg(long, value_name = "SECONDS", help_heading = LONG_RUNS)]
+    pub checkpoint_every: Option<String>,
+
+    /// Run as one rank of an MPI job (`mpirun -n N deckodds COMMAND ...
+    /// --mpi`): rank r runs part r/N of the run, the ranks' counts are
+    /// summed on rank 0, which writes the one run's output. Needs a build
+    /// with `--features mpi`.
+    #[arg(long, help_heading = LONG_RUNS)]
+    pub mpi: bool,
+}
+
+/// A precision target, for a Monte-Carlo run of one version (`mc`, `solve
+/// --trials`).
+#[derive(Clone, Debug, Default, Args)]
+pub struct PrecisionArgs {
+    /// Sample until the 95% interval of every outcome (or of the outcome
+    /// --for names) is narrower than X either side of the estimate: a
+    /// proportion (0.0005) or percentage points (0.05%). Adds chunks of
+    /// trials in order and stops at the first chunk that meets the target,
+    /// so the result is that of --trials N for the N it reports, and the
+    /// same for a seed on any machine.
+    #[arg(long, value_name = "X", help_heading = LONG_RUNS)]
+    pub until_halfwidth: Option<String>,
+
+    /// The outcome --until-halfwidth watches: a label as the report prints
+    /// it (52: Klondike's going out; 1: Prisoner's patience's one stack, a
+    /// win; bust), in every distribution that has it, or
+    /// DISTRIBUTION/LABEL for one (upcard=A/bust).
+    #[arg(long = "for", value_name = "OUTCOME", help_heading = LONG_RUNS)]
+    pub for_outcome: Option<String>,
+
+    /// The most trials --until-halfwidth runs (default 1e9); it takes the
+    /// place of --trials.
+    #[arg(long, value_name = "N", help_heading = LONG_RUNS)]
+    pub max_trials: Option<String>,
+}
+
+/// Every long-run option a command line gave, gathered from wherever its
+/// command takes them (empty for a command that takes none).
+#[derive(Clone, Debug, Default)]
+pub struct LongRunArgs {
+    pub run: RunArgs,
+    pub precision: PrecisionArgs,
+}
+
+impl Command {
+    /// The long-run options given to this command.
+    pub fn long_run_args(&self) -> LongRunArgs {
+        use BlackjackCommand as B;
+        use IdiotsDelightCommand as I;
+        use KlondikeCommand as K;
+        use PrisonersCommand as P;
+        use RollCallCommand as R;
+        let parts = |parts: &PartArgs| LongRunArgs {
+            run: RunArgs {
+                parts: parts.clone(),
+                ..RunArgs::default()
+            },
+            ..LongRunArgs::default()
+        };
+        let sampling = |run: &RunArgs, precision: Option<&PrecisionArgs>| LongRunArgs {
+            run: run.clone(),
+            precision: precision.cloned().unwrap_or_default(),
+        };
+        match self {
+            Command::Blackjack(B::Mc {
+                sampling: s,
+                precision,
+                ..
+            }) => sampling(&s.runs, Some(precision)),
+            Command::Blackjack(B::Compare { sampling: s, .. }) => sampling(&s.runs, None),
+            Command::Blackjack(B::Exact { .. } | B::Eor { .. }) => LongRunArgs::default(),
+            Command::IdiotsDelight(I::Exact { parts: p, .. })
+            | Command::RollCall(R::Exact { parts: p, .. })
+            | Command::PrisonersPatience(P::Exact { parts: p, .. }) => parts(p),
+            Command::IdiotsDelight(I::Mc {
+                sampling: s,
+                precision,
+                ..
+            })
+            | Command::RollCall(R::Mc {
+                sampling: s,
+                precision,
+                ..
+            })
+            | Command::PrisonersPatience(P::Mc {
+                sampling: s,
+                precision,
+                ..
+            })
+            | Command::Klondike(K::Mc {
+                sampling: s,
+                precision,
+                ..
+            }) => sampling(&s.runs, Some(precision)),
+            Command::IdiotsDelight(
+                I::Compare { sampling: s, .. } | I::Power { sampling: s, .. },
+            )
+            | Command::RollCall(R::Compare { sampling: s, .. })
+            | Command::PrisonersPatience(P::Compare { sampling: s, .. }) => sampling(&s.runs, None),
+            Command::PrisonersPatience(P::Solve {
+                runs, precision, ..
+            }) => sampling(runs, Some(precision)),
+            Command::RollCall(
+                R::FirstPass { .. } | R::Replay { .. } | R::LongestZeroStrike { .. },
+            )
+            | Command::PrisonersPatience(P::Replay { .. })
+            | Command::Klondike(K::Record { .. })
+            | Command::Reproduce { .. }
+            | Command::Merge { .. } => LongRunArgs::default(),
+        }
+    }
+}
+
 /// Klondike commands. The outcome is the number of cards on the
 /// foundations when the game ends (52 = went out); the net winnings of a
 /// game are 5 x cards - 52 dollars.
@@ -177,6 +266,8 @@ pub enum KlondikeCommand {
         rules: KlondikeRules,
         #[command(flatten)]
         sampling: GameSamplingArgs,
+        #[command(flatten)]
+        precision: PrecisionArgs,
         #[command(flatten)]
         output: OutputArgs,
     },
@@ -245,6 +336,8 @@ pub enum PrisonersCommand {
         force: bool,
         #[command(flatten)]
         output: OutputArgs,
+        #[command(flatten)]
+        parts: PartArgs,
     },
     /// Monte-Carlo distribution of stacks left, with 95% intervals.
     Mc {
@@ -252,6 +345,8 @@ pub enum PrisonersCommand {
         version: PrisonersVersion,
         #[command(flatten)]
         sampling: GameSamplingArgs,
+        #[command(flatten)]
+        precision: PrecisionArgs,
         /// Keep the deals of the first N games won, one a line, in FILE.
         #[arg(long, num_args = 2, value_names = ["N", "FILE"])]
         save_wins: Option<Vec<String>>,
@@ -314,6 +409,10 @@ pub enum PrisonersCommand {
         max_nodes: String,
         #[command(flatten)]
         output: OutputArgs,
+        #[command(flatten)]
+        runs: RunArgs,
+        #[command(flatten)]
+        precision: PrecisionArgs,
     },
 }
 
@@ -349,6 +448,8 @@ pub enum RollCallCommand {
         force: bool,
         #[command(flatten)]
         output: OutputArgs,
+        #[command(flatten)]
+        parts: PartArgs,
     },
     /// Monte-Carlo distributions with 95% intervals.
     Mc {
@@ -356,6 +457,8 @@ pub enum RollCallCommand {
         version: RollCallVersion,
         #[command(flatten)]
         sampling: GameSamplingArgs,
+        #[command(flatten)]
+        precision: PrecisionArgs,
         /// Keep the deals of the first N games won (unlimited play), one a
         /// line, in FILE.
         #[arg(long, num_args = 2, value_names = ["N", "FILE"])]
@@ -464,6 +567,8 @@ pub enum IdiotsDelightCommand {
         memory: String,
         #[command(flatten)]
         output: OutputArgs,
+        #[command(flatten)]
+        parts: PartArgs,
     },
     /// Monte-Carlo distribution of cards left, with 95% intervals and the
     /// mean with its standard error.
@@ -472,6 +577,8 @@ pub enum IdiotsDelightCommand {
         deck: IdiotsDelightDeck,
         #[command(flatten)]
         sampling: GameSamplingArgs,
+        #[command(flatten)]
+        precision: PrecisionArgs,
         /// The shuffle before each game: uniform, naive (the SAS paper's
         /// biased shuffle of the sorted deck) or naive-carry (of the
         /// previous game's deck, as the SAS program does).
@@ -553,6 +660,9 @@ pub struct GameSamplingArgs {
     /// machine with any number of threads.
     #[arg(long, value_name = "S", default_value = "1")]
     pub seed: String,
+
+    #[command(flatten)]
+    pub runs: RunArgs,
 }
 
 /// Blackjack dealer-outcome commands.
@@ -571,6 +681,8 @@ pub enum BlackjackCommand {
         rules: BlackjackRules,
         #[command(flatten)]
         sampling: SamplingArgs,
+        #[command(flatten)]
+        precision: PrecisionArgs,
         #[command(flatten)]
         output: OutputArgs,
     },
@@ -661,6 +773,9 @@ pub struct SamplingArgs {
     /// machine with any number of threads.
     #[arg(long, value_name = "S", default_value = "1")]
     pub seed: String,
+
+    #[command(flatten)]
+    pub runs: RunArgs,
 }
 
 /// Where and how results are written.
@@ -668,16 +783,16 @@ pub struct SamplingArgs {
 pub struct OutputArgs {
     /// Output format: table, md, csv, json or latex. Default: inferred from
     /// --out's extension (.md .csv .json .tex), else table.
-    #[arg(long, value_name = "FORMAT")]
+    #[arg(long, value_name = "FORMAT", help_heading = "Output")]
     pub format: Option<String>,
 
     /// Write to this file (atomically: complete or not at all) instead of
     /// standard output. Repeat it to write several formats from one run
     /// (e.g. --out t.md --out t.json).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
     pub out: Vec<PathBuf>,
 
     /// Decimal places of percentages in table, md and latex output.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", help_heading = "Output")]
     pub digits: Option<usize>,
 }

@@ -16,7 +16,7 @@ deckodds=${DECKODDS:-deckodds}
 mkdir -p "$out"
 # Part k of n writes its count file; parallel numbers the parts 0..n-1.
 seq 0 $((parts - 1)) | parallel -j2 --halt now,fail=1 \
-  "$deckodds" --quiet --threads 1 --shard {}/"$parts" "$@" --out "$out"/part-{}.json
+  "$deckodds" "$@" --quiet --threads 1 --shard {}/"$parts" --out "$out"/part-{}.json
 # Checks the parts belong together and writes the one run's outputs.
 "$deckodds" --quiet merge "$out"/part-*.json --out "$out"/merged.json --out "$out"/merged.md
 echo "merged $parts parts into $out/merged.json and $out/merged.md"

@@ -29,6 +29,7 @@ pub(super) fn run(command: BlackjackCommand, context: &Context) -> Result<()> {
             rules,
             sampling,
             output,
+            ..
         } => monte_carlo(&rules, &sampling, &output, context),
         BlackjackCommand::Compare {
             rules,

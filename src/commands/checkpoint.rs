@@ -164,13 +164,10 @@ pub(super) fn load(path: &Path, part: Option<Shard>) -> Result<Vec<Sample>> {
 }
 
 /// The command line that resumes this run from `path`: this process's,
-/// with `--checkpoint`/`--resume` replaced by `--resume PATH`.
+/// with `--checkpoint`/`--resume` replaced by `--resume PATH` at the end
+/// (where the command's own options go).
 pub(super) fn resume_command(path: &Path) -> String {
-    let mut words = vec![
-        "deckodds".to_string(),
-        "--resume".into(),
-        quoted(&path.display().to_string()),
-    ];
+    let mut words = vec!["deckodds".to_string()];
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         if arg == "--checkpoint" || arg == "--resume" {
@@ -179,6 +176,7 @@ pub(super) fn resume_command(path: &Path) -> String {
             words.push(quoted(&arg));
         }
     }
+    words.extend(["--resume".into(), quoted(&path.display().to_string())]);
     words.join(" ")
 }
 

@@ -47,6 +47,7 @@ pub(super) fn run(command: IdiotsDelightCommand, context: &Context) -> Result<()
             force,
             memory,
             output,
+            ..
         } => {
             let shuffles = match shuffle.as_str() {
                 "both" => vec![Shuffle::Uniform, Shuffle::Naive],
@@ -69,6 +70,7 @@ pub(super) fn run(command: IdiotsDelightCommand, context: &Context) -> Result<()
             sampling,
             shuffle,
             output,
+            ..
         } => {
             let game = game(&deck)?;
             let shuffle = Shuffle::parse(&shuffle)?;

@@ -40,6 +40,7 @@ pub(super) fn run(command: KlondikeCommand, context: &Context) -> Result<()> {
             rules,
             sampling,
             output,
+            ..
         } => {
             let game = game(&rules)?;
             let (n_trials, seed) = game_sampling(&sampling)?;

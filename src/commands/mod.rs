@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::analysis::Profile;
-use crate::cli::{Cli, Command, GlobalArgs, OutputArgs};
+use crate::cli::{Cli, Command, GlobalArgs, LongRunArgs, OutputArgs, PrecisionArgs};
 use crate::error::{Error, Result};
 use crate::exact::ArrangementCounts;
 use crate::exact::arrangements::Shard;
@@ -39,10 +39,11 @@ use sampling::{Prior, PriorSource, Until};
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
-    if cli.global.mpi {
-        return run_mpi(cli);
+    let long_runs = cli.command.long_run_args();
+    if long_runs.run.mpi {
+        return run_mpi(cli, &long_runs);
     }
-    let context = Context::new(&cli.global)?;
+    let context = Context::new(&cli.global, &long_runs)?;
     run_in(cli, &context)?;
     if let Some(checkpointing) = &context.checkpointing
         && checkpointing.path.exists()
@@ -62,13 +63,13 @@ pub fn run(cli: Cli) -> Result<()> {
 
 /// `--mpi`: this process is one rank of an MPI job.
 #[cfg(feature = "mpi")]
-fn run_mpi(cli: Cli) -> Result<()> {
-    mpi_ranks::run(cli)
+fn run_mpi(cli: Cli, long_runs: &LongRunArgs) -> Result<()> {
+    mpi_ranks::run(cli, long_runs)
 }
 
 /// `--mpi` in a build without MPI.
 #[cfg(not(feature = "mpi"))]
-fn run_mpi(_cli: Cli) -> Result<()> {
+fn run_mpi(_cli: Cli, _long_runs: &LongRunArgs) -> Result<()> {
     Err(Error::invalid(
         "--mpi",
         "given",
@@ -78,16 +79,6 @@ fn run_mpi(_cli: Cli) -> Result<()> {
 
 /// Runs a parsed command line in `context`.
 fn run_in(cli: Cli, context: &Context) -> Result<()> {
-    if !has_parts(&cli.command) {
-        context.refuse_parts("this command")?;
-    }
-    if context.until.is_some() && !takes_precision_target(&cli.command) {
-        return Err(Error::invalid(
-            "--until-halfwidth",
-            context.until.as_ref().map_or(0.0, |u| u.target.half_width),
-            "only a Monte-Carlo run of one version takes a precision target: `mc`, or `prisoners-patience solve --trials`",
-        ));
-    }
     match cli.command {
         Command::Blackjack(command) => blackjack::run(command, context),
         Command::IdiotsDelight(command) => idiots_delight::run(command, context),
@@ -112,46 +103,6 @@ fn run_in(cli: Cli, context: &Context) -> Result<()> {
         ),
         Command::Merge { files, output } => merge::run(&files, &output, context),
     }
-}
-
-/// Whether `command` can run a part of itself (`--shard`): it samples, or
-/// enumerates exhaustively. (An exact command on the memoised engine, or a
-/// comparison with a published table, still refuses `--shard` when it
-/// finds it has nothing to cut.)
-fn has_parts(command: &Command) -> bool {
-    use crate::cli::{
-        BlackjackCommand as B, IdiotsDelightCommand as I, KlondikeCommand as K,
-        PrisonersCommand as P, RollCallCommand as R,
-    };
-    matches!(
-        command,
-        Command::Blackjack(B::Mc { .. } | B::Compare { .. })
-            | Command::IdiotsDelight(
-                I::Exact { .. } | I::Mc { .. } | I::Compare { .. } | I::Power { .. }
-            )
-            | Command::RollCall(R::Exact { .. } | R::Mc { .. } | R::Compare { .. })
-            | Command::PrisonersPatience(
-                P::Exact { .. } | P::Mc { .. } | P::Compare { .. } | P::Solve { .. }
-            )
-            | Command::Klondike(K::Mc { .. })
-    )
-}
-
-/// Whether `command` can sample until a precision target is met: a
-/// Monte-Carlo run of one version, whose size is the user's to choose.
-fn takes_precision_target(command: &Command) -> bool {
-    use crate::cli::{
-        BlackjackCommand as B, IdiotsDelightCommand as I, KlondikeCommand as K,
-        PrisonersCommand as P, RollCallCommand as R,
-    };
-    matches!(
-        command,
-        Command::Blackjack(B::Mc { .. })
-            | Command::IdiotsDelight(I::Mc { .. })
-            | Command::RollCall(R::Mc { .. })
-            | Command::PrisonersPatience(P::Mc { .. } | P::Solve { .. })
-            | Command::Klondike(K::Mc { .. })
-    )
 }
 
 /// What every command needs besides its own arguments.
@@ -263,7 +214,8 @@ impl Context {
         Ok(counts)
     }
 
-    fn new(global: &GlobalArgs) -> Result<Context> {
+    fn new(global: &GlobalArgs, long_runs: &LongRunArgs) -> Result<Context> {
+        let run = &long_runs.run;
         let threads = match &global.threads {
             None => None,
             Some(text) => Some(
@@ -274,8 +226,8 @@ impl Context {
             ),
         };
         let mut context = Context::plain(global.quiet, threads);
-        context.shard = global.shard.as_deref().map(Shard::parse).transpose()?;
-        context.until = until(global)?;
+        context.shard = run.parts.shard.as_deref().map(Shard::parse).transpose()?;
+        context.until = until(&long_runs.precision)?;
         if let (Some(shard), Some(_)) = (context.shard, &context.until) {
             return Err(Error::invalid(
                 "--shard",
@@ -283,7 +235,7 @@ impl Context {
                 "cannot cut a run that stops at a precision target (where it stops depends on every chunk before): run it whole, or give the parts --trials",
             ));
         }
-        let checkpoint_every = match &global.checkpoint_every {
+        let checkpoint_every = match &run.checkpoint_every {
             None => Duration::from_secs(5),
             Some(text) => text
                 .parse::<f64>()
@@ -294,19 +246,16 @@ impl Context {
                     Error::invalid("--checkpoint-every", text, "must be seconds, 0..=86400")
                 })?,
         };
-        if global.checkpoint_every.is_some()
-            && global.checkpoint.is_none()
-            && global.resume.is_none()
-        {
+        if run.checkpoint_every.is_some() && run.checkpoint.is_none() && run.resume.is_none() {
             return Err(Error::invalid(
                 "--checkpoint-every",
-                global.checkpoint_every.as_deref().unwrap_or_default(),
+                run.checkpoint_every.as_deref().unwrap_or_default(),
                 "says how often --checkpoint saves: give --checkpoint FILE too",
             ));
         }
-        if let Some(path) = &global.checkpoint
+        if let Some(path) = &run.checkpoint
             && path.exists()
-            && global.resume.as_ref() != Some(path)
+            && run.resume.as_ref() != Some(path)
         {
             return Err(Error::invalid(
                 "--checkpoint",
@@ -317,7 +266,7 @@ impl Context {
                 ),
             ));
         }
-        if let Some(path) = &global.resume {
+        if let Some(path) = &run.resume {
             let samples = checkpoint::load(path, context.shard)?;
             context.prior = Some(Prior {
                 source: PriorSource::Checkpoint(path.clone()),
@@ -325,7 +274,7 @@ impl Context {
                 enumerations: Mutex::new(VecDeque::new()),
             });
         }
-        if let Some(path) = global.checkpoint.as_ref().or(global.resume.as_ref()) {
+        if let Some(path) = run.checkpoint.as_ref().or(run.resume.as_ref()) {
             checkpoint::catch_interrupts(global.quiet)?;
             context.checkpointing = Some(Checkpointing {
                 path: path.clone(),
@@ -393,11 +342,11 @@ impl Context {
 }
 
 /// `--until-halfwidth X [--for OUTCOME] [--max-trials N]`, validated.
-fn until(global: &GlobalArgs) -> Result<Option<Until>> {
-    let Some(text) = &global.until_halfwidth else {
+fn until(precision: &PrecisionArgs) -> Result<Option<Until>> {
+    let Some(text) = &precision.until_halfwidth else {
         for (option, given) in [
-            ("--for", &global.for_outcome),
-            ("--max-trials", &global.max_trials),
+            ("--for", &precision.for_outcome),
+            ("--max-trials", &precision.max_trials),
         ] {
             if let Some(value) = given {
                 return Err(Error::invalid(
@@ -426,14 +375,14 @@ fn until(global: &GlobalArgs) -> Result<Option<Until>> {
                 "must be a proportion in (0, 0.5], such as 0.0005, or percentage points, such as 0.05%",
             )
         })?;
-    let max_trials = match &global.max_trials {
+    let max_trials = match &precision.max_trials {
         Some(text) => parse_count("--max-trials", text)?,
         None => DEFAULT_MAX_TRIALS,
     };
     Ok(Some(Until {
         target: PrecisionTarget {
             half_width,
-            outcome: global.for_outcome.clone(),
+            outcome: precision.for_outcome.clone(),
         },
         max_trials,
     }))

@@ -1,5 +1,5 @@
 //! `--mpi` (cargo feature `mpi`): a Monte-Carlo run spread over the ranks
-//! of an MPI job, `mpirun -n N deckodds --mpi COMMAND...`.
+//! of an MPI job, `mpirun -n N deckodds COMMAND... --mpi`.
 //!
 //! Each rank runs the command as part `rank/N` (`--shard`'s parts: the
 //! same chunks, so the same counts), writing nothing; the tallies of every
@@ -15,18 +15,21 @@ use clap::Parser;
 use super::merge::Sample;
 use super::sampling::{Prior, PriorSource};
 use super::{Context, run_in};
-use crate::cli::Cli;
+use crate::cli::{Cli, LongRunArgs};
 use crate::error::{Error, Result};
 use crate::exact::arrangements::Shard;
 
 /// Runs `cli` as this process's rank of the MPI job.
-pub(super) fn run(cli: Cli) -> Result<()> {
-    let global = &cli.global;
+pub(super) fn run(cli: Cli, long_runs: &LongRunArgs) -> Result<()> {
+    let run = &long_runs.run;
     for (option, given) in [
-        ("--shard", global.shard.is_some()),
-        ("--checkpoint", global.checkpoint.is_some()),
-        ("--resume", global.resume.is_some()),
-        ("--until-halfwidth", global.until_halfwidth.is_some()),
+        ("--shard", run.parts.shard.is_some()),
+        ("--checkpoint", run.checkpoint.is_some()),
+        ("--resume", run.resume.is_some()),
+        (
+            "--until-halfwidth",
+            long_runs.precision.until_halfwidth.is_some(),
+        ),
     ] {
         if given {
             return Err(Error::invalid(
@@ -40,7 +43,7 @@ pub(super) fn run(cli: Cli) -> Result<()> {
         .ok_or_else(|| Error::invalid("--mpi", "given", "MPI could not be initialised"))?;
     let world = universe.world();
     let (rank, size) = (world.rank(), world.size());
-    let mut part = Context::new(global)?;
+    let mut part = Context::new(&cli.global, long_runs)?;
     let (quiet, threads) = (part.quiet, part.threads);
     // Only rank 0 speaks.
     part.quiet |= rank != 0;

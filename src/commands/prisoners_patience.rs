@@ -56,6 +56,7 @@ pub(super) fn run(command: PrisonersCommand, context: &Context) -> Result<()> {
             engine,
             force,
             output,
+            ..
         } => {
             let game = game(&version)?;
             let engine = Engine::parse(&engine)?;
@@ -98,6 +99,7 @@ pub(super) fn run(command: PrisonersCommand, context: &Context) -> Result<()> {
             sampling,
             save_wins,
             output,
+            ..
         } => {
             let game = game(&version)?;
             let (n_trials, seed) = game_sampling(&sampling)?;
@@ -171,6 +173,7 @@ pub(super) fn run(command: PrisonersCommand, context: &Context) -> Result<()> {
             every,
             max_nodes,
             output,
+            ..
         } => {
             let game = game(&version)?;
             let params = SolveParams {

@@ -43,6 +43,7 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
             version,
             force,
             output,
+            ..
         } => {
             let game = game(&version)?;
             let shard = context.shard_of_enumeration();
@@ -78,6 +79,7 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
             sampling,
             save_wins,
             output,
+            ..
         } => {
             let game = game(&version)?;
             let (n_trials, seed) = game_sampling(&sampling)?;

@@ -88,11 +88,11 @@ fn stopped_then_resumed_is_the_uninterrupted_run() {
         let expected = whole(dir.path(), "whole.json", args);
         let out = dir.path().join("resumed.json");
         let checkpoint = dir.path().join("run.checkpoint");
-        let mut line: Vec<String> = ["--quiet", "--checkpoint"]
-            .iter()
-            .map(|s| s.to_string())
+        let mut line: Vec<String> = args
+            .split_whitespace()
+            .map(String::from)
+            .chain(["--quiet".into(), "--checkpoint".into()])
             .chain([checkpoint.display().to_string()])
-            .chain(args.split_whitespace().map(String::from))
             .chain(["--out".into(), out.display().to_string()])
             .collect();
         for &after in stops {
@@ -124,11 +124,11 @@ fn stopped_then_resumed_is_the_uninterrupted_run() {
     let expected = whole(dir.path(), "whole.json", args);
     let part = |k: u64| dir.path().join(format!("part-{k}.json"));
     let checkpoint = dir.path().join("part-1.checkpoint");
-    let line: Vec<String> = ["--quiet", "--shard", "1/3", "--checkpoint"]
-        .iter()
-        .map(|s| s.to_string())
+    let line: Vec<String> = args
+        .split_whitespace()
+        .map(String::from)
+        .chain(["--quiet", "--shard", "1/3", "--checkpoint"].map(String::from))
         .chain([checkpoint.display().to_string()])
-        .chain(args.split_whitespace().map(String::from))
         .chain(["--out".into(), part(1).display().to_string()])
         .collect();
     let resume = interrupted(&line, 1, &part(1));
@@ -136,8 +136,8 @@ fn stopped_then_resumed_is_the_uninterrupted_run() {
     assert!(run_printed(&resume, &[]).status.success());
     for k in [0, 2] {
         let output = deckodds()
-            .args(["--quiet", "--shard", &format!("{k}/3")])
             .args(args.split_whitespace())
+            .args(["--quiet", "--shard", &format!("{k}/3")])
             .arg("--out")
             .arg(part(k))
             .output()
@@ -209,11 +209,11 @@ fn interrupted_by_signals_then_resumed_is_the_uninterrupted_run() {
     let expected = whole(dir.path(), "whole.json", args);
     let out = dir.path().join("resumed.json");
     let checkpoint = dir.path().join("run.checkpoint");
-    let line: Vec<String> = ["--checkpoint", &checkpoint.display().to_string()]
-        .iter()
-        .map(|s| s.to_string())
+    let line: Vec<String> = args
+        .split_whitespace()
+        .map(String::from)
+        .chain(["--checkpoint".into(), checkpoint.display().to_string()])
         .chain(["--checkpoint-every".into(), "0.2".into()])
-        .chain(args.split_whitespace().map(String::from))
         .chain(["--out".into(), out.display().to_string()])
         .collect();
     let stderr = signal_after_save(spawn(&line), &checkpoint, 0, "INT");
@@ -288,10 +288,9 @@ fn damaged_or_foreign_checkpoints_are_refused() {
     let good = dir.path().join("good.checkpoint");
     let args = "klondike mc --trials 600000 --seed 3";
     let line = |checkpoint_option: &str, path: &Path, args: &str| -> Vec<String> {
-        ["--quiet", checkpoint_option, &path.display().to_string()]
-            .iter()
-            .map(|s| s.to_string())
-            .chain(args.split_whitespace().map(String::from))
+        args.split_whitespace()
+            .map(String::from)
+            .chain(["--quiet", checkpoint_option, &path.display().to_string()].map(String::from))
             .chain(["--out".into(), out.display().to_string()])
             .collect()
     };
@@ -360,8 +359,8 @@ fn damaged_or_foreign_checkpoints_are_refused() {
         ),
         (
             [
-                vec!["--shard".to_string(), "0/2".into()],
                 line("--resume", &good, args),
+                vec!["--shard".to_string(), "0/2".into()],
             ]
             .concat(),
             "a checkpoint of a whole run, and this run is part 0/2",
@@ -380,7 +379,7 @@ fn damaged_or_foreign_checkpoints_are_refused() {
                 &dir.path().join("new.checkpoint"),
                 "roll-call exact --copies 2 --ranks 3",
             ),
-            "samples nothing to save",
+            "unexpected argument '--checkpoint' found",
         ),
         (
             line(
@@ -388,7 +387,7 @@ fn damaged_or_foreign_checkpoints_are_refused() {
                 &dir.path().join("new.checkpoint"),
                 "klondike record",
             ),
-            "samples nothing to save",
+            "unexpected argument '--checkpoint' found",
         ),
     ];
     for (args, expected) in &cases {
@@ -481,7 +480,7 @@ fn until_halfwidth_stops_at_the_first_chunk_within_its_bound() {
         ("roll-call mc --seed 8 --ranks 5", 0.0015, "", |_, _| true),
     ];
     for (args, bound, outcome, watched) in cases {
-        let until = format!("--until-halfwidth {bound} {outcome} {args}");
+        let until = format!("{args} --until-halfwidth {bound} {outcome}");
         let stopped = report(dir.path(), &until);
         let trials = stopped["trials"].as_u64().unwrap();
         assert_eq!(trials % CHUNK, 0, "{until}");
@@ -500,13 +499,13 @@ fn until_halfwidth_stops_at_the_first_chunk_within_its_bound() {
         plain = report(dir.path(), &format!("{args} --trials {}", trials - CHUNK));
         assert!(widest(&plain, watched) >= bound, "{until}: stopped late");
 
-        let one_thread = report(dir.path(), &format!("--threads 1 {until}"));
+        let one_thread = report(dir.path(), &format!("{until} --threads 1"));
         assert_eq!(one_thread, stopped, "{until}");
     }
 
     let capped = report(
         dir.path(),
-        "--until-halfwidth 0.0001% --for 1 --max-trials 200000 prisoners-patience mc",
+        "prisoners-patience mc --until-halfwidth 0.0001% --for 1 --max-trials 200000",
     );
     assert_eq!(capped["trials"], 200_000);
     assert_eq!(capped["precision"]["runs"][0]["met"], false);
@@ -517,14 +516,14 @@ fn until_halfwidth_stops_at_the_first_chunk_within_its_bound() {
 #[test]
 fn a_resumed_precision_target_stops_where_the_uninterrupted_run_does() {
     let dir = tempfile::tempdir().unwrap();
-    let args = "--until-halfwidth 0.0008 klondike mc --seed 9";
+    let args = "klondike mc --seed 9 --until-halfwidth 0.0008";
     let expected = whole(dir.path(), "whole.json", args);
     let out = dir.path().join("resumed.json");
     let checkpoint = dir.path().join("run.checkpoint");
-    let line: Vec<String> = ["--quiet", "--checkpoint", &checkpoint.display().to_string()]
-        .iter()
-        .map(|s| s.to_string())
-        .chain(args.split_whitespace().map(String::from))
+    let line: Vec<String> = args
+        .split_whitespace()
+        .map(String::from)
+        .chain(["--quiet", "--checkpoint", &checkpoint.display().to_string()].map(String::from))
         .chain(["--out".into(), out.display().to_string()])
         .collect();
     let resume = interrupted(&line, 3, &out);
@@ -540,35 +539,35 @@ fn bad_precision_targets_are_refused() {
     let out = dir.path().join("out.json");
     let cases: [(&str, &str); 8] = [
         (
-            "--until-halfwidth 0 klondike mc",
+            "klondike mc --until-halfwidth 0",
             "--until-halfwidth 0: must be",
         ),
         (
-            "--until-halfwidth 60% klondike mc",
+            "klondike mc --until-halfwidth 60%",
             "--until-halfwidth 60%: must be",
         ),
         (
-            "--until-halfwidth x klondike mc",
+            "klondike mc --until-halfwidth x",
             "--until-halfwidth x: must be",
         ),
         (
-            "--until-halfwidth 0.01 --for won klondike mc",
+            "klondike mc --until-halfwidth 0.01 --for won",
             "--for won: names no outcome of this run; its outcomes are 0, 1, 2",
         ),
         (
-            "--for 52 klondike mc",
+            "klondike mc --for 52",
             "--for 52: goes with --until-halfwidth",
         ),
         (
-            "--max-trials 1e6 klondike mc",
+            "klondike mc --max-trials 1e6",
             "--max-trials 1e6: goes with",
         ),
         (
-            "--until-halfwidth 0.01 roll-call compare --with order",
-            "only a Monte-Carlo run of one version takes a precision target",
+            "roll-call compare --with order --until-halfwidth 0.01",
+            "unexpected argument '--until-halfwidth' found",
         ),
         (
-            "--until-halfwidth 0.01 --shard 0/2 klondike mc",
+            "klondike mc --until-halfwidth 0.01 --shard 0/2",
             "--shard 0/2: cannot cut a run that stops at a precision target",
         ),
     ];

@@ -76,7 +76,7 @@ fn run_part(dir: &Path, args: &str, k: u64, n: u64, threads: usize) -> PathBuf {
     let path = dir.join(format!("part-{k}.json"));
     run_into(
         &path,
-        &format!("--threads {threads} --shard {k}/{n} {args}"),
+        &format!("{args} --threads {threads} --shard {k}/{n}"),
     );
     path
 }
@@ -275,12 +275,14 @@ fn merge_refuses_parts_that_do_not_belong_together() {
     // A command with no parts refuses --shard, writing nothing.
     let record = dir.path().join("record.txt");
     let output = deckodds()
-        .args(["--shard", "0/2", "klondike", "record", "--out"])
+        .args(["klondike", "record", "--shard", "0/2", "--out"])
         .arg(&record)
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("has no parts"));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("unexpected argument '--shard' found")
+    );
     assert!(!record.exists());
 }
 
@@ -406,8 +408,8 @@ fn mpi_ranks_sum_into_the_one_run() {
         let output = std::process::Command::new("mpirun")
             .args(["--oversubscribe", "-n", &ranks.to_string()])
             .arg(assert_cmd::cargo::cargo_bin!("deckodds"))
-            .args(["--mpi", "--quiet", "--threads", "1"])
             .args(args.split_whitespace())
+            .args(["--mpi", "--quiet", "--threads", "1"])
             .arg("--out")
             .arg(&out)
             // mpirun refuses root unless told twice (CI runs as root).
@@ -432,7 +434,7 @@ fn mpi_without_the_feature_says_how_to_build_it() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.json");
     let output = deckodds()
-        .args(["--mpi", "klondike", "mc", "--out"])
+        .args(["klondike", "mc", "--mpi", "--out"])
         .arg(&out)
         .output()
         .unwrap();

@@ -580,3 +580,41 @@ fn bad_precision_targets_are_refused() {
         refused(&line, expected, &out);
     }
 }
+
+/// Each command's `--help` lists only the long-run options it takes: none
+/// for a command that neither samples nor enumerates exhaustively, only
+/// `--shard` for an exact command, parts and checkpoints for a sampling
+/// one, and a precision target only for a Monte-Carlo run of one version.
+#[test]
+fn help_lists_only_the_options_a_command_takes() {
+    let parts = ["--shard"];
+    let saving = ["--checkpoint", "--resume", "--checkpoint-every", "--mpi"];
+    let precision = ["--until-halfwidth", "--for", "--max-trials"];
+    let cases: [(&str, &[&[&str]]); 8] = [
+        ("blackjack exact", &[]),
+        ("blackjack eor", &[]),
+        ("klondike record", &[]),
+        ("roll-call first-pass", &[]),
+        ("idiots-delight exact", &[&parts]),
+        ("roll-call compare", &[&parts, &saving]),
+        ("klondike mc", &[&parts, &saving, &precision]),
+        ("prisoners-patience solve", &[&parts, &saving, &precision]),
+    ];
+    for (command, groups) in cases {
+        let help = String::from_utf8(
+            deckodds()
+                .args(command.split_whitespace())
+                .arg("--help")
+                .output()
+                .unwrap()
+                .stdout,
+        )
+        .unwrap();
+        let listed = |option: &str| help.contains(&format!("  {option} "));
+        for option in parts.iter().chain(&saving).chain(&precision) {
+            let takes = groups.iter().any(|group| group.contains(option));
+            assert_eq!(listed(option), takes, "{command} --help and {option}");
+        }
+        assert_eq!(help.contains("Long runs:"), !groups.is_empty(), "{command}");
+    }
+}

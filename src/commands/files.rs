@@ -292,7 +292,9 @@ pub(super) fn check_before_run(plan: &Plan) -> Result<()> {
         };
         let identity = Identity::Existing(metadata.dev(), metadata.ino());
         let clash = seen.iter().find(|(output, other)| {
-            *other == identity && !(output.option == "--checkpoint" && input.option == "--resume")
+            let resumed_in_place =
+                matches!(output.option, "--checkpoint" | "--resume") && input.option == "--resume";
+            *other == identity && !resumed_in_place
         });
         if let Some((output, _)) = clash {
             return Err(Error::invalid(
@@ -523,6 +525,8 @@ mod tests {
             report_on_stdout: true,
         };
         check_before_run(&plan("--checkpoint")).unwrap();
+        // `--resume F` alone saves to F too.
+        check_before_run(&plan("--resume")).unwrap();
         let error = check_before_run(&plan("--out")).unwrap_err().to_string();
         assert!(error.contains("--resume"), "{error}");
     }

@@ -234,6 +234,16 @@ fn check_files(cli: &Cli) -> Result<()> {
                 plan.inputs.push(named("--published", Path::new(path)));
             }
             if let Some(path) = chart {
+                let is_svg = path
+                    .extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
+                if !is_svg && Destination::of(path) != Destination::Stdout {
+                    return Err(Error::invalid(
+                        "--chart",
+                        path.display(),
+                        "the chart is SVG: name the file .svg",
+                    ));
+                }
                 plan.outputs.push(named("--chart", path));
             }
             Some((output, Writes::Everything))

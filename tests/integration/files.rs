@@ -403,6 +403,10 @@ fn unknown_extensions_are_refused_and_format_takes_any_name() {
             vec!["--out game.json: klondike record writes readable text only: name the file .txt"],
         ),
         (
+            "idiots-delight compare --published sas --trials 1e12 --chart c.png".to_string(),
+            vec!["--chart c.png: the chart is SVG: name the file .svg"],
+        ),
+        (
             "klondike record --out game.log".to_string(),
             vec!["--out game.log: klondike record writes readable text only"],
         ),

@@ -123,8 +123,8 @@ pub struct RunArgs {
     #[command(flatten)]
     pub parts: PartArgs,
 
-    /// Save the run's counts to FILE every few seconds (atomically).
-    /// Ctrl-C or SIGTERM then finishes the chunks in flight, saves, prints
+    /// Save the run's counts to FILE every few seconds (atomically, and
+    /// synced to disk). Ctrl-C or SIGTERM then finishes the chunks in flight, saves, prints
     /// how to resume, and exits with status 130. The file is removed when
     /// the run finishes. FILE must not exist yet.
     #[arg(long, value_name = "FILE", help_heading = LONG_RUNS)]
@@ -297,8 +297,8 @@ pub enum KlondikeCommand {
         /// Write suits as the letters C D H S instead of ♣ ♦ ♥ ♠.
         #[arg(long)]
         ascii: bool,
-        /// Write the records to this file (atomically) instead of standard
-        /// output.
+        /// Write the records to this file (FILE.txt, atomically) instead
+        /// of standard output.
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
     },
@@ -781,14 +781,18 @@ pub struct SamplingArgs {
 /// Where and how results are written.
 #[derive(Debug, Args)]
 pub struct OutputArgs {
-    /// Output format: table, md, csv, json or latex. Default: inferred from
-    /// --out's extension (.md .csv .json .tex), else table.
+    /// Output format: table, md, csv, json, latex or svg (the chart).
+    /// Default: from --out's extension (.md .csv .json .tex, .txt for the
+    /// table, .svg for the chart), else table.
     #[arg(long, value_name = "FORMAT", help_heading = "Output")]
     pub format: Option<String>,
 
-    /// Write to this file (atomically: complete or not at all) instead of
-    /// standard output. Repeat it to write several formats from one run
-    /// (e.g. --out t.md --out t.json).
+    /// Write to this file instead of standard output (`-` is standard
+    /// output): a regular file is replaced atomically (complete or not at
+    /// all), a device or FIFO written in place. Repeat it to write several
+    /// formats from one run (e.g. --out t.md --out t.json --out t.svg).
+    /// Checked before the run: a known extension, an existing writable
+    /// directory, no other output on the same file.
     #[arg(long, value_name = "FILE", help_heading = "Output")]
     pub out: Vec<PathBuf>,
 

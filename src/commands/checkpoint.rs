@@ -84,7 +84,9 @@ fn checksum(body: &Value) -> String {
 }
 
 /// Saves the samples done so far (the last one possibly partial) to `path`,
-/// atomically: the file is always a whole checkpoint, old or new.
+/// atomically and durably: the file is always a whole checkpoint, old or
+/// new, even after a crash of the machine (it is synced to disk before it
+/// replaces the old one, and the directory after).
 pub(super) fn save(path: &Path, part: Option<Shard>, samples: &[Sample]) -> Result<()> {
     let mut value = body(part, samples);
     let sum = checksum(&value);
@@ -92,7 +94,7 @@ pub(super) fn save(path: &Path, part: Option<Shard>, samples: &[Sample]) -> Resu
         object.insert("checksum".into(), json!(sum));
     }
     let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
-    super::write_atomically(path, text.as_bytes())
+    super::files::write_durably(path, text.as_bytes())
 }
 
 /// Reads the checkpoint at `path` for a run of this command line as part

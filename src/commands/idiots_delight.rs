@@ -105,8 +105,7 @@ pub(super) fn run(command: IdiotsDelightCommand, context: &Context) -> Result<()
                     )?;
                     if let Some(path) = &chart {
                         let svg = chart_svg(&comparison)?;
-                        super::write_atomically(path, svg.as_bytes())?;
-                        context.note(&format!("wrote {}", path.display()));
+                        super::emit(&svg, Some(path), context)?;
                     }
                     (comparison.title, comparison.agreements)
                 }

@@ -2,15 +2,11 @@
 //! Carlo, and readable records of games.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use serde_json::{Map, json};
 
 use super::sampling::{Sampled, Sampling};
-use super::{
-    Context, emit, game_sampling, output_format, parse_count, parse_seed, parse_small,
-    write_atomically,
-};
+use super::{Context, emit, game_sampling, output_format, parse_count, parse_seed, parse_small};
 use crate::cards::{Card, parse_card};
 use crate::cli::{KlondikeCommand, KlondikeRules};
 use crate::distribution::CountDistribution;
@@ -103,14 +99,7 @@ pub(super) fn run(command: KlondikeCommand, context: &Context) -> Result<()> {
                     records(game, n_games as usize, seed, went_out, &options, context)
                 }
             };
-            match out {
-                Some(path) => {
-                    write_atomically(&path, text.as_bytes())?;
-                    context.note(&format!("wrote {}", path.display()));
-                    Ok(())
-                }
-                None => emit(&text, None::<&Path>, context),
-            }
+            emit(&text, out.as_deref(), context)
         }
     }
 }

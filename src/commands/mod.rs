@@ -6,6 +6,7 @@
 
 mod blackjack;
 mod checkpoint;
+mod files;
 mod idiots_delight;
 mod klondike;
 mod merge;
@@ -18,7 +19,7 @@ mod sampling;
 
 use std::collections::VecDeque;
 use std::fs;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -35,6 +36,7 @@ use crate::montecarlo::Progress;
 use crate::montecarlo::precision::PrecisionTarget;
 use crate::report::{Format, RenderOptions};
 use checkpoint::Checkpointing;
+use files::{Destination, write_atomically};
 use sampling::{Prior, PriorSource, Until};
 
 /// Runs a parsed command line.
@@ -45,14 +47,10 @@ pub fn run(cli: Cli) -> Result<()> {
     }
     let context = Context::new(&cli.global, &long_runs)?;
     run_in(cli, &context)?;
+    // The run is complete and written: its checkpoint is spent.
     if let Some(checkpointing) = &context.checkpointing
-        && checkpointing.path.exists()
+        && files::remove_checkpoint(&checkpointing.path)?
     {
-        // The run is complete and written: its checkpoint is spent.
-        fs::remove_file(&checkpointing.path).map_err(|source| Error::Io {
-            path: checkpointing.path.clone(),
-            source,
-        })?;
         context.note(&format!(
             "removed the checkpoint {}: the run is complete",
             checkpointing.path.display()
@@ -79,6 +77,7 @@ fn run_mpi(_cli: Cli, _long_runs: &LongRunArgs) -> Result<()> {
 
 /// Runs a parsed command line in `context`.
 fn run_in(cli: Cli, context: &Context) -> Result<()> {
+    check_files(&cli)?;
     match cli.command {
         Command::Blackjack(command) => blackjack::run(command, context),
         Command::IdiotsDelight(command) => idiots_delight::run(command, context),
@@ -103,6 +102,204 @@ fn run_in(cli: Cli, context: &Context) -> Result<()> {
         ),
         Command::Merge { files, output } => merge::run(&files, &output, context),
     }
+}
+
+/// What a command's report can be written as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Writes {
+    /// Every format, and the chart.
+    Everything,
+    /// Every format but the chart: the command (named) draws none.
+    NoChart(&'static str),
+    /// Only text (the terminal table's place: `.txt`, or standard
+    /// output): the command (named) writes a readable text and nothing
+    /// else.
+    TextOnly(&'static str),
+}
+
+/// Checks the files a command line writes and reads, before it runs (see
+/// [`files::check_before_run`]): also that each output's format is known
+/// and one the command writes (a chart only from a command that draws
+/// one), so that a long run does not end in an error it could have had
+/// at once.
+fn check_files(cli: &Cli) -> Result<()> {
+    use crate::cli::{
+        BlackjackCommand as B, IdiotsDelightCommand as I, KlondikeCommand as K,
+        PrisonersCommand as P, RollCallCommand as R,
+    };
+    let mut plan = files::Plan::default();
+    let named = |option: &'static str, path: &Path| files::NamedPath {
+        option,
+        path: path.to_path_buf(),
+    };
+    let long_runs = cli.command.long_run_args();
+    let run = &long_runs.run;
+    if let Some(path) = run.checkpoint.as_ref().or(run.resume.as_ref()) {
+        let option = if run.checkpoint.is_some() {
+            "--checkpoint"
+        } else {
+            "--resume"
+        };
+        plan.outputs.push(named(option, path));
+    }
+    if let Some(path) = &run.resume {
+        plan.inputs.push(named("--resume", path));
+    }
+    let report: Option<(&OutputArgs, Writes)> = match &cli.command {
+        Command::Blackjack(B::Exact { output, .. } | B::Mc { output, .. }) => {
+            Some((output, Writes::Everything))
+        }
+        Command::Blackjack(B::Compare {
+            published,
+            hands,
+            hands_per_row,
+            output,
+            ..
+        }) => {
+            if let Some(path) = published {
+                plan.inputs.push(named("--published", path));
+            }
+            // A table checked as exact has no z-scores to plot.
+            let exact_check = published.is_some() && hands.is_none() && hands_per_row.is_none();
+            Some((
+                output,
+                if exact_check {
+                    Writes::NoChart("blackjack compare --published without --hands")
+                } else {
+                    Writes::Everything
+                },
+            ))
+        }
+        Command::Blackjack(B::Eor { output, .. }) => {
+            Some((output, Writes::NoChart("blackjack eor")))
+        }
+        Command::IdiotsDelight(I::Exact { output, .. } | I::Mc { output, .. }) => {
+            Some((output, Writes::Everything))
+        }
+        Command::IdiotsDelight(I::Compare {
+            published,
+            chart,
+            output,
+            ..
+        }) => {
+            if let Some(path) = published.as_deref().filter(|source| *source != "sas") {
+                plan.inputs.push(named("--published", Path::new(path)));
+            }
+            if let Some(path) = chart {
+                let is_svg = path
+                    .extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
+                if !is_svg && Destination::of(path) != Destination::Stdout {
+                    return Err(Error::invalid(
+                        "--chart",
+                        path.display(),
+                        "the chart is SVG: name the file .svg",
+                    ));
+                }
+                plan.outputs.push(named("--chart", path));
+            }
+            Some((output, Writes::Everything))
+        }
+        Command::IdiotsDelight(I::Power { output, .. }) => {
+            Some((output, Writes::NoChart("idiots-delight power")))
+        }
+        Command::RollCall(R::Mc {
+            save_wins, output, ..
+        })
+        | Command::PrisonersPatience(P::Mc {
+            save_wins, output, ..
+        }) => {
+            if let Some([_, path]) = save_wins.as_deref() {
+                plan.outputs.push(named("--save-wins", Path::new(path)));
+            }
+            Some((output, Writes::Everything))
+        }
+        Command::RollCall(
+            R::Exact { output, .. } | R::Compare { output, .. } | R::FirstPass { output, .. },
+        )
+        | Command::PrisonersPatience(P::Exact { output, .. } | P::Compare { output, .. }) => {
+            Some((output, Writes::Everything))
+        }
+        Command::PrisonersPatience(P::Solve { deal, output, .. }) => Some((
+            output,
+            if deal.is_some() {
+                Writes::TextOnly("prisoners-patience solve --deal")
+            } else {
+                Writes::Everything
+            },
+        )),
+        Command::Klondike(K::Mc { output, .. }) => Some((output, Writes::Everything)),
+        Command::Klondike(K::Record { out, .. }) => {
+            if let Some(path) = out {
+                text_only(path, "klondike record")?;
+                plan.outputs.push(named("--out", path));
+            }
+            None
+        }
+        Command::Merge { files, output } => {
+            plan.inputs
+                .extend(files.iter().map(|path| named("merge", path)));
+            // The chart is checked when the parts' command runs again.
+            Some((output, Writes::Everything))
+        }
+        Command::RollCall(R::Replay { .. } | R::LongestZeroStrike { .. })
+        | Command::PrisonersPatience(P::Replay { .. })
+        | Command::Reproduce { .. } => None,
+    };
+    if let Some((output, writes)) = report {
+        let outputs = output_format(output, 0)?;
+        for (destination, rendering) in &outputs.targets {
+            let (option, value) = match destination {
+                Destination::File(path) => ("--out", path.display().to_string()),
+                Destination::Stdout => ("--format", output.format.clone().unwrap_or_default()),
+            };
+            match (writes, rendering) {
+                (Writes::NoChart(command), Rendering::Chart) => {
+                    return Err(Error::invalid(
+                        option,
+                        value,
+                        format!(
+                            "{command} draws no chart: name the file .md .csv .json .tex or .txt"
+                        ),
+                    ));
+                }
+                (Writes::TextOnly(command), rendering)
+                    if *rendering != Rendering::Text(Format::Table) =>
+                {
+                    let instead = match destination {
+                        Destination::File(_) => "name the file .txt",
+                        Destination::Stdout => "leave --format out",
+                    };
+                    return Err(Error::invalid(
+                        option,
+                        value,
+                        format!("{command} writes readable text only: {instead}"),
+                    ));
+                }
+                _ => {}
+            }
+        }
+        plan.outputs
+            .extend(output.out.iter().map(|path| named("--out", path)));
+    }
+    plan.report_on_stdout = !plan.outputs.iter().any(|o| o.option == "--out");
+    files::check_before_run(&plan)
+}
+
+/// Checks that `path` names a text file (`.txt`, or `-`) for `command`,
+/// which writes readable text only.
+fn text_only(path: &Path, command: &str) -> Result<()> {
+    let is_text = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("txt"));
+    if is_text || Destination::of(path) == Destination::Stdout {
+        return Ok(());
+    }
+    Err(Error::invalid(
+        "--out",
+        path.display(),
+        format!("{command} writes readable text only: name the file .txt"),
+    ))
 }
 
 /// What every command needs besides its own arguments.
@@ -456,35 +653,103 @@ fn peak_memory_bytes() -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// What one output holds: a rendering of the result, or its chart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rendering {
+    /// The result in a text format (the terminal table, md, csv, json,
+    /// latex).
+    Text(Format),
+    /// The chart of the result: SVG drawn from its JSON by
+    /// [`crate::report::figures::svg_for_report`], as `reproduce` draws it.
+    Chart,
+}
+
+/// The file extensions `--out` knows, for errors.
+const EXTENSIONS: &str = ".md .csv .json .tex .txt (the terminal table) or .svg (the chart)";
+
+impl Rendering {
+    /// The rendering `--format` names: a format of [`Format::parse`], or
+    /// `svg`.
+    fn parse(text: &str) -> Result<Rendering> {
+        if text == "svg" {
+            return Ok(Rendering::Chart);
+        }
+        Format::parse(text).map(Rendering::Text).map_err(|_| {
+            Error::invalid(
+                "--format",
+                text,
+                format!("must be one of {}, svg", Format::NAMES),
+            )
+        })
+    }
+
+    /// The rendering a file's extension names (in any case); an unknown
+    /// extension, or none, is an error naming the known ones.
+    fn of_extension(path: &Path) -> Result<Rendering> {
+        let extension = path
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        Ok(Rendering::Text(match extension.as_deref() {
+            Some("md") => Format::Md,
+            Some("csv") => Format::Csv,
+            Some("json") => Format::Json,
+            Some("tex") => Format::Latex,
+            Some("txt") => Format::Table,
+            Some("svg") => return Ok(Rendering::Chart),
+            other => {
+                let what = match other {
+                    Some(other) => format!("unknown extension .{other}"),
+                    None => "no extension to tell the format".to_string(),
+                };
+                return Err(Error::invalid(
+                    "--out",
+                    path.display(),
+                    format!("{what}: name the file {EXTENSIONS}, or give --format"),
+                ));
+            }
+        }))
+    }
+}
+
 /// Where and how a command writes, validated before any work: one
 /// target per `--out` (each file's format from its extension, unless
-/// `--format` names one), or standard output.
+/// `--format` names one; `-` is standard output), or standard output.
 pub(super) struct Outputs {
-    targets: Vec<(Option<PathBuf>, Format)>,
+    targets: Vec<(Destination, Rendering)>,
     options: RenderOptions,
 }
 
 /// The outputs an [`OutputArgs`] asks for.
 fn output_format(output: &OutputArgs, default_digits: usize) -> Result<Outputs> {
-    let named = output.format.as_deref().map(Format::parse).transpose()?;
+    let named = output.format.as_deref().map(Rendering::parse).transpose()?;
     if named.is_some() && output.out.len() > 1 {
         return Err(Error::invalid(
             "--format",
             output.format.as_deref().unwrap_or_default(),
-            "cannot be given with more than one --out: each file's format comes from its extension (.md .csv .json .tex)",
+            format!(
+                "cannot be given with more than one --out: each file's format comes from its extension ({EXTENSIONS})"
+            ),
         ));
     }
     let targets = if output.out.is_empty() {
-        vec![(None, named.unwrap_or(Format::Table))]
+        vec![(
+            Destination::Stdout,
+            named.unwrap_or(Rendering::Text(Format::Table)),
+        )]
     } else {
         output
             .out
             .iter()
             .map(|path| {
-                let format = named.unwrap_or_else(|| format_from_extension(path));
-                (Some(path.clone()), format)
+                let destination = Destination::of(path);
+                let rendering = match (named, &destination) {
+                    (Some(named), _) => named,
+                    (None, Destination::Stdout) => Rendering::Text(Format::Table),
+                    (None, Destination::File(_)) => Rendering::of_extension(path)?,
+                };
+                Ok((destination, rendering))
             })
-            .collect()
+            .collect::<Result<_>>()?
     };
     let percent_decimals = match output.digits {
         Some(digits) if digits > 12 => {
@@ -500,7 +765,9 @@ fn output_format(output: &OutputArgs, default_digits: usize) -> Result<Outputs> 
 }
 
 impl Outputs {
-    /// Renders the result in each target's format and writes it.
+    /// Renders the result in each target's format (a chart from its JSON)
+    /// and writes it. Every target is rendered before any is written, so
+    /// that an error in one leaves none written.
     fn emit(
         &self,
         context: &Context,
@@ -521,48 +788,75 @@ impl Outputs {
                 "this run samples nothing to save (an exact computation): leave --checkpoint out, and cut a long enumeration into parts with --shard",
             ));
         }
-        let render = |format: Format, options: &RenderOptions| -> Result<String> {
-            let text = render(format, options);
+        check_parts_used(context)?;
+        let render = |format: Format| -> Result<String> {
+            let text = render(format, &self.options);
             match (format, context.precision_block()) {
                 (Format::Json, Some(block)) => with_block(&text, "precision", block),
                 _ => Ok(text),
             }
         };
-        if let Some(shard) = context.shard {
-            // A shard's JSON is its count file, for `merge`.
-            let samples = context
-                .sampled
-                .lock()
-                .map(|s| s.clone())
-                .unwrap_or_default();
-            let enumerations = context
-                .enumerated
-                .lock()
-                .map(|e| e.clone())
-                .unwrap_or_default();
-            let counted = !samples.is_empty() || !enumerations.is_empty();
-            if counted && !self.targets.iter().any(|(_, f)| *f == Format::Json) {
-                context.note(&format!(
-                    "note: part {shard} writes no count file to merge: add --out FILE.json"
-                ));
+        // A shard's JSON is its count file, for `merge`.
+        let shard_block = match context.shard {
+            Some(shard) => {
+                let samples = context
+                    .sampled
+                    .lock()
+                    .map(|s| s.clone())
+                    .unwrap_or_default();
+                let enumerations = context
+                    .enumerated
+                    .lock()
+                    .map(|e| e.clone())
+                    .unwrap_or_default();
+                let counted = !samples.is_empty() || !enumerations.is_empty();
+                let json = Rendering::Text(Format::Json);
+                if counted && !self.targets.iter().any(|(_, r)| *r == json) {
+                    context.note(&format!(
+                        "note: part {shard} writes no count file to merge: add --out FILE.json"
+                    ));
+                }
+                counted.then_some((shard, samples, enumerations))
             }
-            for (path, format) in &self.targets {
-                let text = render(*format, &self.options)?;
-                let text = match format {
-                    Format::Json if counted => {
-                        merge::with_shard_block(&text, shard, &samples, &enumerations)?
-                    }
-                    _ => text,
-                };
-                emit(&text, path.as_deref(), context)?;
-            }
-            return Ok(());
+            None => None,
+        };
+        let mut rendered = Vec::with_capacity(self.targets.len());
+        for (destination, rendering) in &self.targets {
+            let text = match rendering {
+                Rendering::Text(Format::Json) => match &shard_block {
+                    Some((shard, samples, enumerations)) => merge::with_shard_block(
+                        &render(Format::Json)?,
+                        *shard,
+                        samples,
+                        enumerations,
+                    )?,
+                    None => render(Format::Json)?,
+                },
+                Rendering::Text(format) => render(*format)?,
+                Rendering::Chart => chart(&render(Format::Json)?, destination)?,
+            };
+            rendered.push((destination, text));
         }
-        for (path, format) in &self.targets {
-            emit(&render(*format, &self.options)?, path.as_deref(), context)?;
+        for (destination, text) in rendered {
+            write_to(destination, text.as_bytes(), context)?;
         }
         Ok(())
     }
+}
+
+/// The chart of a report's JSON, for `destination`.
+fn chart(json: &str, destination: &Destination) -> Result<String> {
+    let report: serde_json::Value = serde_json::from_str(json).map_err(|e| Error::Io {
+        path: PathBuf::from("<report>"),
+        source: std::io::Error::other(e),
+    })?;
+    crate::report::figures::svg_for_report(&report).map_err(|e| {
+        let (option, value) = match destination {
+            Destination::Stdout => ("--format", "svg".to_string()),
+            Destination::File(path) => ("--out", path.display().to_string()),
+        };
+        Error::invalid(option, value, format!("this report has no chart: {e}"))
+    })
 }
 
 /// `report` (a JSON object) with `block` added under `key`.
@@ -577,38 +871,21 @@ fn with_block(report: &str, key: &str, block: serde_json::Value) -> Result<Strin
     Ok(serde_json::to_string_pretty(&value).unwrap_or_default() + "\n")
 }
 
-fn format_from_extension(path: &Path) -> Format {
-    match path.extension().and_then(|e| e.to_str()) {
-        Some("md") => Format::Md,
-        Some("csv") => Format::Csv,
-        Some("json") => Format::Json,
-        Some("tex") => Format::Latex,
-        _ => Format::Table,
-    }
-}
-
-/// Writes `text` to `path` (atomically) or to standard output.
+/// Writes `text` to `path` (`-`, or no path: standard output).
 fn emit(text: &str, path: Option<&Path>, context: &Context) -> Result<()> {
     check_parts_used(context)?;
-    match path {
-        Some(path) => {
-            write_atomically(path, text.as_bytes())?;
+    let destination = path.map_or(Destination::Stdout, Destination::of);
+    write_to(&destination, text.as_bytes(), context)
+}
+
+/// Writes `bytes` to `destination`, a file saying so (unless `--quiet`).
+fn write_to(destination: &Destination, bytes: &[u8], context: &Context) -> Result<()> {
+    match destination {
+        Destination::Stdout => files::write_stdout(bytes),
+        Destination::File(path) => {
+            write_atomically(path, bytes)?;
             context.note(&format!("wrote {}", path.display()));
             Ok(())
-        }
-        None => {
-            let mut stdout = io::stdout().lock();
-            match stdout
-                .write_all(text.as_bytes())
-                .and_then(|_| stdout.flush())
-            {
-                // A closed pipe (`deckodds ... | head`) is a normal end.
-                Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Error::Io {
-                    path: PathBuf::from("<stdout>"),
-                    source: e,
-                }),
-                _ => Ok(()),
-            }
         }
     }
 }
@@ -634,27 +911,6 @@ fn check_parts_used(context: &Context) -> Result<()> {
         )),
         _ => Ok(()),
     }
-}
-
-/// Writes `bytes` to `path` so that the file is either complete or absent:
-/// a temporary file beside it, then a rename.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    let io_error = |source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let file_name = path
-        .file_name()
-        .ok_or_else(|| Error::invalid("--out", path.display(), "must name a file"))?;
-    let mut temporary_name = std::ffi::OsString::from(".");
-    temporary_name.push(file_name);
-    temporary_name.push(format!(".{}.tmp", std::process::id()));
-    let temporary = path.with_file_name(temporary_name);
-    let result = fs::write(&temporary, bytes).and_then(|_| fs::rename(&temporary, path));
-    if result.is_err() {
-        let _ = fs::remove_file(&temporary);
-    }
-    result.map_err(io_error)
 }
 
 /// Parses a count such as `1000000`, `1_000_000` or `1e6` for `option`,
@@ -766,16 +1022,21 @@ fn save_wins_request(args: Option<Vec<String>>) -> Result<Option<(usize, String)
     .transpose()
 }
 
-/// Writes won deals (game number, then the deal's ranks) to `path` under a
-/// one-line `title`.
+/// Writes won deals (game number, then the deal's ranks) to `path` (`-`:
+/// standard output) under a one-line `title`.
 fn save_deals(path: &str, title: &str, deals: &[(u64, Vec<u8>)], context: &Context) -> Result<()> {
     let mut text = format!("# {title}; game number, then the deal\n");
     for (number, deal) in deals {
         text.push_str(&format!("{number}: {}\n", deal_text(deal)));
     }
-    write_atomically(Path::new(path), text.as_bytes())?;
-    context.note(&format!("wrote {} winning deals to {path}", deals.len()));
-    Ok(())
+    match Destination::of(Path::new(path)) {
+        Destination::Stdout => files::write_stdout(text.as_bytes()),
+        Destination::File(file) => {
+            write_atomically(&file, text.as_bytes())?;
+            context.note(&format!("wrote {} winning deals to {path}", deals.len()));
+            Ok(())
+        }
+    }
 }
 
 /// Parses a deal: ranks A, 2..10, J, Q, K (or 1..13, T for ten), separated
@@ -860,18 +1121,5 @@ mod tests {
                 "{message}"
             );
         }
-    }
-
-    #[test]
-    fn atomic_write_leaves_no_temporary_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("table.csv");
-        write_atomically(&path, b"a,b\n").unwrap();
-        assert_eq!(fs::read_to_string(&path).unwrap(), "a,b\n");
-        let entries: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
-        assert_eq!(entries.len(), 1);
-        let missing = dir.path().join("no-such-dir").join("x.csv");
-        assert!(write_atomically(&missing, b"x").is_err());
-        assert!(!missing.exists());
     }
 }

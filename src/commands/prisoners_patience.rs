@@ -569,8 +569,9 @@ fn solve_command(
             let progress_note = format!("searching (at most {} states)", params.max_nodes);
             context.note(&progress_note);
             let solution = solve(&game, &deal, &params);
-            print!("{}", solution_text(game, &deal, &params, &solution)?);
-            Ok(())
+            let text = solution_text(game, &deal, &params, &solution)?;
+            // Text only: `check_files` refused any other format.
+            outputs.emit(context, |_, _| text.clone())
         }
         SolveRequest::Sample { n_trials, seed } => {
             let simulation = SolveSimulation::new(game, params);

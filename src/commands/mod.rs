@@ -6,6 +6,7 @@
 
 mod blackjack;
 mod checkpoint;
+mod docs;
 mod idiots_delight;
 mod klondike;
 mod merge;
@@ -111,6 +112,9 @@ fn run_in(cli: Cli, context: &Context) -> Result<()> {
             context,
         ),
         Command::Merge { files, output } => merge::run(&files, &output, context),
+        Command::Rules { game } => docs::rules(game.as_deref(), context),
+        Command::Completions { shell } => docs::completions(&shell, context),
+        Command::Man { out } => docs::man(out.as_deref(), context),
     }
 }
 

@@ -92,7 +92,10 @@ fn collect_pages(command: clap::Command, pages: &mut Vec<clap::Command>) {
 /// The roff text of `command`'s manual page.
 fn render_page(command: clap::Command) -> Result<String> {
     let mut roff = Vec::new();
+    // Every page belongs to deckodds (by default a subcommand's page would
+    // name the subcommand as its source).
     clap_mangen::Man::new(command)
+        .source(format!("deckodds {}", env!("CARGO_PKG_VERSION")))
         .render(&mut roff)
         .map_err(|source| Error::Io {
             path: "<man page>".into(),

@@ -171,7 +171,8 @@ pub enum Command {
         game: Option<String>,
     },
     /// Prints a completion script for a shell: bash, zsh, fish, powershell
-    /// or elvish (e.g. `deckodds completions bash > ~/.local/share/bash-completion/completions/deckodds`).
+    /// or elvish (e.g. `deckodds completions bash > FILE` in bash's
+    /// completions directory).
     Completions {
         /// The shell: bash, zsh, fish, powershell or elvish.
         #[arg(value_name = "SHELL")]

@@ -849,3 +849,83 @@ fn the_source_package_holds_the_docs_and_no_results() {
         .collect();
     assert!(unwanted.is_empty(), "the package holds {unwanted:?}");
 }
+
+// ---------------------------------------------------------------------
+// Command lines in the documents
+
+/// The lines of the fenced code blocks of a Markdown text.
+fn code_lines(text: &str) -> Vec<(usize, &str)> {
+    let mut in_code = false;
+    let mut lines = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.starts_with("```") {
+            in_code = !in_code;
+        } else if in_code {
+            lines.push((i + 1, line));
+        }
+    }
+    lines
+}
+
+/// What is wrong with a documented `deckodds` command line (the words
+/// after `deckodds`): a subcommand or an option the program does not
+/// have. Values and placeholders (`N`, `[rule options]`) pass.
+fn bad_command_line(words: &[&str]) -> Option<String> {
+    let mut command = Cli::command();
+    command.build();
+    let mut depth = 0;
+    for word in words {
+        if ["|", ">", ">>", "#"].contains(word) {
+            break;
+        }
+        let word = word.trim_start_matches('[');
+        if let Some(flag) = word.strip_prefix("--") {
+            let name: String = flag
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+                .collect();
+            let known = name == "help"
+                || name == "version"
+                || command.get_arguments().any(|a| a.get_long() == Some(&name));
+            if !known {
+                return Some(format!("`{}` has no option --{name}", command.get_name()));
+            }
+        } else if let Some(sub) = command.find_subcommand(word).cloned() {
+            command = sub;
+            depth += 1;
+        }
+    }
+    (depth == 0).then(|| "names no command".to_string())
+}
+
+#[test]
+fn documented_command_lines_use_real_commands_and_options() {
+    let mut problems = Vec::new();
+    for file in ["README.md", "docs/GUIDE.md"] {
+        let text = read(file);
+        for (number, line) in code_lines(&text) {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let Some(at) = words
+                .iter()
+                .position(|w| *w == "deckodds" || w.ends_with("/deckodds"))
+            else {
+                continue;
+            };
+            if let Some(problem) = bad_command_line(&words[at + 1..]) {
+                problems.push(format!("{file}:{number}: {problem}: {line}"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    // The check itself.
+    assert_eq!(
+        bad_command_line(&["blackjack", "exact", "[--decks", "N|inf]"]),
+        None
+    );
+    assert_eq!(
+        bad_command_line(&["--shard", "0/4", "klondike", "mc", "--out", "x"]),
+        None
+    );
+    assert!(bad_command_line(&["blackjack", "exact", "--deck", "2"]).is_some());
+    assert!(bad_command_line(&["--quiet", "poker"]).is_some());
+}

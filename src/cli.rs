@@ -98,6 +98,30 @@ pub enum Command {
         #[command(flatten)]
         output: OutputArgs,
     },
+    /// Prints the rule book (RULES.md, built into the program): the whole
+    /// book, or its general part and one game's section.
+    Rules {
+        /// The game, by its command's name: idiots-delight, roll-call,
+        /// prisoners-patience, klondike or blackjack. Default: every game.
+        #[arg(value_name = "GAME")]
+        game: Option<String>,
+    },
+    /// Prints a completion script for a shell: bash, zsh, fish, powershell
+    /// or elvish (e.g. `deckodds completions bash > FILE` in bash's
+    /// completions directory).
+    Completions {
+        /// The shell: bash, zsh, fish, powershell or elvish.
+        #[arg(value_name = "SHELL")]
+        shell: String,
+    },
+    /// Prints deckodds' manual page (roff: `deckodds man | man -l -`), or
+    /// with --out DIR writes one page per command into DIR.
+    Man {
+        /// An existing directory to write deckodds.1,
+        /// deckodds-blackjack.1, deckodds-blackjack-exact.1, ... into.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
 }
 
 /// The help heading of the options that cut, save, resume and stop long
@@ -248,7 +272,10 @@ impl Command {
             | Command::PrisonersPatience(P::Replay { .. })
             | Command::Klondike(K::Record { .. })
             | Command::Reproduce { .. }
-            | Command::Merge { .. } => LongRunArgs::default(),
+            | Command::Merge { .. }
+            | Command::Rules { .. }
+            | Command::Completions { .. }
+            | Command::Man { .. } => LongRunArgs::default(),
         }
     }
 }

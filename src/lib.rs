@@ -17,6 +17,7 @@ pub mod games;
 pub mod montecarlo;
 pub mod report;
 pub mod rng;
+pub mod rulebook;
 pub mod search;
 pub mod stats;
 

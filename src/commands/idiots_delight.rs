@@ -31,7 +31,7 @@ use crate::stats;
 /// The game name in reports.
 const GAME: &str = "idiots-delight";
 
-/// The distribution key of every report (DESIGN.md).
+/// The distribution key of every report (docs/GUIDE.md).
 const KEY: &str = "cards-left";
 
 /// Above these an exact run is refused unless `--force`: ten minutes, or

@@ -6,6 +6,7 @@
 
 mod blackjack;
 mod checkpoint;
+mod docs;
 mod files;
 mod idiots_delight;
 mod klondike;
@@ -101,6 +102,9 @@ fn run_in(cli: Cli, context: &Context) -> Result<()> {
             context,
         ),
         Command::Merge { files, output } => merge::run(&files, &output, context),
+        Command::Rules { game } => docs::rules(game.as_deref(), context),
+        Command::Completions { shell } => docs::completions(&shell, context),
+        Command::Man { out } => docs::man(out.as_deref(), context),
     }
 }
 
@@ -244,7 +248,10 @@ fn check_files(cli: &Cli) -> Result<()> {
         }
         Command::RollCall(R::Replay { .. } | R::LongestZeroStrike { .. })
         | Command::PrisonersPatience(P::Replay { .. })
-        | Command::Reproduce { .. } => None,
+        | Command::Reproduce { .. }
+        | Command::Rules { .. }
+        | Command::Completions { .. }
+        | Command::Man { .. } => None,
     };
     if let Some((output, writes)) = report {
         let outputs = output_format(output, 0)?;

@@ -35,7 +35,7 @@ use crate::search::prisoners_patience::{
 /// The game name in reports.
 const GAME: &str = "prisoners-patience";
 
-/// The distribution key of every report (DESIGN.md): stacks left.
+/// The distribution key of every report (docs/GUIDE.md): stacks left.
 const KEY: &str = "stacks";
 
 /// Above this an exhaustive run is refused unless `--force`: ten minutes.

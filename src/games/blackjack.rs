@@ -214,7 +214,7 @@ impl DealerParams {
         names.join(" ")
     }
 
-    /// The parameters as JSON, in the order of DESIGN.md's example.
+    /// The parameters as JSON, in the order of the example of docs/CONTRACTS.md.
     pub fn to_json(&self) -> Map<String, Value> {
         let mut params = Map::new();
         let decks = match self.decks {

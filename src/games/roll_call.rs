@@ -730,7 +730,7 @@ pub struct Tally {
 }
 
 impl Tally {
-    /// The distribution keys (DESIGN.md): cards left for K = 1, 2, 3 and
+    /// The distribution keys (docs/GUIDE.md): cards left for K = 1, 2, 3 and
     /// unlimited; passes and strikes of unlimited play; whether the game was
     /// won without a strike; matches in the first pass.
     pub const KEYS: [&'static str; 8] = [

@@ -41,7 +41,7 @@ const MAX_PERCENT_DECIMALS: usize = 30;
 /// Renders `report` in `format`.
 ///
 /// Guarantees: the text ends with a newline; no I/O; never panics, whatever
-/// the report holds. JSON follows the machine contract of DESIGN.md (key
+/// the report holds. JSON follows the machine contract of docs/CONTRACTS.md (key
 /// order `game`, `method`, `params`, `seed`, `trials`, `distributions`;
 /// exact probabilities as reduced fraction strings, `"0"` and `"1"` for
 /// integers). CSV and JSON carry full precision; the table, Markdown and
@@ -995,7 +995,7 @@ fn render_json(view: &View) -> String {
     serde_json::to_string_pretty(&json_value(view)).unwrap_or_else(|_| "null".to_string())
 }
 
-/// The report as a JSON value, per the machine contract of DESIGN.md: what
+/// The report as a JSON value, per the machine contract of docs/CONTRACTS.md: what
 /// [`render`] prints for `Format::Json`, for callers that assemble larger
 /// documents.
 pub fn to_json(report: &Report) -> Value {

@@ -1,5 +1,5 @@
 //! The chart for a report: [`svg_for_report`] reads a report's JSON (the
-//! machine contract of DESIGN.md, or a comparison's JSON) and draws the
+//! machine contract of docs/CONTRACTS.md, or a comparison's JSON) and draws the
 //! chart that suits its shape with [`super::chart`].
 //!
 //! Architecture invariant: like the rest of `report`, this only builds a

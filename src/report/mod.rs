@@ -1,5 +1,5 @@
 //! Rendering results for people and programs: a human table (tabled),
-//! Markdown, CSV, JSON (the machine contract of DESIGN.md) and LaTeX.
+//! Markdown, CSV, JSON (the machine contract of docs/CONTRACTS.md) and LaTeX.
 //!
 //! Architecture invariant: renderers return strings and never do I/O; the
 //! `commands` layer decides where the text goes.
@@ -26,7 +26,7 @@ pub enum Format {
     Md,
     /// Comma-separated values in long form (one row per key and outcome).
     Csv,
-    /// The JSON machine contract of DESIGN.md.
+    /// The JSON machine contract of docs/CONTRACTS.md.
     Json,
     /// A LaTeX `booktabs` table.
     Latex,

@@ -3,6 +3,7 @@
 mod blackjack_cli;
 mod blackjack_exact;
 mod blackjack_monte_carlo;
+mod docs;
 mod files;
 mod idiots_delight;
 mod klondike;

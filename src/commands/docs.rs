@@ -1,0 +1,105 @@
+//! The commands that document deckodds itself: `rules` (the rule book
+//! built into the binary), `completions` (a shell completion script) and
+//! `man` (the manual page). They read no input and run no engine.
+
+use std::path::Path;
+
+use clap::CommandFactory;
+use clap_complete::Shell;
+
+use super::{Context, emit};
+use crate::cli::Cli;
+use crate::error::{Error, Result};
+use crate::rulebook::{self, Game};
+
+/// The shells `deckodds completions` writes scripts for, by the name it
+/// takes.
+const SHELLS: [(&str, Shell); 5] = [
+    ("bash", Shell::Bash),
+    ("zsh", Shell::Zsh),
+    ("fish", Shell::Fish),
+    ("powershell", Shell::PowerShell),
+    ("elvish", Shell::Elvish),
+];
+
+/// `deckodds rules [GAME]`: the whole rule book, or its general part and
+/// GAME's section.
+pub(super) fn rules(game: Option<&str>, context: &Context) -> Result<()> {
+    let game = game.map(Game::parse).transpose()?;
+    emit(&rulebook::text_for(game), None, context)
+}
+
+/// `deckodds completions SHELL`: the completion script on standard output.
+pub(super) fn completions(shell: &str, context: &Context) -> Result<()> {
+    let shell = SHELLS
+        .iter()
+        .find(|(name, _)| *name == shell.trim())
+        .map(|&(_, shell)| shell)
+        .ok_or_else(|| {
+            let names: Vec<&str> = SHELLS.iter().map(|(name, _)| *name).collect();
+            Error::invalid(
+                "SHELL",
+                shell,
+                format!("must be one of {}", names.join(", ")),
+            )
+        })?;
+    let mut command = Cli::command();
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut command, "deckodds", &mut script);
+    emit(&String::from_utf8_lossy(&script), None, context)
+}
+
+/// `deckodds man [--out DIR]`: the manual page of deckodds on standard
+/// output, or one page per command (`deckodds.1`,
+/// `deckodds-blackjack-exact.1`, ...) written into DIR.
+pub(super) fn man(out: Option<&Path>, context: &Context) -> Result<()> {
+    let Some(directory) = out else {
+        return emit(&render_page(Cli::command())?, None, context);
+    };
+    if !directory.is_dir() {
+        return Err(Error::invalid(
+            "--out",
+            directory.display(),
+            "must be an existing directory (the man pages are written into it)",
+        ));
+    }
+    let mut command = Cli::command().disable_help_subcommand(true);
+    // Building gives every subcommand its display name
+    // (`deckodds-blackjack-exact`), which names its page.
+    command.build();
+    let mut pages = Vec::new();
+    collect_pages(command, &mut pages);
+    for page in pages {
+        let path = directory.join(clap_mangen::Man::new(page.clone()).get_filename());
+        emit(&render_page(page)?, Some(&path), context)?;
+    }
+    Ok(())
+}
+
+/// `command` and every visible subcommand below it, parents first.
+fn collect_pages(command: clap::Command, pages: &mut Vec<clap::Command>) {
+    let children: Vec<clap::Command> = command
+        .get_subcommands()
+        .filter(|child| !child.is_hide_set())
+        .cloned()
+        .collect();
+    pages.push(command);
+    for child in children {
+        collect_pages(child, pages);
+    }
+}
+
+/// The roff text of `command`'s manual page.
+fn render_page(command: clap::Command) -> Result<String> {
+    let mut roff = Vec::new();
+    // Every page belongs to deckodds (by default a subcommand's page would
+    // name the subcommand as its source).
+    clap_mangen::Man::new(command)
+        .source(format!("deckodds {}", env!("CARGO_PKG_VERSION")))
+        .render(&mut roff)
+        .map_err(|source| Error::Io {
+            path: "<man page>".into(),
+            source,
+        })?;
+    Ok(String::from_utf8_lossy(&roff).into_owned())
+}

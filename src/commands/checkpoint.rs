@@ -115,16 +115,30 @@ pub(super) fn load(path: &Path, part: Option<Shard>) -> Result<Vec<Sample>> {
         path: path.to_path_buf(),
         source,
     })?;
+    parse(&text, &run_arguments(), part).map_err(refuse)
+}
+
+/// Checks the text of a checkpoint as `--resume` does for a run of
+/// `command` (its words after `deckodds`, as [`run_arguments`] gives them)
+/// run whole: a one-line message for whatever is wrong. Public for the
+/// tests that feed it damaged checkpoints.
+pub fn check(text: &str, command: &[String]) -> std::result::Result<(), String> {
+    parse(text, command, None).map(drop)
+}
+
+/// The samples saved in the checkpoint `text`, for a run of `command` as
+/// part `part`; or what is wrong, in one line.
+fn parse(
+    text: &str,
+    command_now: &[String],
+    part: Option<Shard>,
+) -> std::result::Result<Vec<Sample>, String> {
     let corrupt = |what: &str| {
-        refuse(format!(
-            "damaged checkpoint ({what}): refused; delete it and run afresh with --checkpoint"
-        ))
+        format!("damaged checkpoint ({what}): refused; delete it and run afresh with --checkpoint")
     };
-    let mut value: Value = serde_json::from_str(&text).map_err(|e| corrupt(&format!("{e}")))?;
+    let mut value: Value = serde_json::from_str(text).map_err(|e| corrupt(&format!("{e}")))?;
     if value["format"] != FORMAT {
-        return Err(refuse(
-            "not a checkpoint (--resume takes a file written by --checkpoint)".into(),
-        ));
+        return Err("not a checkpoint (--resume takes a file written by --checkpoint)".into());
     }
     let saved_sum = value
         .as_object_mut()
@@ -135,29 +149,29 @@ pub(super) fn load(path: &Path, part: Option<Shard>) -> Result<Vec<Sample>> {
         return Err(corrupt("its checksum does not match its contents"));
     }
     if value["program"] != program() {
-        return Err(refuse(format!(
+        return Err(format!(
             "saved by {}, and this is {}: resume with the program that saved it",
             value["program"].as_str().unwrap_or("another program"),
             program()
-        )));
+        ));
     }
     let command: Option<Vec<String>> = value["command"]
         .as_array()
         .and_then(|args| args.iter().map(|a| a.as_str().map(String::from)).collect());
     let command = command.ok_or_else(|| corrupt("no command"))?;
-    if command != run_arguments() {
-        return Err(refuse(format!(
+    if command != command_now {
+        return Err(format!(
             "a checkpoint of another run: `deckodds {}`; resume it with that command line",
             command.join(" ")
-        )));
+        ));
     }
     let saved_part = value["part"].as_str().map(String::from);
     if saved_part != part.map(|shard| shard.to_string()) {
-        return Err(refuse(format!(
+        return Err(format!(
             "a checkpoint of {}, and this run is {}: give the same --shard",
             saved_part.map_or("a whole run".into(), |p| format!("part {p}")),
             part.map_or("whole".into(), |p| format!("part {p}"))
-        )));
+        ));
     }
     value["samples"]
         .as_array()

@@ -232,7 +232,7 @@ fn rules_flags(game: Klondike) -> String {
 
 /// Parses `--deal`: 52 cards separated by spaces or commas, each card of
 /// the standard deck exactly once.
-fn parse_deal(text: &str) -> Result<[Card; 52]> {
+pub fn parse_deal(text: &str) -> Result<[Card; 52]> {
     const ALLOWED: &str = "must be the 52 cards of a standard deck, each once, first dealt first, e.g. \"7C 10D AS ...\"";
     let cards = text
         .split(|c: char| c.is_whitespace() || c == ',')

@@ -40,6 +40,16 @@ use checkpoint::Checkpointing;
 use files::{Destination, write_atomically};
 use sampling::{Prior, PriorSource, Until};
 
+/// The parsers of user input that live in this layer (values of options
+/// and the files `--resume` reads), public so that the tests can feed them
+/// damaged input from outside (tests/integration/parsers.rs). Each returns
+/// a value or a one-line error.
+pub mod input {
+    pub use super::checkpoint::check as check_checkpoint;
+    pub use super::klondike::parse_deal as parse_card_deal;
+    pub use super::{parse_count, parse_level, parse_rank_deal, parse_seed};
+}
+
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
     let long_runs = cli.command.long_run_args();
@@ -922,7 +932,7 @@ fn check_parts_used(context: &Context) -> Result<()> {
 
 /// Parses a count such as `1000000`, `1_000_000` or `1e6` for `option`,
 /// which must be at least 1.
-fn parse_count(option: &str, text: &str) -> Result<u64> {
+pub fn parse_count(option: &str, text: &str) -> Result<u64> {
     let invalid = || {
         Error::invalid(
             option,
@@ -949,7 +959,7 @@ fn parse_count(option: &str, text: &str) -> Result<u64> {
 }
 
 /// Parses a seed: any unsigned 64-bit integer.
-fn parse_seed(text: &str) -> Result<u64> {
+pub fn parse_seed(text: &str) -> Result<u64> {
     text.trim().replace('_', "").parse().map_err(|_| {
         Error::invalid(
             "--seed",
@@ -960,7 +970,7 @@ fn parse_seed(text: &str) -> Result<u64> {
 }
 
 /// Parses a significance level in (0, 1).
-fn parse_level(text: &str) -> Result<f64> {
+pub fn parse_level(text: &str) -> Result<f64> {
     text.trim()
         .parse::<f64>()
         .ok()
@@ -1048,7 +1058,7 @@ fn save_deals(path: &str, title: &str, deals: &[(u64, Vec<u8>)], context: &Conte
 
 /// Parses a deal: ranks A, 2..10, J, Q, K (or 1..13, T for ten), separated
 /// by spaces or commas. The error names `--deal`.
-pub(super) fn parse_rank_deal(text: &str) -> Result<Vec<u8>> {
+pub fn parse_rank_deal(text: &str) -> Result<Vec<u8>> {
     text.split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty())
         .map(|token| {

@@ -15,6 +15,10 @@ use proptest::test_runner::{Config, TestRunner};
 
 use deckodds::analysis::Spec;
 use deckodds::cards::{parse_card, parse_rank};
+use deckodds::commands::input;
+use serde_json::Value;
+
+use crate::support::{deckodds, fnv1a64};
 use deckodds::compare::PublishedTable;
 use deckodds::distribution::parse_count_table;
 use deckodds::error::Error;
@@ -295,5 +299,127 @@ fn analysis_specs() {
         Spec::parse(&path, text)
             .map(drop)
             .map_err(|e| e.to_string())
+    });
+}
+
+/// The values of options that the command layer parses: counts, seeds,
+/// levels, and deals of ranks and of cards.
+#[test]
+fn option_values() {
+    check_parser(
+        "--trials",
+        words(&["1000000", "1_000_000", "1e6", "25E2"]),
+        |text| {
+            input::parse_count("--trials", text)
+                .map(drop)
+                .map_err(|e| e.to_string())
+        },
+    );
+    check_parser(
+        "--seed",
+        words(&["1", "18446744073709551615", "1_000"]),
+        |text| input::parse_seed(text).map(drop).map_err(|e| e.to_string()),
+    );
+    check_parser("--level", words(&["0.001", "0.05", "1e-9"]), |text| {
+        input::parse_level(text)
+            .map(drop)
+            .map_err(|e| e.to_string())
+    });
+    check_parser(
+        "--deal (ranks)",
+        words(&["A 5 K 7 2 2 3", "1,13,12", "T J Q K"]),
+        |text| {
+            input::parse_rank_deal(text)
+                .map(drop)
+                .map_err(|e| e.to_string())
+        },
+    );
+    let deck: Vec<String> = ["C", "D", "H", "S"]
+        .iter()
+        .flat_map(|suit| {
+            [
+                "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",
+            ]
+            .iter()
+            .map(move |rank| format!("{rank}{suit}"))
+        })
+        .collect();
+    let mut reversed = deck.clone();
+    reversed.reverse();
+    check_parser(
+        "--deal (cards)",
+        vec![deck.join(" "), reversed.join(",")],
+        |text| {
+            input::parse_card_deal(text)
+                .map(drop)
+                .map_err(|e| e.to_string())
+        },
+    );
+}
+
+/// Checkpoints (`--resume`), seeded with real ones; each mutated input is
+/// tried as it is and with its checksum made to match again (as a careful
+/// forger would), so that the checks behind the checksum are reached too.
+#[test]
+fn checkpoints() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut seeds = Vec::new();
+    let mut commands = Vec::new();
+    for (k, args) in [
+        "klondike mc --trials 300000 --seed 3",
+        "roll-call compare --with order --trials 200000",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let path = dir.path().join(format!("run-{k}.checkpoint"));
+        let output = deckodds()
+            .env("DECKODDS_INTERRUPT_AFTER_CHUNKS", "1")
+            .args(args.split_whitespace())
+            .arg("--checkpoint")
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(130), "{output:?}");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let value: Value = serde_json::from_str(&text).unwrap();
+        let command: Vec<String> = value["command"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|word| word.as_str().unwrap().to_string())
+            .collect();
+        seeds.push(text);
+        commands.push(command);
+    }
+    check_parser("checkpoint", seeds, |text| {
+        let mut results: Vec<Result<(), String>> = commands
+            .iter()
+            .map(|command| input::check_checkpoint(text, command).map_err(in_file))
+            .collect();
+        let as_is = results.iter().find(|r| r.is_ok()).cloned();
+        if let Ok(mut value) = serde_json::from_str::<Value>(text)
+            && let Some(object) = value.as_object_mut()
+        {
+            object.remove("checksum");
+            let sum = fnv1a64(serde_json::to_string(&value).unwrap().as_bytes());
+            value["checksum"] = Value::String(sum);
+            let forged = serde_json::to_string_pretty(&value).unwrap();
+            results.extend(
+                commands
+                    .iter()
+                    .map(|command| input::check_checkpoint(&forged, command).map_err(in_file)),
+            );
+        }
+        // Any message that is not one line fails the test, whichever
+        // variant it came from.
+        if let Some(bad) = results
+            .iter()
+            .filter_map(|r| r.as_ref().err())
+            .find(|message| message.trim().is_empty() || message.contains('\n'))
+        {
+            return Err(bad.clone());
+        }
+        as_is.unwrap_or_else(|| results[0].clone())
     });
 }

@@ -323,6 +323,7 @@ impl Context {
                 source: PriorSource::Checkpoint(path.clone()),
                 samples: Mutex::new(VecDeque::from(samples)),
                 enumerations: Mutex::new(VecDeque::new()),
+                parts: Vec::new(),
             });
         }
         if let Some(path) = global.checkpoint.as_ref().or(global.resume.as_ref()) {

@@ -76,6 +76,9 @@ pub(super) struct Prior {
     pub parts: Vec<(std::path::PathBuf, Mutex<VecDeque<Sample>>)>,
 }
 
+/// `merge`: one sampling run's part in each count file, with the file.
+type PartSamples<'a> = Vec<(&'a std::path::Path, Sample)>;
+
 /// Where samples done before come from.
 pub(super) enum PriorSource {
     /// `merge`'s summed parts: every sampling run of the command, whole.
@@ -263,7 +266,7 @@ impl Context {
         &self,
         plan: &RunPlan,
         chunks: &Range<u64>,
-    ) -> Result<Option<(Sample, Vec<(&std::path::Path, Sample)>)>> {
+    ) -> Result<Option<(Sample, PartSamples<'_>)>> {
         let Some(prior) = &self.prior else {
             return Ok(None);
         };
@@ -302,7 +305,7 @@ impl Context {
         &self,
         sampling: &Sampling,
         prior: &Sample,
-        parts: &[(&std::path::Path, Sample)],
+        parts: &PartSamples,
     ) -> Result<()> {
         if !matches!(
             self.prior.as_ref().map(|prior| &prior.source),

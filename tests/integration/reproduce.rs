@@ -560,3 +560,24 @@ published = "published/missing.csv"
             .contains("1 of 1 tables")
     );
 }
+
+/// Every comparison in `analysis/` declares the verdict it reaches, so
+/// each published finding (and each agreement) is a regression check.
+#[test]
+fn every_comparison_in_analysis_declares_its_verdict() {
+    let mut comparisons = 0;
+    for entry in fs::read_dir("analysis").unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "toml") {
+            continue;
+        }
+        let text = fs::read_to_string(&path).unwrap();
+        for spec in deckodds::analysis::Spec::parse(&path, &text).unwrap() {
+            if spec.command == "compare" {
+                comparisons += 1;
+                assert!(spec.expect.is_some(), "{} expects no verdict", spec.name);
+            }
+        }
+    }
+    assert_eq!(comparisons, 50);
+}

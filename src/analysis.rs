@@ -15,24 +15,31 @@
 //!
 //! [monte-carlo]       # commands that sample
 //! trials = 10_000_000
-//! quick-trials = 100_000
+//! quick-trials = 100_000   # optional: at most 100,000 by default
 //! seed = 1
 //! ```
+//!
+//! A comparison may declare the verdict it is expected to reach
+//! (`expect = "disagree"`), which makes a published finding a regression
+//! check: `reproduce` fails when the verdict differs.
 //!
 //! Validation is strict: an unknown key, a value of the wrong type or an
 //! impossible value is an error naming the file, the line and the key.
 //! Which keys `[params]` accepts is read from the command-line definitions,
-//! so a spec can say whatever the command can and nothing else.
+//! so a spec can say whatever the command can and nothing else. Lines come
+//! from the TOML parser's own spans.
 //!
-//! Architecture invariant: no I/O; the caller reads the file and runs the
-//! arguments.
+//! Architecture invariant: no I/O; the caller reads the file, checks the
+//! input files it names, and runs the arguments.
 
 mod index;
 
+use std::fmt;
 use std::path::{Path, PathBuf};
 
 use clap::CommandFactory;
-use toml::{Table, Value};
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
 
 use crate::cli::Cli;
 use crate::error::{Error, Result};
@@ -68,10 +75,24 @@ const NO_SAMPLING_WITH: [(&str, &str, &str); 2] = [
 /// Every other chart is drawn by `reproduce` from the JSON output.
 const OWN_CHART_WITH: [(&str, &str, &str); 1] = [("idiots-delight", "compare", "published")];
 
+/// The subcommand that compares, in every game: the only one whose JSON
+/// output carries a verdict, so the only one a spec may `expect` of.
+const COMPARING_COMMAND: &str = "compare";
+
+/// The value name that marks an option whose value is a file the command
+/// reads (a published table): `FILE.csv`, alone or among keywords that are
+/// not files (`sas|FILE.csv`). Read from the command-line definitions, so
+/// that `reproduce` can check the file exists before anything runs.
+const INPUT_FILE_VALUE: &str = "FILE.csv";
+
 /// Output file kinds and what writes them: report formats through `--out`
 /// (md csv json tex), the text of commands that print text (txt), and a
 /// bar chart drawn from the JSON output (svg).
 const OUTPUTS: [&str; 6] = ["md", "csv", "json", "tex", "txt", "svg"];
+
+/// The quick profile's trials when a spec does not give `quick-trials`:
+/// its full trials, up to this many.
+pub const DEFAULT_QUICK_TRIALS: u64 = 100_000;
 
 /// Which trial counts a run uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,10 +108,59 @@ pub enum Profile {
 pub struct Sampling {
     /// Trials of the full profile.
     pub trials: u64,
-    /// Trials of the quick profile.
+    /// Trials of the quick profile: `quick-trials`, or the smaller of
+    /// `trials` and [`DEFAULT_QUICK_TRIALS`]. Never more than `trials`.
     pub quick_trials: u64,
     /// The master seed.
     pub seed: u64,
+}
+
+/// The verdict of a comparison table as a whole, in the words of
+/// `reproduce`'s summary and of a spec's `expect`: Monte Carlo against
+/// exact (or one sample against another) agrees or disagrees in some row;
+/// a published table is consistent or not in some cell. (The verdict of
+/// one row is [`crate::compare::Verdict`].)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableVerdict {
+    /// Every row agrees.
+    Agree,
+    /// Some row disagrees.
+    Disagree,
+    /// Every tested cell of a published table is consistent.
+    Consistent,
+    /// Some tested cell of a published table is not.
+    Inconsistent,
+}
+
+impl TableVerdict {
+    /// Every verdict, in the order errors list them.
+    pub const ALL: [TableVerdict; 4] = [
+        TableVerdict::Agree,
+        TableVerdict::Disagree,
+        TableVerdict::Consistent,
+        TableVerdict::Inconsistent,
+    ];
+
+    /// The word the summary and specs use.
+    pub fn word(self) -> &'static str {
+        match self {
+            TableVerdict::Agree => "agree",
+            TableVerdict::Disagree => "disagree",
+            TableVerdict::Consistent => "consistent",
+            TableVerdict::Inconsistent => "inconsistent",
+        }
+    }
+
+    /// The verdict `word` names, if any.
+    pub fn from_word(word: &str) -> Option<TableVerdict> {
+        TableVerdict::ALL.into_iter().find(|v| v.word() == word)
+    }
+}
+
+impl fmt::Display for TableVerdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
+    }
 }
 
 /// One option of a spec's command line: from `[params]` or from an entry
@@ -105,6 +175,9 @@ pub struct Param {
     pub key: String,
     /// The line that sets it.
     pub line: usize,
+    /// The value names a file the command reads (a published table), which
+    /// the caller checks exists before anything runs.
+    pub reads_file: bool,
 }
 
 /// A validated analysis spec: one table (one run of one command). A spec
@@ -125,7 +198,7 @@ pub struct Spec {
     pub game: String,
     /// The game's subcommand: the method.
     pub command: String,
-    /// The options, `[params]` in file order, then the entry's.
+    /// The options, `[params]` in name order, then the entry's.
     pub params: Vec<Param>,
     /// `[monte-carlo]`, if the command samples.
     pub sampling: Option<Sampling>,
@@ -137,12 +210,18 @@ pub struct Spec {
     /// The command draws its `svg` output itself (`--chart`); otherwise
     /// `reproduce` draws it from the JSON output.
     pub draws_own_chart: bool,
+    /// `expect`: the verdict the comparison is declared to reach (then the
+    /// spec lists a `json` output, which the verdict is read from).
+    pub expect: Option<TableVerdict>,
+    /// The line of each top-level key and `[monte-carlo]` key the file
+    /// sets (`monte-carlo.trials`), for errors found after parsing.
+    pub key_lines: Vec<(String, usize)>,
     /// The spec file's text, for provenance.
     pub text: String,
 }
 
 /// Top-level keys of a spec file.
-const KEYS: [&str; 9] = [
+const KEYS: [&str; 10] = [
     "description",
     "game",
     "command",
@@ -152,13 +231,51 @@ const KEYS: [&str; 9] = [
     "each",
     "suffix",
     "slow",
+    "expect",
 ];
 
-/// The entries of `each` with where they start, for errors.
-#[derive(serde::Deserialize)]
-struct EachSpans {
-    #[serde(default)]
-    each: Vec<toml::Spanned<Value>>,
+/// Keys of `[monte-carlo]`.
+const SAMPLING_KEYS: [&str; 3] = ["trials", "quick-trials", "seed"];
+
+/// A TOML value with where it is in the file.
+type Item<'i> = Spanned<DeValue<'i>>;
+
+/// A spec file's text, for turning the parser's spans into lines.
+struct Source<'t> {
+    text: &'t str,
+}
+
+impl Source<'_> {
+    /// The 1-based line of byte `offset`.
+    fn line(&self, offset: usize) -> usize {
+        self.text[..offset.min(self.text.len())]
+            .matches('\n')
+            .count()
+            + 1
+    }
+
+    /// The line where `table` sets `key` (for a table, its header).
+    fn key_line(&self, table: &DeTable, key: &str) -> Option<usize> {
+        table
+            .get_key_value(key)
+            .map(|(key, _)| self.line(key.span().start))
+    }
+
+    /// The line where `item` starts.
+    fn item_line(&self, item: &Item) -> usize {
+        self.line(item.span().start)
+    }
+}
+
+/// What one option of the command is, as a spec may set it.
+struct OptionKind {
+    /// The option, without dashes.
+    long: String,
+    /// A flag (true or false), not an option with a value.
+    is_flag: bool,
+    /// For an option that reads a file: the values that are keywords, not
+    /// files (`sas`).
+    file_keywords: Option<Vec<String>>,
 }
 
 impl Spec {
@@ -178,16 +295,18 @@ impl Spec {
                 None => message,
             },
         };
-        let table: Table = toml::from_str(text).map_err(|e| {
-            let line = e.span().map(|span| line_of(text, span.start));
+        let source = Source { text };
+        let document = DeTable::parse(text).map_err(|e| {
+            let line = e.span().map(|span| source.line(span.start));
             bad(line, e.message().trim().to_string())
         })?;
-        let lines = KeyLines::new(text);
-        let line = |key: &str| lines.line(key);
+        let table: &DeTable = document.get_ref();
+        let line = |key: &str| source.key_line(table, key);
+        let get = |key: &str| table.get(key).map(Spanned::get_ref);
         let string = |key: &str| -> Result<Option<String>> {
-            match table.get(key) {
+            match get(key) {
                 None => Ok(None),
-                Some(Value::String(s)) => Ok(Some(s.clone())),
+                Some(DeValue::String(s)) => Ok(Some(s.to_string())),
                 Some(other) => Err(bad(
                     line(key),
                     format!("{key}: must be a string, not {}", other.type_str()),
@@ -198,15 +317,18 @@ impl Spec {
             string(key)?.ok_or_else(|| bad(None, format!("{key}: missing; {what}")))
         };
 
-        for key in table.keys() {
-            if !KEYS.contains(&key.as_str()) {
+        let mut key_lines = Vec::new();
+        for (key, _) in table.iter() {
+            let key = key.get_ref().as_ref();
+            if !KEYS.contains(&key) {
                 return Err(bad(
                     line(key),
                     format!(
-                        "{key}: unknown key; allowed: description, game, command, outputs, [params], [monte-carlo], each, suffix, slow"
+                        "{key}: unknown key; allowed: description, game, command, outputs, [params], [monte-carlo], each, suffix, slow, expect"
                     ),
                 ));
             }
+            key_lines.extend(line(key).map(|n| (key.to_string(), n)));
         }
         let description = required("description", "say in one line what the table shows")?;
         if description.trim().is_empty() || description.contains('\n') {
@@ -247,39 +369,61 @@ impl Spec {
         let can_sample = command
             .get_arguments()
             .any(|arg| arg.get_long() == Some("trials"));
-        let options: Vec<(String, bool)> = command
+        let options: Vec<OptionKind> = command
             .get_arguments()
             .filter(|arg| arg.get_help_heading() != Some(crate::cli::LONG_RUNS))
             .filter_map(|arg| {
                 let long = arg.get_long()?.to_string();
                 let is_flag = !arg.get_action().takes_values();
-                Some((long, is_flag))
+                // `sas|FILE.csv`: the alternatives other than the file are
+                // keywords.
+                let alternatives: Vec<String> = arg
+                    .get_value_names()
+                    .into_iter()
+                    .flatten()
+                    .flat_map(|name| name.split('|').map(String::from).collect::<Vec<_>>())
+                    .collect();
+                let file_keywords = alternatives
+                    .iter()
+                    .any(|name| name == INPUT_FILE_VALUE)
+                    .then(|| {
+                        alternatives
+                            .iter()
+                            .filter(|name| *name != INPUT_FILE_VALUE)
+                            .cloned()
+                            .collect()
+                    });
+                Some(OptionKind {
+                    long,
+                    is_flag,
+                    file_keywords,
+                })
             })
-            .filter(|(long, _)| {
-                let set_elsewhere = can_sample && matches!(long.as_str(), "trials" | "seed");
-                !(RESERVED.contains(&long.as_str()) || set_elsewhere)
+            .filter(|option| {
+                let long = option.long.as_str();
+                let set_elsewhere = can_sample && matches!(long, "trials" | "seed");
+                !(RESERVED.contains(&long) || set_elsewhere)
             })
             .collect();
-        // What one option's value in the spec means: `None` leaves it out
-        // (a flag set to false), `Some(None)` is a flag, `Some(Some(text))`
-        // an option's value.
+        // One option's value in the spec, set at `key_line` under `key`:
+        // `None` leaves it out (a flag set to false).
         let option_value = |key: &str,
                             name: &str,
-                            value: &Value,
-                            key_line: Option<usize>|
-         -> Result<Option<Option<String>>> {
-            let Some(&(_, is_flag)) = options.iter().find(|(long, _)| long == name) else {
+                            value: &DeValue,
+                            key_line: usize|
+         -> Result<Option<Param>> {
+            let Some(option) = options.iter().find(|option| option.long == name) else {
                 if KEYS.contains(&name) {
                     return Err(bad(
-                        key_line,
+                        Some(key_line),
                         format!(
                             "{key}: {name} is a key of the spec, not a parameter: put it above [params]"
                         ),
                     ));
                 }
-                let names: Vec<&str> = options.iter().map(|(l, _)| l.as_str()).collect();
+                let names: Vec<&str> = options.iter().map(|o| o.long.as_str()).collect();
                 return Err(bad(
-                    key_line,
+                    Some(key_line),
                     format!(
                         "{key}: unknown key; {game} {command_name} takes {}",
                         if names.is_empty() {
@@ -290,38 +434,61 @@ impl Spec {
                     ),
                 ));
             };
-            match (value, is_flag) {
-                (Value::Boolean(true), true) => Ok(Some(None)),
-                (Value::Boolean(false), true) => Ok(None),
-                (_, true) => Err(bad(key_line, format!("{key}: must be true or false"))),
-                (Value::String(s), false) => Ok(Some(Some(s.clone()))),
-                (Value::Integer(n), false) => Ok(Some(Some(n.to_string()))),
-                (Value::Float(x), false) => Ok(Some(Some(x.to_string()))),
-                (other, false) => Err(bad(
-                    key_line,
-                    format!(
-                        "{key}: must be a string or a number, not {}",
-                        other.type_str()
-                    ),
-                )),
-            }
+            let text = match (value, option.is_flag) {
+                (DeValue::Boolean(true), true) => None,
+                (DeValue::Boolean(false), true) => return Ok(None),
+                (_, true) => {
+                    return Err(bad(Some(key_line), format!("{key}: must be true or false")));
+                }
+                (DeValue::String(s), false) => Some(s.to_string()),
+                (DeValue::Integer(n), false) => Some(
+                    i64::from_str_radix(n.as_str(), n.radix())
+                        .map_err(|_| {
+                            bad(
+                                Some(key_line),
+                                format!("{key} = {n}: out of range (64-bit integers)"),
+                            )
+                        })?
+                        .to_string(),
+                ),
+                (DeValue::Float(x), false) => Some(
+                    x.as_str()
+                        .parse::<f64>()
+                        .map_err(|_| bad(Some(key_line), format!("{key} = {x}: not a number")))?
+                        .to_string(),
+                ),
+                (other, false) => {
+                    return Err(bad(
+                        Some(key_line),
+                        format!(
+                            "{key}: must be a string or a number, not {}",
+                            other.type_str()
+                        ),
+                    ));
+                }
+            };
+            let reads_file = match (&option.file_keywords, &text) {
+                (Some(keywords), Some(text)) => !keywords.contains(text),
+                _ => false,
+            };
+            Ok(Some(Param {
+                name: name.to_string(),
+                value: text,
+                key: key.to_string(),
+                line: key_line,
+                reads_file,
+            }))
         };
 
         let mut params = Vec::new();
-        match table.get("params") {
+        match get("params") {
             None => {}
-            Some(Value::Table(entries)) => {
-                for (name, value) in entries {
+            Some(DeValue::Table(entries)) => {
+                for (name, value) in entries.iter() {
+                    let name = name.get_ref().as_ref();
                     let key = format!("params.{name}");
-                    let key_line = line(&key);
-                    if let Some(value) = option_value(&key, name, value, key_line)? {
-                        params.push(Param {
-                            name: name.clone(),
-                            value,
-                            key,
-                            line: key_line.unwrap_or(0),
-                        });
-                    }
+                    let key_line = source.key_line(entries, name).unwrap_or(0);
+                    params.extend(option_value(&key, name, value.get_ref(), key_line)?);
                 }
             }
             Some(other) => {
@@ -343,12 +510,12 @@ impl Spec {
                     param.name.as_str(),
                 ))
             });
-        let sampling = match (table.get("monte-carlo"), samples) {
+        let sampling = match (get("monte-carlo"), samples) {
             (None, true) => {
                 return Err(bad(
                     None,
                     format!(
-                        "[monte-carlo]: missing; {game} {command_name} samples, so give trials, quick-trials and seed"
+                        "[monte-carlo]: missing; {game} {command_name} samples, so give trials and seed (and quick-trials, if not the smaller of trials and {DEFAULT_QUICK_TRIALS})"
                     ),
                 ));
             }
@@ -359,47 +526,67 @@ impl Spec {
                     format!("[monte-carlo]: {game} {command_name} does not sample; remove it"),
                 ));
             }
-            (Some(Value::Table(entries)), true) => {
-                let count = |key: &str, minimum: u64| -> Result<u64> {
+            (Some(DeValue::Table(entries)), true) => {
+                let table_line = line("monte-carlo");
+                let key_line = |key: &str| source.key_line(entries, key);
+                for (key, _) in entries.iter() {
+                    let key = key.get_ref().as_ref();
                     let full = format!("monte-carlo.{key}");
-                    match entries.get(key) {
-                        None => Err(bad(line("monte-carlo"), format!("{full}: missing"))),
-                        Some(Value::Integer(n)) if *n >= minimum as i64 => Ok(*n as u64),
-                        Some(Value::Integer(n)) => Err(bad(
-                            line(&full),
-                            format!("{full} = {n}: must be at least {minimum}"),
-                        )),
+                    if !SAMPLING_KEYS.contains(&key) {
+                        return Err(bad(
+                            key_line(key),
+                            format!("{full}: unknown key; allowed: {}", SAMPLING_KEYS.join(", ")),
+                        ));
+                    }
+                    key_lines.extend(key_line(key).map(|n| (full, n)));
+                }
+                let count = |key: &str, minimum: u64| -> Result<Option<u64>> {
+                    let full = format!("monte-carlo.{key}");
+                    match entries.get(key).map(Spanned::get_ref) {
+                        None => Ok(None),
+                        Some(DeValue::Integer(n)) => {
+                            match i128::from_str_radix(n.as_str(), n.radix()) {
+                                Ok(value) if value < i128::from(minimum) => Err(bad(
+                                    key_line(key),
+                                    format!("{full} = {value}: must be at least {minimum}"),
+                                )),
+                                Ok(value) => u64::try_from(value).map(Some).map_err(|_| {
+                                    bad(
+                                        key_line(key),
+                                        format!("{full} = {n}: must be at most {}", u64::MAX),
+                                    )
+                                }),
+                                Err(_) => {
+                                    Err(bad(key_line(key), format!("{full} = {n}: out of range")))
+                                }
+                            }
+                        }
                         Some(other) => Err(bad(
-                            line(&full),
+                            key_line(key),
                             format!("{full}: must be a whole number, not {}", other.type_str()),
                         )),
                     }
                 };
-                for key in entries.keys() {
-                    if !["trials", "quick-trials", "seed"].contains(&key.as_str()) {
+                let missing = |key: &str| bad(table_line, format!("monte-carlo.{key}: missing"));
+                let trials = count("trials", 1)?.ok_or_else(|| missing("trials"))?;
+                let quick_trials = match count("quick-trials", 1)? {
+                    Some(quick) if quick > trials => {
                         return Err(bad(
-                            line(&format!("monte-carlo.{key}")),
+                            key_line("quick-trials"),
                             format!(
-                                "monte-carlo.{key}: unknown key; allowed: trials, quick-trials, seed"
+                                "monte-carlo.quick-trials = {quick}: must be at most trials ({trials})"
                             ),
                         ));
                     }
-                }
-                let sampling = Sampling {
-                    trials: count("trials", 1)?,
-                    quick_trials: count("quick-trials", 1)?,
-                    seed: count("seed", 0)?,
+                    Some(quick) => quick,
+                    None => trials.min(DEFAULT_QUICK_TRIALS),
                 };
-                if sampling.quick_trials > sampling.trials {
-                    return Err(bad(
-                        line("monte-carlo.quick-trials"),
-                        format!(
-                            "monte-carlo.quick-trials = {}: must be at most trials ({})",
-                            sampling.quick_trials, sampling.trials
-                        ),
-                    ));
-                }
-                Some(sampling)
+                let seed = count("seed", 0)?.ok_or_else(|| missing("seed"))?;
+                Some(Sampling {
+                    trials,
+                    quick_trials,
+                    seed,
+                })
             }
             (Some(other), true) => {
                 return Err(bad(
@@ -412,12 +599,14 @@ impl Spec {
             }
         };
 
-        let outputs = match table.get("outputs") {
-            Some(Value::Array(items)) if !items.is_empty() => items
+        let outputs = match get("outputs") {
+            Some(DeValue::Array(items)) if !items.is_empty() => items
                 .iter()
-                .map(|item| match item {
-                    Value::String(kind) if OUTPUTS.contains(&kind.as_str()) => Ok(kind.clone()),
-                    Value::String(kind) => Err(bad(
+                .map(|item| match item.get_ref() {
+                    DeValue::String(kind) if OUTPUTS.contains(&kind.as_ref()) => {
+                        Ok(kind.to_string())
+                    }
+                    DeValue::String(kind) => Err(bad(
                         line("outputs"),
                         format!("outputs: {kind:?} is not one of {}", OUTPUTS.join(", ")),
                     )),
@@ -448,10 +637,8 @@ impl Spec {
         let draws_own_chart = params.iter().any(|param| {
             OWN_CHART_WITH.contains(&(game.as_str(), command_name.as_str(), param.name.as_str()))
         });
-        if outputs.iter().any(|o| o == "svg")
-            && !draws_own_chart
-            && !outputs.iter().any(|o| o == "json")
-        {
+        let has_json = outputs.iter().any(|o| o == "json");
+        if outputs.iter().any(|o| o == "svg") && !draws_own_chart && !has_json {
             return Err(bad(
                 line("outputs"),
                 "outputs: \"svg\" is drawn from the JSON output, so list \"json\" too".into(),
@@ -464,14 +651,47 @@ impl Spec {
                 "outputs: \"txt\" (the text a command prints) goes alone".into(),
             ));
         }
-        let slow = match table.get("slow") {
+        let slow = match get("slow") {
             None => false,
-            Some(Value::Boolean(slow)) => *slow,
+            Some(DeValue::Boolean(slow)) => *slow,
             Some(other) => {
                 return Err(bad(
                     line("slow"),
                     format!("slow: must be true or false, not {}", other.type_str()),
                 ));
+            }
+        };
+        let verdicts = || {
+            TableVerdict::ALL
+                .iter()
+                .map(|v| v.word())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let expect = match string("expect")? {
+            None => None,
+            Some(word) => {
+                let verdict = TableVerdict::from_word(&word).ok_or_else(|| {
+                    bad(
+                        line("expect"),
+                        format!("expect = {word:?}: not a verdict; one of {}", verdicts()),
+                    )
+                })?;
+                if command_name != COMPARING_COMMAND {
+                    return Err(bad(
+                        line("expect"),
+                        format!(
+                            "expect: {game} {command_name} reaches no verdict; only {COMPARING_COMMAND} does"
+                        ),
+                    ));
+                }
+                if !has_json {
+                    return Err(bad(
+                        line("expect"),
+                        "expect: the verdict is read from the JSON output, so list \"json\" in outputs".into(),
+                    ));
+                }
+                Some(verdict)
             }
         };
 
@@ -480,10 +700,7 @@ impl Spec {
             .and_then(|s| s.to_str())
             .ok_or_else(|| bad(None, "the file name must be valid UTF-8".into()))?
             .to_string();
-        let members: Vec<(String, String, Vec<Param>)> = match (
-            table.get("each"),
-            table.get("suffix"),
-        ) {
+        let members: Vec<(String, String, Vec<Param>)> = match (table.get("each"), get("suffix")) {
             (None, None) => vec![(stem.clone(), description.clone(), params)],
             (None, Some(_)) => {
                 return Err(bad(
@@ -503,54 +720,48 @@ impl Spec {
                     format!("suffix: must be a string, not {}", other.type_str()),
                 ));
             }
-            (Some(Value::Array(entries)), Some(Value::String(suffix))) if !entries.is_empty() => {
-                let spans: EachSpans =
-                    toml::from_str(text).map_err(|e| bad(None, e.to_string()))?;
+            (Some(each), Some(DeValue::String(suffix))) if each_entries(each).is_some() => {
+                let entries = each_entries(each).unwrap_or_default();
                 let mut members = Vec::new();
                 for (i, entry) in entries.iter().enumerate() {
                     let number = i + 1;
-                    let entry_line = spans.each.get(i).map(|s| line_of(text, s.span().start));
-                    let Value::Table(entry) = entry else {
+                    let entry_line = source.item_line(entry);
+                    let DeValue::Table(entry) = entry.get_ref() else {
                         return Err(bad(
-                            entry_line,
+                            Some(entry_line),
                             format!(
                                 "each[{number}]: must be a table of parameters, e.g. {{ suits = 2, ranks = 4 }}, not {}",
-                                entry.type_str()
+                                entry.get_ref().type_str()
                             ),
                         ));
                     };
                     if entry.is_empty() {
-                        return Err(bad(entry_line, format!("each[{number}]: is empty")));
+                        return Err(bad(Some(entry_line), format!("each[{number}]: is empty")));
                     }
                     // Each key's values: one, or a list of them, multiplied
                     // out (keys in name order, as TOML tables are read; the
                     // last key varies fastest).
                     let mut choices: Vec<Vec<Option<Param>>> = Vec::new();
-                    for (name, value) in entry {
+                    for (name, value) in entry.iter() {
+                        let name = name.get_ref().as_ref();
                         let key = format!("each[{number}].{name}");
-                        if params.iter().any(|p| &p.name == name) {
+                        let key_line = source.key_line(entry, name).unwrap_or(entry_line);
+                        if params.iter().any(|p| p.name == name) {
                             return Err(bad(
-                                entry_line,
+                                Some(key_line),
                                 format!("{key}: also set in [params]; set it in one place"),
                             ));
                         }
-                        let values = match value {
-                            Value::Array(values) if values.is_empty() => {
-                                return Err(bad(entry_line, format!("{key}: an empty list")));
+                        let values: Vec<&DeValue> = match value.get_ref() {
+                            DeValue::Array(values) if values.is_empty() => {
+                                return Err(bad(Some(key_line), format!("{key}: an empty list")));
                             }
-                            Value::Array(values) => values.clone(),
-                            value => vec![value.clone()],
+                            DeValue::Array(values) => values.iter().map(Spanned::get_ref).collect(),
+                            value => vec![value],
                         };
                         let mut options = Vec::new();
-                        for value in &values {
-                            options.push(option_value(&key, name, value, entry_line)?.map(
-                                |value| Param {
-                                    name: name.clone(),
-                                    value,
-                                    key: key.clone(),
-                                    line: entry_line.unwrap_or(0),
-                                },
-                            ));
+                        for value in values {
+                            options.push(option_value(&key, name, value, key_line)?);
                         }
                         choices.push(options);
                     }
@@ -573,7 +784,7 @@ impl Spec {
                             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
                         {
                             return Err(bad(
-                                entry_line,
+                                Some(entry_line),
                                 format!(
                                     "each[{number}]: makes the table name {name:?}; names may hold letters, digits, '-', '_' and '.'"
                                 ),
@@ -581,7 +792,7 @@ impl Spec {
                         }
                         if members.iter().any(|(n, _, _)| *n == name) {
                             return Err(bad(
-                                entry_line,
+                                Some(entry_line),
                                 format!(
                                     "each[{number}]: makes the table name {name:?} again; the suffix must tell the tables apart"
                                 ),
@@ -614,6 +825,8 @@ impl Spec {
                 outputs: outputs.clone(),
                 slow,
                 draws_own_chart,
+                expect,
+                key_lines: key_lines.clone(),
                 text: text.to_string(),
             })
             .collect())
@@ -660,19 +873,47 @@ impl Spec {
         args
     }
 
-    /// Where in the spec a command-line option came from, for errors: the
-    /// key (`params.draw`, `monte-carlo.trials`) and its line.
-    pub fn key_of_option(&self, option: &str) -> Option<(String, Option<usize>)> {
+    /// The line where the file sets `key` (a top-level key, or one of
+    /// `[monte-carlo]`'s as `monte-carlo.trials`), if it does.
+    pub fn line_of(&self, key: &str) -> Option<usize> {
+        self.key_lines
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|&(_, line)| line)
+    }
+
+    /// Where in the spec a command-line option of the run under `profile`
+    /// came from, for errors: the key (`params.draw`, `monte-carlo.trials`)
+    /// and its line. The quick profile's `--trials` is `quick-trials`, or
+    /// where it is not given, `[monte-carlo]`, whose trials set its
+    /// default.
+    pub fn key_of_option(&self, option: &str, profile: Profile) -> Option<(String, Option<usize>)> {
         let name = option.strip_prefix("--")?;
         if let Some(param) = self.params.iter().find(|param| param.name == name) {
             return Some((param.key.clone(), Some(param.line)));
         }
-        if matches!(name, "trials" | "seed") && self.sampling.is_some() {
-            let key = format!("monte-carlo.{name}");
-            let line = KeyLines::new(&self.text).line(&key);
-            return Some((key, line));
-        }
-        None
+        self.sampling.as_ref()?;
+        let key = match (name, profile) {
+            ("trials", Profile::Quick) if self.line_of("monte-carlo.quick-trials").is_none() => {
+                return Some((
+                    "monte-carlo.quick-trials (by default)".into(),
+                    self.line_of("monte-carlo"),
+                ));
+            }
+            ("trials", Profile::Quick) => "monte-carlo.quick-trials",
+            ("trials", Profile::Full) => "monte-carlo.trials",
+            ("seed", _) => "monte-carlo.seed",
+            _ => return None,
+        };
+        Some((key.to_string(), self.line_of(key)))
+    }
+}
+
+/// The entries of `each`, if it is a non-empty list.
+fn each_entries<'a, 'i>(each: &'a Item<'i>) -> Option<&'a [Item<'i>]> {
+    match each.get_ref() {
+        DeValue::Array(entries) if !entries.is_empty() => Some(entries),
+        _ => None,
     }
 }
 
@@ -717,49 +958,6 @@ fn fill_in(pattern: &str, params: &[Param]) -> std::result::Result<String, Strin
     Ok(text)
 }
 
-/// The 1-based line of byte `offset` in `text`.
-fn line_of(text: &str, offset: usize) -> usize {
-    text[..offset.min(text.len())].matches('\n').count() + 1
-}
-
-/// The line of each key of a flat spec: `key = ...` lines under `[table]`
-/// headers (and dotted keys), enough to point at any key a spec has.
-struct KeyLines {
-    keys: Vec<(String, usize)>,
-}
-
-impl KeyLines {
-    fn new(text: &str) -> KeyLines {
-        let mut keys = Vec::new();
-        let mut table = String::new();
-        for (i, raw) in text.lines().enumerate() {
-            let line = raw.trim();
-            if let Some(header) = line.strip_prefix('[').and_then(|l| l.split(']').next()) {
-                table = header.trim().to_string();
-                keys.push((table.clone(), i + 1));
-            } else if let Some((key, _)) = line.split_once('=')
-                && !line.starts_with('#')
-            {
-                let key = key.trim().trim_matches('"');
-                let full = if table.is_empty() {
-                    key.to_string()
-                } else {
-                    format!("{table}.{key}")
-                };
-                keys.push((full, i + 1));
-            }
-        }
-        KeyLines { keys }
-    }
-
-    fn line(&self, key: &str) -> Option<usize> {
-        self.keys
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|&(_, line)| line)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -798,13 +996,91 @@ seed = 1
         );
         assert_eq!(spec.trials(Profile::Full), Some(10_000_000));
         assert_eq!(
-            spec.key_of_option("--draw"),
+            spec.key_of_option("--draw", Profile::Full),
             Some(("params.draw".into(), Some(7)))
         );
         assert_eq!(
-            spec.key_of_option("--trials"),
+            spec.key_of_option("--trials", Profile::Full),
             Some(("monte-carlo.trials".into(), Some(11)))
         );
+        assert_eq!(
+            spec.key_of_option("--trials", Profile::Quick),
+            Some(("monte-carlo.quick-trials".into(), Some(12)))
+        );
+        assert_eq!(
+            spec.key_of_option("--seed", Profile::Quick),
+            Some(("monte-carlo.seed".into(), Some(13)))
+        );
+        assert_eq!(spec.expect, None);
+        assert!(spec.params.iter().all(|param| !param.reads_file));
+    }
+
+    /// Without quick-trials, the quick profile runs the smaller of the
+    /// trials and 100,000; an error in its trials points at
+    /// `[monte-carlo]`.
+    #[test]
+    fn quick_trials_default_to_at_most_100_000() {
+        let without = GOOD.replace("quick-trials = 100_000\n", "");
+        let spec = parse(&without).unwrap();
+        assert_eq!(spec.trials(Profile::Quick), Some(DEFAULT_QUICK_TRIALS));
+        assert_eq!(spec.trials(Profile::Full), Some(10_000_000));
+        assert_eq!(
+            spec.key_of_option("--trials", Profile::Quick),
+            Some(("monte-carlo.quick-trials (by default)".into(), Some(10)))
+        );
+        let small = parse(&without.replace("10_000_000", "5_000")).unwrap();
+        assert_eq!(small.trials(Profile::Quick), Some(5_000));
+        assert_eq!(
+            small.args(Profile::Quick, Path::new("o")).join(" "),
+            "klondike mc --draw 3 --passes 1 --trials 5000 --seed 1 --out o/k.md --out o/k.json"
+        );
+    }
+
+    const COMPARISON: &str = r#"description = "the quiz's simulated table"
+game = "blackjack"
+command = "compare"
+outputs = ["md", "json"]
+expect = "inconsistent"
+
+[params]
+published = "analysis/published/quiz151-simulation.csv"
+hands = 100_000
+"#;
+
+    /// A comparison declares the verdict it expects; a published table is
+    /// a file the command reads.
+    #[test]
+    fn a_comparison_declares_its_expected_verdict() {
+        let spec = parse(COMPARISON).unwrap();
+        assert_eq!(spec.expect, Some(TableVerdict::Inconsistent));
+        assert_eq!(spec.line_of("expect"), Some(5));
+        let reads: Vec<(&str, usize)> = spec
+            .params
+            .iter()
+            .filter(|param| param.reads_file)
+            .map(|param| (param.key.as_str(), param.line))
+            .collect();
+        assert_eq!(reads, [("params.published", 8)]);
+        // Idiot's Delight's built-in SAS table is a keyword, not a file;
+        // any other value is a file.
+        let sas = r#"description = "SAS"
+game = "idiots-delight"
+command = "compare"
+outputs = ["md", "json"]
+expect = "disagree"
+[params]
+published = "sas"
+[monte-carlo]
+trials = 1000
+seed = 1
+"#;
+        let spec = parse(sas).unwrap();
+        assert!(spec.params.iter().all(|param| !param.reads_file));
+        let from_file = parse(&sas.replace("\"sas\"", "\"counts.csv\"")).unwrap();
+        assert!(from_file.params.iter().any(|param| param.reads_file));
+        for verdict in TableVerdict::ALL {
+            assert_eq!(TableVerdict::from_word(verdict.word()), Some(verdict));
+        }
     }
 
     /// Each bad spec is refused with the file, the line and the key.
@@ -870,6 +1146,39 @@ seed = 1
         check(
             GOOD.replace("[\"md\", \"json\"]", "[\"md\", \"svg\"]"),
             "line 4: outputs: \"svg\" is drawn from the JSON output",
+        );
+        check(
+            GOOD.replace("quick-trials = 100_000", "quick-trials = 0"),
+            "line 12: monte-carlo.quick-trials = 0: must be at least 1",
+        );
+        check(
+            GOOD.replace("seed = 1", "seed = 99999999999999999999999"),
+            "line 13: monte-carlo.seed = 99999999999999999999999: must be at most 18446744073709551615",
+        );
+        check(
+            GOOD.replace("draw = 3", "draw = 99999999999999999999999"),
+            "line 7: params.draw = 99999999999999999999999: out of range",
+        );
+        check(
+            GOOD.replace("[params]", "[params]\ndraw = 1"),
+            "line 8: duplicate key",
+        );
+        // expect: a verdict word, of a comparison, read from its JSON.
+        check(
+            COMPARISON.replace("\"inconsistent\"", "\"agreed\""),
+            "line 5: expect = \"agreed\": not a verdict; one of agree, disagree, consistent, inconsistent",
+        );
+        check(
+            COMPARISON.replace("\"inconsistent\"", "true"),
+            "line 5: expect: must be a string, not boolean",
+        );
+        check(
+            COMPARISON.replace("[\"md\", \"json\"]", "[\"md\"]"),
+            "line 5: expect: the verdict is read from the JSON output, so list \"json\" in outputs",
+        );
+        check(
+            GOOD.replace("[params]", "expect = \"agree\"\n[params]"),
+            "line 6: expect: klondike mc reaches no verdict; only compare does",
         );
     }
 
@@ -938,7 +1247,7 @@ seed = 1
             "klondike mc --draw 1 --passes 3 --trials 100 --seed 1 --out o/k-draw1-passes3.md"
         );
         assert_eq!(
-            specs[2].key_of_option("--draw"),
+            specs[2].key_of_option("--draw", Profile::Full),
             Some(("each[2].draw".into(), Some(8)))
         );
     }
@@ -993,8 +1302,14 @@ seed = 1
         // A command's own error in a value from an entry points at it too.
         let specs = parse_all(&FAMILY.replace("draw = 3", "draw = 2")).unwrap();
         assert_eq!(
-            specs[2].key_of_option("--draw"),
+            specs[2].key_of_option("--draw", Profile::Quick),
             Some(("each[2].draw".into(), Some(8)))
         );
+        // An entry written over several lines points at the key's own line.
+        let spread = FAMILY.replace(
+            "{ draw = 3, passes = 1 },",
+            "{ draw = 3,\n    colour = 1 },",
+        );
+        check(spread, "line 9: each[2].colour: unknown key");
     }
 }

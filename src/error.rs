@@ -33,6 +33,15 @@ pub enum Error {
         /// What was saved where, and the command that resumes.
         message: String,
     },
+    /// A result other than the one declared for it: a comparison whose
+    /// verdict is not the one its analysis spec expects (`expect`). The
+    /// message names each such table, the verdict expected and the one
+    /// reached.
+    #[error("{message}")]
+    Unexpected {
+        /// Which results differ from what was declared.
+        message: String,
+    },
     /// Reading or writing a file failed.
     #[error("{}: {}", one_line(&path.display().to_string()), one_line(&source.to_string()))]
     Io {
@@ -54,11 +63,12 @@ impl Error {
     }
 
     /// The process exit status for this error: 2 for bad input (the user can
-    /// fix the command line or the file), 1 for failures of the environment.
+    /// fix the command line or the file), 1 for failures of the environment
+    /// and for results other than the ones declared.
     pub fn exit_code(&self) -> i32 {
         match self {
             Error::InvalidValue { .. } | Error::BadInputFile { .. } => 2,
-            Error::Io { .. } => 1,
+            Error::Io { .. } | Error::Unexpected { .. } => 1,
             // The shell's convention for a process stopped by SIGINT.
             Error::Interrupted { .. } => 130,
         }

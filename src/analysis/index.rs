@@ -1,9 +1,11 @@
-//! The results index, `results/README.md`: every table the specs make, by
-//! game, with one line on what it shows, its method, and its files.
-//! Generated from the specs alone, so it lists exactly what `reproduce`
-//! writes, and `reproduce --check` can tell when it is stale.
+//! The results index, `results/README.md` (and `results-quick/README.md`
+//! for the quick profile): every table the specs make, by game, with one
+//! line on what it shows, its method (with the trials of the profile its
+//! folder holds, and the verdict a comparison is expected to reach), and
+//! its files. Generated from the specs alone, so it lists exactly what
+//! `reproduce` writes, and `reproduce --check` can tell when it is stale.
 
-use super::Spec;
+use super::{Profile, Spec};
 use crate::report::figures::thousands;
 
 /// The games in the order of RULES.md, with their headings.
@@ -24,12 +26,19 @@ const SECTIONS: [(&str, &str); 5] = [
     ),
 ];
 
-/// The index of the tables of `specs` (all of `analysis/`), as Markdown.
+/// The index of the tables of `specs` (all of `analysis/`) made under
+/// `profile` into the folder named `folder`, as Markdown.
 ///
-/// Guarantee: depends only on the specs, in the order given (every table
-/// once, each game's in spec order), so the same specs give the same bytes.
-pub fn results_index(specs: &[Spec]) -> String {
-    let mut out = String::from(INTRO);
+/// Guarantee: depends only on the specs, the folder's name and the profile,
+/// in the order given (every table once, each game's in spec order), so the
+/// same specs give the same bytes.
+pub fn results_index(specs: &[Spec], folder: &str, profile: Profile) -> String {
+    let mut out = format!("# {folder}/\n\n");
+    out.push_str(match profile {
+        Profile::Full => FULL_INTRO,
+        Profile::Quick => QUICK_INTRO,
+    });
+    out.push_str(METHODS);
     for (game, heading) in SECTIONS {
         let tables: Vec<&Spec> = specs.iter().filter(|s| s.game == game).collect();
         if tables.is_empty() {
@@ -49,7 +58,7 @@ pub fn results_index(specs: &[Spec]) -> String {
                 "| `{}` | {} | {} | {} | [{}](../analysis/{}.toml) |\n",
                 spec.name,
                 spec.description.replace('|', "\\|"),
-                method(spec),
+                method(spec, profile),
                 files.join(" · "),
                 spec.family,
                 spec.family,
@@ -59,25 +68,30 @@ pub fn results_index(specs: &[Spec]) -> String {
     out
 }
 
-/// The method column: the command, and for Monte Carlo its size and seed.
-fn method(spec: &Spec) -> String {
+/// The method column: the command; for Monte Carlo the trials of
+/// `profile` and the seed; the verdict a comparison is expected to reach;
+/// and whether it is slow.
+fn method(spec: &Spec, profile: Profile) -> String {
     let mut text = format!("`{}`", spec.command);
-    if let Some(sampling) = &spec.sampling {
+    if let (Some(sampling), Some(trials)) = (&spec.sampling, spec.trials(profile)) {
         text.push_str(&format!(
             ", {} trials, seed {}",
-            thousands(sampling.trials),
+            thousands(trials),
             sampling.seed
         ));
     }
-    if spec.slow {
-        text.push_str(" (slow)");
+    if let Some(expected) = spec.expect {
+        text.push_str(&format!("; expected: {expected}"));
+    }
+    match (spec.slow, profile, &spec.sampling) {
+        (false, _, _) => {}
+        (true, Profile::Quick, None) => text.push_str(" (slow: not made by --quick)"),
+        (true, _, _) => text.push_str(" (slow)"),
     }
     text
 }
 
-const INTRO: &str = "\
-# results/
-
+const FULL_INTRO: &str = "\
 Every file here is written by deckodds from a spec in `analysis/` (one
 TOML file per table, or per family of tables), by `deckodds reproduce`;
 this index is generated from the same specs. Do not edit these files: change
@@ -91,6 +105,35 @@ file, the time taken and the machine's cores. `deckodds reproduce --check`
 tables byte for byte and the Monte-Carlo ones under their quick profile,
 checks that this index is current, and fails on a file no spec makes.
 
+A comparison whose spec declares the verdict it is expected to reach
+(`expected: disagree` below) is a regression check: `reproduce` and
+`reproduce --check` fail if it reaches another. The expected disagreements
+are findings: a rule or shuffle that changes the odds, or a published
+table that is wrong.
+";
+
+const QUICK_INTRO: &str = "\
+Every file here is written by `deckodds reproduce --quick` from a spec in
+`analysis/` (one TOML file per table, or per family of tables), under the
+quick profile: each Monte-Carlo table runs its spec's `quick-trials` (the
+trials below; by default the smaller of its full trials and 100,000),
+through the same code as the committed tables in `results/`, which run the
+full trials. Their figures are less precise than those in `results/`; slow
+exact tables are left out. This index is generated from the same specs.
+
+Beside each table, `NAME.provenance.json` records the spec and its text, the
+program version, the exact command line, the seed and trials, a checksum of
+the counts that does not depend on the number of threads, a checksum of each
+file, the time taken and the machine's cores.
+
+A comparison whose spec declares the verdict it is expected to reach
+(`expected: disagree` below) is a regression check: `reproduce` fails if it
+reaches another. The expected disagreements are findings: a rule or shuffle
+that changes the odds, or a published table that is wrong.
+";
+
+/// How to read the method column, for either profile.
+const METHODS: &str = "
 Methods: `exact` enumerates every deal (exact fractions); `mc` is Monte
 Carlo with 95% intervals; `compare` sets Monte Carlo against the exact
 distribution (or a published table) and gives a verdict; a chart (`svg`) is a
@@ -120,12 +163,37 @@ quick-trials = 100
 seed = 1
 "#;
         let specs = Spec::parse(Path::new("analysis/klondike-52.toml"), text).unwrap();
-        let index = results_index(&specs);
+        let index = results_index(&specs, "results", Profile::Full);
+        assert!(index.starts_with("# results/\n"));
         assert!(index.contains("## Klondike (RULES.md section 4)"));
         assert!(index.contains(
             "| `klondike-52-draw3` | Klondike drawing 3 | `mc`, 10,000,000 trials, seed 1 | [md](klondike-52-draw3.md) · [json](klondike-52-draw3.json) · [provenance](klondike-52-draw3.provenance.json) | [klondike-52](../analysis/klondike-52.toml) |"
         ));
         assert_eq!(index.matches("| `klondike-52-draw").count(), 2);
         assert!(!index.contains("Blackjack"));
+    }
+
+    /// The quick profile's index is headed by its own folder and gives the
+    /// trials its tables hold; a comparison's expected verdict is shown.
+    #[test]
+    fn the_quick_index_describes_the_quick_profile() {
+        let text = r#"description = "Roll-Call against exact"
+game = "roll-call"
+command = "compare"
+outputs = ["md", "json"]
+expect = "agree"
+[monte-carlo]
+trials = 1_000_000
+quick-trials = 2_000
+seed = 3
+"#;
+        let specs = Spec::parse(Path::new("analysis/rc.toml"), text).unwrap();
+        let quick = results_index(&specs, "results-quick", Profile::Quick);
+        assert!(quick.starts_with("# results-quick/\n"), "{quick}");
+        assert!(quick.contains("`deckodds reproduce --quick`"));
+        assert!(quick.contains("| `compare`, 2,000 trials, seed 3; expected: agree |"));
+        assert!(!quick.contains("1,000,000"));
+        let full = results_index(&specs, "results", Profile::Full);
+        assert!(full.contains("| `compare`, 1,000,000 trials, seed 3; expected: agree |"));
     }
 }

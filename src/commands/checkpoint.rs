@@ -78,8 +78,9 @@ fn body(part: Option<Shard>, samples: &[Sample]) -> Value {
     })
 }
 
-/// The checksum of a checkpoint's body: FNV-1a of its compact JSON.
-fn checksum(body: &Value) -> String {
+/// The checksum of a checkpoint's body (or a count file's `"shard"`
+/// block) without its checksum: FNV-1a of its compact JSON.
+pub(super) fn checksum(body: &Value) -> String {
     super::fnv1a64(serde_json::to_string(body).unwrap_or_default().as_bytes())
 }
 

@@ -9,8 +9,11 @@
 //! the command line (without the options that only say where and how to
 //! write), the program version, the part, for each sampling run its plan
 //! (trials, seed, stream, chunk size), its chunk range and its tally, and
-//! for each enumeration its counts of arrangements (decimal strings).
-//! `merge` checks that the files belong together (same command, program
+//! for each enumeration its counts of arrangements (decimal strings), and
+//! last a checksum of the rest of the block. `merge` checks each file (its
+//! checksum; each tally counts every trial of its chunks once in each
+//! distribution the command reads, each enumeration's counts add up to a
+//! whole number of its totals), checks that the files belong together (same command, program
 //! and plans; parts `0..n` each exactly once), sums the counts, and runs
 //! the command line again with the sums handed back in place of sampling
 //! or enumerating, so every figure derived from the counts (intervals,
@@ -25,17 +28,21 @@ use std::sync::Mutex;
 use clap::Parser;
 use serde_json::{Map, Value, json};
 
-use super::Context;
 use super::sampling::{Prior, PriorSource};
+use super::{Context, checkpoint};
 use crate::cli::{Cli, OutputArgs};
+use crate::distribution::CountDistribution;
 use crate::error::{Error, Result};
 use crate::exact::ArrangementCounts;
 use crate::exact::arrangements::Shard;
 use crate::montecarlo::RunPlan;
 use num_bigint::BigUint;
 
-/// Marks a count file, and its layout's version.
-const FORMAT: &str = "deckodds shard count file 1";
+/// Marks a count file, and its layout's version (2: with a checksum).
+const FORMAT: &str = "deckodds shard count file 2";
+
+/// The mark of count files written before they carried a checksum.
+const FORMAT_WITHOUT_CHECKSUM: &str = "deckodds shard count file 1";
 
 /// One sampling run of a command: its plan, the chunks run, and their
 /// summed histogram.
@@ -147,7 +154,49 @@ pub(super) fn with_shard_block(
             })
             .collect();
     }
+    // Last, so that reading it back and removing it leaves the block as
+    // it was summed.
+    block["checksum"] = json!(checkpoint::checksum(&block));
     super::with_block(report, "shard", block)
+}
+
+/// Checks that `sample`'s tally counts each trial of its chunks once in
+/// every distribution `outcomes` reads from it, so that summed parts give
+/// the one run's counts; the error says which distribution is off. Every
+/// sum is checked for overflow (a sum that fits covers every partial sum
+/// `outcomes` may take).
+pub(super) fn check_tally(
+    sample: &Sample,
+    outcomes: &dyn Fn(&[u64]) -> Vec<CountDistribution>,
+) -> std::result::Result<(), String> {
+    let checked_sum = |counts: &[u64]| {
+        counts
+            .iter()
+            .try_fold(0u64, |sum, &count| sum.checked_add(count))
+    };
+    let trials: u64 = sample
+        .chunks
+        .clone()
+        .map(|chunk| sample.plan.chunk_trials(chunk))
+        .sum();
+    if checked_sum(&sample.tally).is_none() {
+        return Err(format!(
+            "the tally of its {trials} trials overflows 64 bits"
+        ));
+    }
+    for distribution in outcomes(&sample.tally) {
+        let counted = checked_sum(&distribution.counts);
+        if counted != Some(trials) {
+            return Err(format!(
+                "its tallies do not add up to its trials: distribution {} counts {} in chunks {}..{}, which hold {trials} trials",
+                distribution.key,
+                counted.map_or("more than 2^64".into(), |n| n.to_string()),
+                sample.chunks.start,
+                sample.chunks.end,
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// One exhaustive enumeration's counts, as a count file holds them.
@@ -188,11 +237,17 @@ fn read_part(path: &Path) -> Result<Part> {
         path: path.to_path_buf(),
         source,
     })?;
-    let value: Value = serde_json::from_str(&text)
+    let mut value: Value = serde_json::from_str(&text)
         .map_err(|e| bad(format!("not a count file: not JSON ({e})")))?;
-    let block: &Map<String, Value> = value["shard"]
-        .as_object()
-        .filter(|block| block.get("format").and_then(Value::as_str) == Some(FORMAT))
+    let format = value["shard"]["format"].as_str().map(String::from);
+    if format.as_deref() == Some(FORMAT_WITHOUT_CHECKSUM) {
+        return Err(bad(
+            "a count file of an older layout, without a checksum: run its part again".into(),
+        ));
+    }
+    let block: &mut Map<String, Value> = value["shard"]
+        .as_object_mut()
+        .filter(|_| format.as_deref() == Some(FORMAT))
         .ok_or_else(|| {
             bad(
                 "not a count file: no \"shard\" block (write one with --shard k/n --out FILE.json)"
@@ -200,6 +255,18 @@ fn read_part(path: &Path) -> Result<Part> {
             )
         })?;
     let corrupt = |what: &str| bad(format!("corrupt count file: {what}"));
+    // The checksum was added last, so removing it leaves the block as it
+    // was summed.
+    let recorded = block
+        .remove("checksum")
+        .and_then(|sum| sum.as_str().map(String::from))
+        .ok_or_else(|| corrupt("no checksum"))?;
+    if recorded != checkpoint::checksum(&Value::Object(block.clone())) {
+        return Err(corrupt(
+            "its checksum does not match its contents (changed since its part wrote it)",
+        ));
+    }
+    let block = &*block;
     let made_by = block["program"]
         .as_str()
         .ok_or_else(|| corrupt("no program"))?;
@@ -231,6 +298,26 @@ fn read_part(path: &Path) -> Result<Part> {
             .and_then(|list| list.iter().map(enumeration_from_json).collect())
             .ok_or_else(|| corrupt("the enumerations"))?,
     };
+    // An enumeration counts each arrangement once in each of the
+    // distributions it lays side by side (one, or Roll-Call's eight): no
+    // count exceeds the total, and the counts sum to a whole number of
+    // totals (none, for an empty part).
+    for (i, enumeration) in enumerations.iter().enumerate() {
+        let total = &enumeration.total;
+        let sum: BigUint = enumeration.counts.iter().sum();
+        let adds_up = if *total == BigUint::ZERO {
+            sum == BigUint::ZERO
+        } else {
+            enumeration.counts.iter().all(|count| count <= total)
+                && sum.clone() % total == BigUint::ZERO
+        };
+        if !adds_up {
+            return Err(corrupt(&format!(
+                "enumeration {}'s counts (summing to {sum}) do not count its {total} arrangements a whole number of times",
+                i + 1,
+            )));
+        }
+    }
     for sample in &samples {
         if sample.chunks != shard.chunk_range(sample.plan.n_chunks()) {
             return Err(corrupt(&format!(
@@ -408,10 +495,15 @@ pub(super) fn run(files: &[PathBuf], output: &OutputArgs, context: &Context) -> 
     })?;
     let mut replaying = Context::plain(context.quiet, context.threads);
     let n_samples = samples.len() + enumerations.len();
+    let first_path = parts[0].path.clone();
     replaying.prior = Some(Prior {
         source: PriorSource::Merge,
         samples: Mutex::new(VecDeque::from(samples)),
         enumerations: Mutex::new(VecDeque::from(enumerations)),
+        parts: parts
+            .into_iter()
+            .map(|part| (part.path, Mutex::new(VecDeque::from(part.samples))))
+            .collect(),
     });
     super::run_in(cli, &replaying)?;
     let left = replaying.prior.as_ref().map_or(0, |prior| {
@@ -420,7 +512,7 @@ pub(super) fn run(files: &[PathBuf], output: &OutputArgs, context: &Context) -> 
     });
     if left > 0 {
         return Err(Error::BadInputFile {
-            path: parts[0].path.clone(),
+            path: first_path,
             message: format!(
                 "holds {n_samples} sampling runs and enumerations, and its command used {}",
                 n_samples - left

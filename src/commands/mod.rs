@@ -486,6 +486,7 @@ impl Context {
                 source: PriorSource::Checkpoint(path.clone()),
                 samples: Mutex::new(VecDeque::from(samples)),
                 enumerations: Mutex::new(VecDeque::new()),
+                parts: Vec::new(),
             });
         }
         if let Some(path) = run.checkpoint.as_ref().or(run.resume.as_ref()) {

@@ -92,6 +92,7 @@ pub(super) fn run(cli: Cli, long_runs: &LongRunArgs) -> Result<()> {
         source: PriorSource::Merge,
         samples: std::sync::Mutex::new(summed),
         enumerations: std::sync::Mutex::new(Default::default()),
+        parts: Vec::new(),
     });
     run_in(again, &whole)
 }

@@ -12,7 +12,7 @@ use tabled::builder::Builder;
 use tabled::settings::Style;
 
 use super::{Context, write_atomically};
-use crate::analysis::{Profile, Spec, results_index};
+use crate::analysis::{Profile, Spec, TableVerdict, results_index};
 use crate::cli::Cli;
 use crate::error::{Error, Result};
 use crate::report::figures;
@@ -49,10 +49,11 @@ pub(super) fn run(request: Request, context: &Context) -> Result<()> {
     });
     let whole = request.names.is_empty();
     let specs = load_specs(&request.names)?;
-    // Every command line is checked before anything runs, so a bad spec
-    // costs nothing.
+    // Every command line and every file a spec reads is checked before
+    // anything runs, so a bad spec costs nothing.
     for spec in &specs {
         command_line(spec, profile, &results, context)?;
+        check_input_files(spec)?;
     }
     if request.check {
         return check_results(&specs, &request, &results, context);
@@ -62,6 +63,7 @@ pub(super) fn run(request: Request, context: &Context) -> Result<()> {
         source,
     })?;
     let mut rows = Vec::new();
+    let mut unexpected = Vec::new();
     let n_runs = specs.iter().filter(|s| runs(s, profile, &request)).count();
     let mut n_done = 0;
     for spec in &specs {
@@ -95,12 +97,14 @@ pub(super) fn run(request: Request, context: &Context) -> Result<()> {
         let path = results.join(format!("{}.provenance.json", spec.name));
         let text = serde_json::to_string_pretty(&provenance).unwrap_or_default() + "\n";
         write_atomically(&path, text.as_bytes())?;
+        let verdict = verdicts(spec, &results)?;
+        unexpected.extend(unexpected_verdict(spec, verdict.as_ref()));
         rows.push([
             spec.name.clone(),
             format!("{} {}", spec.game, spec.command),
             trials_text(spec, profile),
             format!("{elapsed:.1} s"),
-            verdicts(spec, &results)?,
+            verdict_text(spec, verdict.as_ref()),
         ]);
     }
     // The index lists every spec's tables: a whole run writes it, and so
@@ -114,7 +118,10 @@ pub(super) fn run(request: Request, context: &Context) -> Result<()> {
         } else {
             load_specs(&[])?
         };
-        write_atomically(&results.join(INDEX), results_index(&all).as_bytes())?;
+        write_atomically(
+            &results.join(INDEX),
+            index_of(&all, &results, profile).as_bytes(),
+        )?;
     }
     summary(
         &format!(
@@ -130,7 +137,37 @@ pub(super) fn run(request: Request, context: &Context) -> Result<()> {
         ["table", "method", "trials", "time", "verdict"],
         rows,
         context,
-    )
+    )?;
+    verdicts_as_expected(&unexpected)
+}
+
+/// The index of `results` under `profile`: headed by the folder's name.
+fn index_of(specs: &[Spec], results: &Path, profile: Profile) -> String {
+    let folder = results.file_name().map_or_else(
+        || results.display().to_string(),
+        |name| name.to_string_lossy().into_owned(),
+    );
+    results_index(specs, &folder, profile)
+}
+
+/// Refuses a spec whose parameters name a file the command reads (a
+/// published table) that is not there, naming the spec file, the line and
+/// the key: before anything runs, rather than after other tables are
+/// written.
+fn check_input_files(spec: &Spec) -> Result<()> {
+    for param in spec.params.iter().filter(|param| param.reads_file) {
+        let Some(value) = &param.value else { continue };
+        if !Path::new(value).is_file() {
+            return Err(Error::BadInputFile {
+                path: spec.path.clone(),
+                message: format!(
+                    "line {}: {} = {value:?}: no such file (a path from the folder reproduce runs in)",
+                    param.line, param.key
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Whether `spec` runs: a slow spec only when named, with `--slow`, or
@@ -150,7 +187,9 @@ fn load_specs(names: &[PathBuf]) -> Result<Vec<Spec>> {
     if names.is_empty() {
         let mut specs = Vec::new();
         for path in all_specs()? {
-            specs.extend(parse_file(&path)?);
+            for spec in parse_file(&path)? {
+                add_spec(&mut specs, spec)?;
+            }
         }
         return Ok(specs);
     }
@@ -162,11 +201,7 @@ fn load_specs(names: &[PathBuf]) -> Result<Vec<Spec>> {
             parse_file(name)?
         } else {
             if analysis.is_none() {
-                let mut all = Vec::new();
-                for path in all_specs()? {
-                    all.extend(parse_file(&path)?);
-                }
-                analysis = Some(all);
+                analysis = Some(load_specs(&[])?);
             }
             let wanted = name.to_string_lossy();
             let found: Vec<Spec> = analysis
@@ -187,12 +222,34 @@ fn load_specs(names: &[PathBuf]) -> Result<Vec<Spec>> {
             found
         };
         for spec in found {
-            if !specs.iter().any(|s| s.name == spec.name) {
-                specs.push(spec);
-            }
+            add_spec(&mut specs, spec)?;
         }
     }
     Ok(specs)
+}
+
+/// Adds `spec` to `specs` unless it is already there (a table named twice,
+/// from the same file). A table of the same name from another spec file is
+/// refused, naming both files: one would overwrite the other's outputs.
+fn add_spec(specs: &mut Vec<Spec>, spec: Spec) -> Result<()> {
+    let same_file = |a: &Path, b: &Path| {
+        a == b || matches!((fs::canonicalize(a), fs::canonicalize(b)), (Ok(a), Ok(b)) if a == b)
+    };
+    match specs.iter().find(|s| s.name == spec.name) {
+        None => specs.push(spec),
+        Some(other) if same_file(&other.path, &spec.path) => {}
+        Some(other) => {
+            return Err(Error::BadInputFile {
+                path: spec.path.clone(),
+                message: format!(
+                    "makes the table {:?}, and so does {}: each table needs its own name (rename a spec file, or change its suffix)",
+                    spec.name,
+                    other.path.display()
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The trials column: the count, or `-` for what does not sample.
@@ -201,11 +258,19 @@ fn trials_text(spec: &Spec, profile: Profile) -> String {
         .map_or_else(|| "-".to_string(), |trials| trials.to_string())
 }
 
-/// The verdicts of a comparison spec, from its JSON output: `agree (3 of
-/// 3)`, or which keys disagree; `-` for a spec that compares nothing.
-fn verdicts(spec: &Spec, results: &Path) -> Result<String> {
+/// A comparison's verdict, read from its JSON output, with what the
+/// summary says of it: `8 of 8` (agree), which keys disagree, or which
+/// cells of a published table are inconsistent.
+struct Found {
+    verdict: TableVerdict,
+    detail: String,
+}
+
+/// The verdict of a comparison spec, from its JSON output in `results`;
+/// `None` for a spec that compares nothing.
+fn verdicts(spec: &Spec, results: &Path) -> Result<Option<Found>> {
     let Some(path) = json_output(spec, &spec.output_paths(results)) else {
-        return Ok("-".to_string());
+        return Ok(None);
     };
     let report: Value = parse_json(&path)?;
     // A published table: one verdict over all its cells.
@@ -227,40 +292,123 @@ fn verdicts(spec: &Spec, results: &Path) -> Result<String> {
             Some(n) if n > 0 => format!("{n} cells tested"),
             _ => format!("{cells} cells"),
         };
-        return Ok(if inconsistent.is_empty() {
-            format!("consistent (all {tested})")
+        return Ok(Some(if inconsistent.is_empty() {
+            Found {
+                verdict: TableVerdict::Consistent,
+                detail: format!("all {tested}"),
+            }
         } else {
-            format!(
-                "inconsistent: {} ({} of {tested})",
-                inconsistent.join(", "),
-                inconsistent.len()
-            )
-        });
+            Found {
+                verdict: TableVerdict::Inconsistent,
+                detail: format!(
+                    "{} ({} of {tested})",
+                    inconsistent.join(", "),
+                    inconsistent.len()
+                ),
+            }
+        }));
     }
     let Some(rows) = report["rows"]
         .as_array()
         .filter(|_| report.get("comparison").is_some())
     else {
-        return Ok("-".to_string());
+        return Ok(None);
     };
     let disagreeing: Vec<&str> = rows
         .iter()
         .filter(|row| row["verdict"] != "agree")
         .map(|row| row["key"].as_str().unwrap_or("?"))
         .collect();
-    Ok(if disagreeing.is_empty() {
-        format!("agree ({} of {})", rows.len(), rows.len())
+    Ok(Some(if disagreeing.is_empty() {
+        Found {
+            verdict: TableVerdict::Agree,
+            detail: format!("{} of {}", rows.len(), rows.len()),
+        }
     } else {
         // A few keys name the disagreement; the JSON has them all.
         let named = match disagreeing.len() {
             n if n > 3 => format!("{} and {} more", disagreeing[..3].join(", "), n - 3),
             _ => disagreeing.join(", "),
         };
+        Found {
+            verdict: TableVerdict::Disagree,
+            detail: format!(
+                "{named} ({} of {} agree)",
+                rows.len() - disagreeing.len(),
+                rows.len()
+            ),
+        }
+    }))
+}
+
+/// The summary's verdict column: `agree (8 of 8)`, `disagree: K=1 (7 of
+/// 8 agree)`; marked `(expected)` when the spec declares that verdict, and
+/// followed by the expected one when it declares another.
+fn verdict_text(spec: &Spec, found: Option<&Found>) -> String {
+    let Some(Found { verdict, detail }) = found else {
+        return match spec.expect {
+            Some(expected) => format!("-; expected {expected}"),
+            None => "-".to_string(),
+        };
+    };
+    let as_expected = spec.expect == Some(*verdict);
+    let text = match (verdict, as_expected) {
+        (TableVerdict::Agree | TableVerdict::Consistent, false) => format!("{verdict} ({detail})"),
+        (TableVerdict::Agree | TableVerdict::Consistent, true) => {
+            format!("{verdict} (expected; {detail})")
+        }
+        (TableVerdict::Disagree | TableVerdict::Inconsistent, false) => {
+            format!("{verdict}: {detail}")
+        }
+        (TableVerdict::Disagree | TableVerdict::Inconsistent, true) => {
+            format!("{verdict} (expected): {detail}")
+        }
+    };
+    match spec.expect {
+        Some(expected) if !as_expected => format!("{text}; expected {expected}"),
+        _ => text,
+    }
+}
+
+/// What differs from the verdict `spec` expects, if anything: the table,
+/// the verdict it reached, the one expected, and where the spec says so.
+fn unexpected_verdict(spec: &Spec, found: Option<&Found>) -> Option<String> {
+    let expected = spec.expect?;
+    let reached = found.map(|f| f.verdict);
+    (reached != Some(expected)).then(|| {
         format!(
-            "disagree: {named} ({} of {} agree)",
-            rows.len() - disagreeing.len(),
-            rows.len()
+            "{}: {}, expected {expected} ({}, line {})",
+            spec.name,
+            reached.map_or("no verdict".to_string(), |v| v.to_string()),
+            spec.path.display(),
+            spec.line_of("expect").unwrap_or(0),
         )
+    })
+}
+
+/// Fails (exit status 1), in one line, if any table reached a verdict
+/// other than the one its spec expects: the published findings are
+/// regression checks.
+fn verdicts_as_expected(unexpected: &[String]) -> Result<()> {
+    if unexpected.is_empty() {
+        return Ok(());
+    }
+    Err(Error::Unexpected {
+        message: format!(
+            "{} {} a verdict other than the one {} spec expects: {}",
+            unexpected.len(),
+            if unexpected.len() == 1 {
+                "table reaches"
+            } else {
+                "tables reach"
+            },
+            if unexpected.len() == 1 {
+                "its"
+            } else {
+                "their"
+            },
+            unexpected.join("; ")
+        ),
     })
 }
 
@@ -329,6 +477,8 @@ fn summary<const N: usize>(
 /// compared byte for byte; Monte-Carlo ones are recomputed under the quick
 /// profile and their counts compared with the checksum the full run
 /// recorded for it. The first difference is an error naming the file.
+/// A comparison whose spec expects a verdict must reach it, in the
+/// committed outputs and in the recomputed ones (exit status 1 if not).
 fn check_results(
     specs: &[Spec],
     request: &Request,
@@ -336,6 +486,9 @@ fn check_results(
     context: &Context,
 ) -> Result<()> {
     let mut rows = Vec::new();
+    // The profile the folder's tables were made under, as their provenance
+    // records say: its index must describe that one.
+    let mut folder_profile: Option<(Profile, PathBuf)> = None;
     for (i, spec) in specs.iter().enumerate() {
         progress_line(
             context,
@@ -347,6 +500,23 @@ fn check_results(
                 path: provenance_path.clone(),
                 message: format!("not a provenance record ({e}); run deckodds reproduce"),
             })?;
+        let profile = match recorded["profile"].as_str() {
+            Some("quick") => Profile::Quick,
+            _ => Profile::Full,
+        };
+        match &folder_profile {
+            None => folder_profile = Some((profile, provenance_path.clone())),
+            Some((first, first_path)) if *first != profile => {
+                return Err(Error::BadInputFile {
+                    path: provenance_path,
+                    message: format!(
+                        "records another profile than {} does: a folder holds one profile's tables; run deckodds reproduce (with --quick for the quick profile)",
+                        first_path.display()
+                    ),
+                });
+            }
+            Some(_) => {}
+        }
         let stale = |path: &Path, message: String| Error::BadInputFile {
             path: path.to_path_buf(),
             message,
@@ -366,6 +536,11 @@ fn check_results(
                 ));
             }
         }
+        let committed = verdicts(spec, results)?;
+        verdicts_as_expected(&Vec::from_iter(unexpected_verdict(
+            spec,
+            committed.as_ref(),
+        )))?;
         let scratch = Scratch::new(&spec.name)?;
         let how = match &spec.sampling {
             None if !runs(spec, Profile::Full, request) => "slow: not recomputed (--slow does)",
@@ -399,6 +574,12 @@ fn check_results(
                         ),
                     ));
                 }
+                // The quick profile's verdict is a regression check too.
+                let recomputed = verdicts(spec, &scratch.0)?;
+                verdicts_as_expected(&Vec::from_iter(
+                    unexpected_verdict(spec, recomputed.as_ref())
+                        .map(|what| format!("{what} (under the quick profile)")),
+                ))?;
                 "quick profile recomputed: same counts"
             }
         };
@@ -407,10 +588,12 @@ fn check_results(
             format!("{} {}", spec.game, spec.command),
             "match their provenance".to_string(),
             how.to_string(),
+            verdict_text(spec, committed.as_ref()),
         ]);
     }
     if request.names.is_empty() {
-        check_index(specs, results)?;
+        let profile = folder_profile.map_or(request.profile, |(profile, _)| profile);
+        check_index(specs, results, profile)?;
     }
     summary(
         &format!(
@@ -418,7 +601,13 @@ fn check_results(
             specs.len(),
             results.display()
         ),
-        ["table", "method", "committed files", "recomputed"],
+        [
+            "table",
+            "method",
+            "committed files",
+            "recomputed",
+            "verdict",
+        ],
         rows,
         context,
     )
@@ -426,9 +615,9 @@ fn check_results(
 
 /// The index is what the specs make now, and every file in `results`
 /// is one a spec makes (a table, its provenance, or the index).
-fn check_index(specs: &[Spec], results: &Path) -> Result<()> {
+fn check_index(specs: &[Spec], results: &Path, profile: Profile) -> Result<()> {
     let index_path = results.join(INDEX);
-    if read(&index_path)? != results_index(specs) {
+    if read(&index_path)? != index_of(specs, results, profile) {
         return Err(Error::BadInputFile {
             path: index_path,
             message: "is not the index the specs make now; run deckodds reproduce".into(),
@@ -554,7 +743,7 @@ fn run_spec(spec: &Spec, profile: Profile, results: &Path, context: &Context) ->
             option,
             value,
             allowed,
-        } => match spec.key_of_option(&option) {
+        } => match spec.key_of_option(&option, profile) {
             Some((key, Some(line))) => in_spec(format!("line {line}: {key} = {value}: {allowed}")),
             Some((key, None)) => in_spec(format!("{key} = {value}: {allowed}")),
             None => in_spec(format!("{option} {value}: {allowed}")),
@@ -587,10 +776,13 @@ fn command_line(spec: &Spec, profile: Profile, results: &Path, context: &Context
 
 /// The provenance record of a spec's run.
 ///
+/// Its `command` is the one that wrote the outputs, to the paths in
+/// `results` (as given to `reproduce`).
+///
 /// Guarantee: apart from `elapsed_seconds` and `cores`, the same spec,
-/// program and profile give the same record on any machine with any
-/// thread count (the checksum covers the counts, which do not depend on
-/// threads).
+/// program, profile and results folder give the same record on any
+/// machine with any thread count (the checksum covers the counts, which do
+/// not depend on threads).
 fn provenance(
     spec: &Spec,
     profile: Profile,
@@ -622,7 +814,7 @@ fn provenance(
         "description": spec.description,
         "program": format!("deckodds {}", env!("CARGO_PKG_VERSION")),
         "profile": match profile { Profile::Full => "full", Profile::Quick => "quick" },
-        "command": format!("deckodds {}", spec.args(profile, Path::new("results")).join(" ")),
+        "command": format!("deckodds {}", spec.args(profile, results).join(" ")),
         "seed": spec.sampling.as_ref().map(|s| s.seed),
         "trials": spec.trials(profile),
         "files": files,

@@ -19,7 +19,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
-use super::merge::Sample;
+use super::merge::{self, Sample};
 use super::{Context, ProgressReporter, checkpoint, throughput};
 use crate::distribution::CountDistribution;
 use crate::error::{Error, Result};
@@ -69,7 +69,15 @@ pub(super) struct Prior {
     /// `merge`: the summed counts of the exhaustive enumerations, in
     /// order.
     pub enumerations: Mutex<VecDeque<crate::exact::ArrangementCounts>>,
+    /// `merge`: each count file and its own samples, in the order of
+    /// `samples` (their sums), handed back in step with them so that each
+    /// part's tallies are checked against the distributions the command
+    /// reads, and a bad part is named. Empty otherwise.
+    pub parts: Vec<(std::path::PathBuf, Mutex<VecDeque<Sample>>)>,
 }
+
+/// `merge`: one sampling run's part in each count file, with the file.
+type PartSamples<'a> = Vec<(&'a std::path::Path, Sample)>;
 
 /// Where samples done before come from.
 pub(super) enum PriorSource {
@@ -116,7 +124,10 @@ impl Context {
         let chunks = self
             .shard
             .map_or(0..n_chunks, |shard| shard.chunk_range(n_chunks));
-        let prior = self.take_prior(&plan, &chunks)?;
+        let (prior, parts) = match self.take_prior(&plan, &chunks)? {
+            Some((prior, parts)) => (Some(prior), parts),
+            None => (None, Vec::new()),
+        };
         let mut done = prior.as_ref().map_or(chunks.start, |p| p.chunks.end);
         let first_new = done;
         let to_run: u64 = (done..chunks.end).map(|c| plan.chunk_trials(c)).sum();
@@ -129,7 +140,10 @@ impl Context {
         // length.
         let zeros = work(&progress, &plan, 0..0)?;
         let mut tally = match prior {
-            Some(prior) if prior.tally.len() == zeros.len() => prior.tally,
+            Some(prior) if prior.tally.len() == zeros.len() => {
+                self.check_prior_tallies(sampling, &prior, &parts)?;
+                prior.tally
+            }
             Some(_) => return Err(self.prior_mismatch()),
             None => zeros,
         };
@@ -246,8 +260,13 @@ impl Context {
     }
 
     /// The next samples done before (by `merge` or a checkpoint), checked
-    /// against the run this command is about to make.
-    fn take_prior(&self, plan: &RunPlan, chunks: &Range<u64>) -> Result<Option<Sample>> {
+    /// against the run this command is about to make, with (for `merge`)
+    /// each count file's own part of them.
+    fn take_prior(
+        &self,
+        plan: &RunPlan,
+        chunks: &Range<u64>,
+    ) -> Result<Option<(Sample, PartSamples<'_>)>> {
         let Some(prior) = &self.prior else {
             return Ok(None);
         };
@@ -256,18 +275,52 @@ impl Context {
             .lock()
             .ok()
             .and_then(|mut queue| queue.pop_front());
+        let parts = prior
+            .parts
+            .iter()
+            .filter_map(|(path, samples)| {
+                let sample = samples.lock().ok()?.pop_front()?;
+                Some((path.as_path(), sample))
+            })
+            .collect();
         match next {
             Some(sample)
                 if sample.plan == *plan
                     && sample.chunks.start == chunks.start
                     && sample.chunks.end <= chunks.end =>
             {
-                Ok(Some(sample))
+                Ok(Some((sample, parts)))
             }
             // A checkpoint saved before this sampling run began.
             None if matches!(prior.source, PriorSource::Checkpoint(_)) => Ok(None),
             _ => Err(self.prior_mismatch()),
         }
+    }
+
+    /// Refuses summed parts that do not count each of their trials once in
+    /// every distribution the command reads from them: each count file of
+    /// a merge first (named), then the sum (of the files, or of MPI
+    /// ranks). A checkpoint's counts are guarded by its checksum alone.
+    fn check_prior_tallies(
+        &self,
+        sampling: &Sampling,
+        prior: &Sample,
+        parts: &PartSamples,
+    ) -> Result<()> {
+        if !matches!(
+            self.prior.as_ref().map(|prior| &prior.source),
+            Some(PriorSource::Merge)
+        ) {
+            return Ok(());
+        }
+        for (path, part) in parts {
+            merge::check_tally(part, sampling.outcomes).map_err(|message| Error::BadInputFile {
+                path: path.to_path_buf(),
+                message: format!("corrupt count file: {message}"),
+            })?;
+        }
+        merge::check_tally(prior, sampling.outcomes)
+            .map_err(|message| Error::invalid("merge", "the count files", message))
     }
 
     /// The error for samples done before that are not this command's.

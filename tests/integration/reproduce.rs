@@ -373,3 +373,211 @@ copies = 2
     .unwrap();
     fails_naming("README.md", "is not the index the specs make now");
 }
+
+/// Runs deckodds with `args` in the folder `dir`.
+fn reproduce_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    deckodds().args(args).current_dir(dir).output().unwrap()
+}
+
+fn assert_success(output: &std::process::Output) {
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+const COMPARISON: &str = r#"description = "Roll-Call 3 x 2, Monte Carlo against exact"
+game = "roll-call"
+command = "compare"
+outputs = ["md", "json"]
+expect = "agree"
+
+[params]
+ranks = 3
+copies = 2
+
+[monte-carlo]
+trials = 20_000
+seed = 3
+"#;
+
+/// A comparison that reaches the verdict its spec expects is marked so in
+/// the summary; one that reaches another still writes its tables, then
+/// fails with exit status 1 in one line naming the table, the verdict and
+/// the one expected, and so does `--check` on it.
+#[test]
+fn expected_verdicts_are_regression_checks() {
+    let (dir, output) = reproduce("rc", COMPARISON, &["--quiet"]);
+    assert_success(&output);
+    let summary = String::from_utf8(output.stdout).unwrap();
+    assert!(summary.contains("agree (expected; 8 of 8)"), "{summary}");
+    // Without quick-trials, the quick profile runs all 20,000 (fewer
+    // than 100,000).
+    assert_eq!(provenance(dir.path(), "rc")["quick_trials"], 20000);
+
+    let disagree = COMPARISON.replace("expect = \"agree\"", "expect = \"disagree\"");
+    let (dir, output) = reproduce("rc", &disagree, &["--quiet"]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("1 table reaches a verdict other than the one its spec expects: rc: agree, expected disagree (")
+            && stderr.contains("rc.toml, line 5)"),
+        "{stderr}"
+    );
+    let summary = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        summary.contains("agree (8 of 8); expected disagree"),
+        "{summary}"
+    );
+    assert!(dir.path().join("out/rc.json").exists());
+    assert!(dir.path().join("out/rc.provenance.json").exists());
+    let check = deckodds()
+        .args(["--quiet", "reproduce", "--check"])
+        .arg(dir.path().join("rc.toml"))
+        .arg("--results")
+        .arg(dir.path().join("out"))
+        .output()
+        .unwrap();
+    assert_eq!(check.status.code(), Some(1));
+    let stderr = String::from_utf8(check.stderr).unwrap();
+    assert!(stderr.contains("rc: agree, expected disagree"), "{stderr}");
+
+    // expect is validated like every key.
+    let (_, output) = reproduce(
+        "rc",
+        &COMPARISON.replace("\"agree\"", "\"agrees\""),
+        &["--quiet"],
+    );
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("rc.toml: line 5: expect = \"agrees\": not a verdict; one of agree, disagree, consistent, inconsistent"),
+        "{stderr}"
+    );
+}
+
+/// The quick profile's folder describes itself: its index is headed by
+/// its own name and gives the quick trials its tables hold, and each
+/// provenance's command names the files it wrote.
+#[test]
+fn the_quick_profile_describes_its_own_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("analysis")).unwrap();
+    fs::write(dir.path().join("analysis/small.toml"), SPEC).unwrap();
+    let output = reproduce_in(dir.path(), &["--quiet", "reproduce", "--quick"]);
+    assert_success(&output);
+    let quick = dir.path().join("results-quick");
+    let index = fs::read_to_string(quick.join("README.md")).unwrap();
+    assert!(index.starts_with("# results-quick/\n"), "{index}");
+    assert!(index.contains("`mc`, 3,000 trials, seed 5"), "{index}");
+    assert!(!index.contains("30,000"), "{index}");
+    let record: Value =
+        serde_json::from_str(&fs::read_to_string(quick.join("small.provenance.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        record["command"],
+        "deckodds klondike mc --passes 2 --trials 3000 --seed 5 --out results-quick/small.md --out results-quick/small.json"
+    );
+    // The folder checks clean, its index against its own profile.
+    let check = deckodds()
+        .args([
+            "--quiet",
+            "reproduce",
+            "--check",
+            "--results",
+            "results-quick",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_success(&check);
+}
+
+/// Before anything runs: two spec files making the same table are refused
+/// naming both and the table, and a spec whose published table is missing
+/// is refused naming the spec file, the line and the key. Exit status 2,
+/// one line, nothing written (not even the other specs' tables).
+#[test]
+fn clashing_names_and_missing_inputs_are_refused_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    for folder in ["a", "b"] {
+        fs::create_dir(dir.path().join(folder)).unwrap();
+        fs::write(dir.path().join(folder).join("k.toml"), SPEC).unwrap();
+    }
+    let missing = r#"description = "a published table that is not there"
+game = "blackjack"
+command = "compare"
+outputs = ["md", "json"]
+expect = "consistent"
+
+[params]
+published = "published/missing.csv"
+"#;
+    fs::write(dir.path().join("missing.toml"), missing).unwrap();
+    let refused = |specs: &[&str], expected: &[&str]| {
+        let output = reproduce_in(
+            dir.path(),
+            &[&["reproduce"], specs, &["--results", "out"]].concat(),
+        );
+        assert_eq!(output.status.code(), Some(2), "{specs:?}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        for part in expected {
+            assert!(stderr.contains(part), "{part}: {stderr}");
+        }
+        assert!(!dir.path().join("out").exists(), "{specs:?} wrote out/");
+    };
+    refused(
+        &["a/k.toml", "b/k.toml"],
+        &[
+            "b/k.toml: makes the table \"k\", and so does a/k.toml",
+            "each table needs its own name",
+        ],
+    );
+    refused(
+        &["a/k.toml", "missing.toml"],
+        &["missing.toml: line 8: params.published = \"published/missing.csv\": no such file"],
+    );
+    // The same spec named twice is one table.
+    let output = reproduce_in(
+        dir.path(),
+        &[
+            "--quiet",
+            "reproduce",
+            "a/k.toml",
+            "./a/k.toml",
+            "--results",
+            "out",
+            "--quick",
+        ],
+    );
+    assert_success(&output);
+    assert!(
+        String::from_utf8(output.stdout)
+            .unwrap()
+            .contains("1 of 1 tables")
+    );
+}
+
+/// Every comparison in `analysis/` declares the verdict it reaches, so
+/// each published finding (and each agreement) is a regression check.
+#[test]
+fn every_comparison_in_analysis_declares_its_verdict() {
+    let mut comparisons = 0;
+    for entry in fs::read_dir("analysis").unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "toml") {
+            continue;
+        }
+        let text = fs::read_to_string(&path).unwrap();
+        for spec in deckodds::analysis::Spec::parse(&path, &text).unwrap() {
+            if spec.command == "compare" {
+                comparisons += 1;
+                assert!(spec.expect.is_some(), "{} expects no verdict", spec.name);
+            }
+        }
+    }
+    assert_eq!(comparisons, 50);
+}

@@ -1,11 +1,14 @@
 //! Runs beyond one sitting (issue 8): every Monte-Carlo run reports its
 //! throughput; runs cut into parts (`--shard k/n`) merge into exactly the
-//! one run, and parts that do not belong together are refused.
+//! one run, and parts that do not belong together, or whose counts are
+//! damaged, are refused.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::support::{deckodds, require_tool, run_into};
+use serde_json::Value;
+
+use crate::support::{deckodds, fnv1a64, require_tool, run_into};
 
 /// Each command that samples ends with one throughput line per run on
 /// stderr, naming its trials and unit, in all and per core; `--quiet`
@@ -141,6 +144,23 @@ fn sharded_then_merged_is_the_one_run() {
     }
 }
 
+/// `text` (a count file) with its `"shard"` block's checksum made to match
+/// its contents again, as a forger or a bug would leave it: so that a test
+/// reaches the checks behind the checksum. The checksum is FNV-1a of the
+/// block's compact JSON without it.
+fn resealed(text: &str) -> String {
+    let mut value: Value = serde_json::from_str(text).unwrap();
+    let block = value["shard"].as_object_mut().unwrap();
+    assert!(block.remove("checksum").is_some(), "no checksum to reseal");
+    let sum = fnv1a64(
+        serde_json::to_string(&Value::Object(block.clone()))
+            .unwrap()
+            .as_bytes(),
+    );
+    block.insert("checksum".into(), Value::from(sum));
+    serde_json::to_string_pretty(&value).unwrap()
+}
+
 /// Count files that do not make one run are refused in one line naming
 /// the file, exit status 2, and nothing is written.
 #[test]
@@ -187,16 +207,16 @@ fn merge_refuses_parts_that_do_not_belong_together() {
     let first_chunk: u64 = tampered_text[number_at..number_end].parse().unwrap();
     let tampered = write(
         "tampered.json",
-        &format!(
+        &resealed(&format!(
             "{}{}{}",
             &tampered_text[..number_at],
             first_chunk - 1,
             &tampered_text[number_end..]
-        ),
+        )),
     );
     let version = write(
         "version.json",
-        &part_one.replace("\"program\": \"deckodds ", "\"program\": \"deckodds 0.0.0-"),
+        &resealed(&part_one.replace("\"program\": \"deckodds ", "\"program\": \"deckodds 0.0.0-")),
     );
 
     // Parts of an exhaustive enumeration: one missing, one damaged.
@@ -211,7 +231,20 @@ fn merge_refuses_parts_that_do_not_belong_together() {
     let opening = quote + exact_one[quote..].find('"').unwrap();
     let damaged_exact = write(
         "damaged-exact.json",
-        &format!("{}\"x{}", &exact_one[..opening], &exact_one[opening + 1..]),
+        &resealed(&format!(
+            "{}\"x{}",
+            &exact_one[..opening],
+            &exact_one[opening + 1..]
+        )),
+    );
+    // One count of arrangements more than the part's total.
+    let mut exact_value: Value = serde_json::from_str(&exact_one).unwrap();
+    let count = &mut exact_value["shard"]["enumerations"][0]["counts"][0];
+    let more = count.as_str().unwrap().parse::<u128>().unwrap() + 1;
+    *count = Value::from(more.to_string());
+    let unbalanced_exact = write(
+        "unbalanced-exact.json",
+        &resealed(&serde_json::to_string(&exact_value).unwrap()),
     );
 
     let cases: Vec<(Vec<&Path>, &str)> = vec![
@@ -256,6 +289,10 @@ fn merge_refuses_parts_that_do_not_belong_together() {
             vec![&parts[0], &version, &parts[2]],
             "merge with the program that made it",
         ),
+        (
+            vec![&exact_parts[0], &unbalanced_exact],
+            "unbalanced-exact.json: corrupt count file: enumeration 1's counts (summing to",
+        ),
     ];
     let merged = dir.path().join("merged.json");
     for (files, expected) in cases {
@@ -284,6 +321,134 @@ fn merge_refuses_parts_that_do_not_belong_together() {
         String::from_utf8_lossy(&output.stderr).contains("unexpected argument '--shard' found")
     );
     assert!(!record.exists());
+}
+
+/// A count file carries a checksum of its counts, and a part whose counts
+/// do not add up is refused by name even with a checksum to match: every
+/// distribution the command reads must count each trial of the part's
+/// chunks once (here Roll-Call's eight distributions side by side, with one
+/// game moved from one to another), and sums must not overflow. One line,
+/// exit status 2, nothing written; the honest parts still merge.
+#[test]
+fn merge_refuses_count_files_whose_counts_do_not_add_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = "roll-call mc --trials 300000 --seed 4";
+    let parts: Vec<PathBuf> = (0..3)
+        .map(|k| run_part(dir.path(), args, k, 3, 2))
+        .collect();
+    let part_one: Value = serde_json::from_str(&fs::read_to_string(&parts[1]).unwrap()).unwrap();
+    assert!(
+        part_one["shard"]["checksum"]
+            .as_str()
+            .unwrap()
+            .starts_with("fnv1a64:")
+    );
+    let with_tally = |change: &dyn Fn(&mut Vec<u64>)| {
+        let mut value = part_one.clone();
+        let tally = &mut value["shard"]["samples"][0]["tally"];
+        let mut counts: Vec<u64> = tally
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_u64().unwrap())
+            .collect();
+        change(&mut counts);
+        *tally = Value::from(counts);
+        serde_json::to_string_pretty(&value).unwrap()
+    };
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        fs::write(&path, text).unwrap();
+        path
+    };
+    // The first bin with games in it: K=1's.
+    let busy = part_one["shard"]["samples"][0]["tally"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|c| c.as_u64().unwrap() > 0)
+        .unwrap();
+    let one_more = with_tally(&|counts| counts[busy] += 1);
+    let edited = write("edited.json", &one_more);
+    let forged = write("forged.json", &resealed(&one_more));
+    let moved = write(
+        "moved.json",
+        &resealed(&with_tally(&|counts| {
+            counts[busy] -= 1;
+            *counts.last_mut().unwrap() += 1;
+        })),
+    );
+    // The most games of any bin, which part 0 has games in too: their sum
+    // overflows 64 bits.
+    let huge = write(
+        "huge.json",
+        &resealed(&with_tally(&|counts| {
+            let busiest = (0..counts.len()).max_by_key(|&i| counts[i]).unwrap();
+            counts[busiest] = u64::MAX;
+        })),
+    );
+    let unsealed = write(
+        "unsealed.json",
+        &serde_json::to_string_pretty(&unsealed_value(&part_one)).unwrap(),
+    );
+    let mut older = unsealed_value(&part_one);
+    older["shard"]["format"] = Value::from("deckodds shard count file 1");
+    let older = write("older.json", &serde_json::to_string_pretty(&older).unwrap());
+
+    let merged = dir.path().join("merged.json");
+    let merge = |files: &[&Path]| {
+        deckodds()
+            .arg("merge")
+            .args(files)
+            .arg("--out")
+            .arg(&merged)
+            .output()
+            .unwrap()
+    };
+    let cases: [(&Path, &str); 6] = [
+        (
+            &edited,
+            "edited.json: corrupt count file: its checksum does not match its contents",
+        ),
+        (
+            &forged,
+            "forged.json: corrupt count file: its tallies do not add up to its trials: distribution K=1 counts 131073 in chunks 1..3, which hold 131072 trials",
+        ),
+        (
+            &moved,
+            "moved.json: corrupt count file: its tallies do not add up to its trials: distribution K=1 counts 131071",
+        ),
+        (&huge, "huge.json: the summed counts overflow 64 bits"),
+        (&unsealed, "unsealed.json: corrupt count file: no checksum"),
+        (
+            &older,
+            "older.json: a count file of an older layout, without a checksum: run its part again",
+        ),
+    ];
+    for (file, expected) in cases {
+        let output = merge(&[&parts[0], file, &parts[2]]);
+        assert_eq!(output.status.code(), Some(2), "{expected}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(expected), "{expected}: {stderr}");
+        assert!(!merged.exists(), "{expected}: wrote {}", merged.display());
+    }
+    // The honest parts merge into the one run.
+    let output = merge(&[&parts[0], &parts[1], &parts[2]]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let whole = run_into(&dir.path().join("whole.json"), args);
+    assert!(fs::read(&merged).unwrap() == whole);
+}
+
+/// `part` without its checksum.
+fn unsealed_value(part: &Value) -> Value {
+    let mut value = part.clone();
+    value["shard"].as_object_mut().unwrap().remove("checksum");
+    value
 }
 
 /// The GNU parallel recipe of README (`analysis/cluster/parallel-shards.sh`)

@@ -166,9 +166,15 @@ pub(super) fn load(path: &Path, part: Option<Shard>) -> Result<Vec<Sample>> {
 /// The command line that resumes this run from `path`: this process's,
 /// with `--checkpoint`/`--resume` replaced by `--resume PATH`.
 pub(super) fn resume_command(path: &Path) -> String {
+    command_with("--resume", path)
+}
+
+/// This process's command line with `--checkpoint`/`--resume` replaced by
+/// `option PATH` (`--checkpoint FILE`: the same run, made resumable).
+pub(super) fn command_with(option: &str, path: &Path) -> String {
     let mut words = vec![
         "deckodds".to_string(),
-        "--resume".into(),
+        option.into(),
         quoted(&path.display().to_string()),
     ];
     let mut args = std::env::args().skip(1);

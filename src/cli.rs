@@ -861,7 +861,9 @@ pub struct OutputArgs {
     #[arg(long, value_name = "FILE")]
     pub out: Vec<PathBuf>,
 
-    /// Decimal places of percentages in table, md and latex output.
-    #[arg(long, value_name = "N")]
+    /// Decimal places of percentages in table, md and latex output, 0..=12
+    /// (the table shows two significant digits where these would print a
+    /// rare outcome as zero).
+    #[arg(long, allow_negative_numbers = true, value_name = "N")]
     pub digits: Option<usize>,
 }

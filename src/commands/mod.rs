@@ -217,6 +217,9 @@ struct Context {
     /// Whether the command line is the user's own (not one `reproduce`
     /// made), so that hints may quote it.
     top_level: bool,
+    /// Whether a long run was already told how to be resumable (once a
+    /// command is enough).
+    checkpoint_suggested: AtomicBool,
 }
 
 impl Context {
@@ -238,6 +241,7 @@ impl Context {
             chunks_run: AtomicU64::new(0),
             disagreed: AtomicBool::new(false),
             top_level: false,
+            checkpoint_suggested: AtomicBool::new(false),
         }
     }
 

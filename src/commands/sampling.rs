@@ -291,12 +291,13 @@ impl Context {
             || !self.top_level
             || self.checkpointing.is_some()
             || self.collect_only
+            || self.checkpoint_suggested.swap(true, Ordering::Relaxed)
         {
             return;
         }
         let file = std::path::Path::new("deckodds.checkpoint");
         let text = format!(
-            "note: this run will take {}about {} more (from its first chunks), and if it is interrupted it is lost; to make it resumable, rerun it with --checkpoint FILE, e.g. {}",
+            "note: this sampling run will take {}about {} more (from its first chunks), and if it is interrupted it is lost; to make it resumable, rerun it with --checkpoint FILE, e.g. {}",
             if watching { "up to " } else { "" },
             super::human_seconds(seconds),
             checkpoint::command_with("--checkpoint", file)

@@ -286,7 +286,7 @@ pub enum PrisonersCommand {
         #[command(flatten)]
         sampling: GameSamplingArgs,
         /// Keep the deals of the first N games won, one a line, in FILE.
-        #[arg(long, num_args = 2, value_names = ["N", "FILE"])]
+        #[arg(long, num_args = 2, allow_negative_numbers = true, value_names = ["N", "FILE"])]
         save_wins: Option<Vec<String>>,
         #[command(flatten)]
         output: OutputArgs,
@@ -430,7 +430,7 @@ pub enum RollCallCommand {
         sampling: GameSamplingArgs,
         /// Keep the deals of the first N games won (unlimited play), one a
         /// line, in FILE.
-        #[arg(long, num_args = 2, value_names = ["N", "FILE"])]
+        #[arg(long, num_args = 2, allow_negative_numbers = true, value_names = ["N", "FILE"])]
         save_wins: Option<Vec<String>>,
         #[command(flatten)]
         output: OutputArgs,

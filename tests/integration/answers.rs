@@ -649,6 +649,14 @@ fn messages_name_only_what_the_user_gave() {
         ),
         ("blackjack exact --decks -2", "--decks -2: must be 1..=64"),
         (
+            "prisoners-patience mc --save-wins -3 x.txt",
+            "--save-wins -3: must be a whole number of at least 1",
+        ),
+        (
+            "blackjack compare --published analysis/published/quiz151-exact.csv --hands -5",
+            "--hands -5: must be a whole number of at least 1",
+        ),
+        (
             "idiots-delight mc --suits -4",
             "--suits -4: must be a whole number 1..=16",
         ),

@@ -29,7 +29,7 @@ pub struct GlobalArgs {
 
     /// Worker threads for Monte-Carlo runs and exact enumerations (default:
     /// one per core). Results do not depend on it.
-    #[arg(long, global = true, value_name = "N")]
+    #[arg(long, allow_negative_numbers = true, global = true, value_name = "N")]
     pub threads: Option<String>,
 }
 
@@ -163,7 +163,7 @@ pub struct RunArgs {
 
     /// Seconds between saves of --checkpoint (default 5). Saves come
     /// between blocks of chunks, about a second of work each.
-    #[arg(long, value_name = "SECONDS", help_heading = LONG_RUNS)]
+    #[arg(long, allow_negative_numbers = true, value_name = "SECONDS", help_heading = LONG_RUNS)]
     pub checkpoint_every: Option<String>,
 
     /// Run as one rank of an MPI job (`mpirun -n N deckodds COMMAND ...
@@ -184,7 +184,7 @@ pub struct PrecisionArgs {
     /// trials in order and stops at the first chunk that meets the target,
     /// so the result is that of --trials N for the N it reports, and the
     /// same for a seed on any machine.
-    #[arg(long, value_name = "X", help_heading = LONG_RUNS)]
+    #[arg(long, allow_negative_numbers = true, value_name = "X", help_heading = LONG_RUNS)]
     pub until_halfwidth: Option<String>,
 
     /// The outcome --until-halfwidth watches: a label as the report prints
@@ -196,7 +196,7 @@ pub struct PrecisionArgs {
 
     /// The most trials --until-halfwidth runs (default 1e9); it takes the
     /// place of --trials.
-    #[arg(long, value_name = "N", help_heading = LONG_RUNS)]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", help_heading = LONG_RUNS)]
     pub max_trials: Option<String>,
 }
 
@@ -306,11 +306,21 @@ pub enum KlondikeCommand {
         #[command(flatten)]
         rules: KlondikeRules,
         /// Games to record (at most 1000).
-        #[arg(long, value_name = "N", default_value = "2")]
+        #[arg(
+            long,
+            allow_negative_numbers = true,
+            value_name = "N",
+            default_value = "2"
+        )]
         games: String,
         /// Master seed, as for `klondike mc`: game k is the k-th game that
         /// run plays.
-        #[arg(long, value_name = "S", default_value = "1")]
+        #[arg(
+            long,
+            allow_negative_numbers = true,
+            value_name = "S",
+            default_value = "1"
+        )]
         seed: String,
         /// Record only games that went out: the first --games of them in
         /// the run (searching at most its first 100,000,000 games).
@@ -335,11 +345,21 @@ pub enum KlondikeCommand {
 #[derive(Debug, Args)]
 pub struct KlondikeRules {
     /// Cards turned from the stock at a time: 1 or 3.
-    #[arg(long, value_name = "N", default_value = "1")]
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        value_name = "N",
+        default_value = "1"
+    )]
     pub draw: String,
     /// Passes through the stock, at least 1 (1 = no redeal; each further
     /// pass turns the waste over into a new stock).
-    #[arg(long, value_name = "N", default_value = "1")]
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        value_name = "N",
+        default_value = "1"
+    )]
     pub passes: String,
 }
 
@@ -375,7 +395,7 @@ pub enum PrisonersCommand {
         #[command(flatten)]
         precision: PrecisionArgs,
         /// Keep the deals of the first N games won, one a line, in FILE.
-        #[arg(long, num_args = 2, value_names = ["N", "FILE"])]
+        #[arg(long, num_args = 2, allow_negative_numbers = true, value_names = ["N", "FILE"])]
         save_wins: Option<Vec<String>>,
         #[command(flatten)]
         output: OutputArgs,
@@ -384,6 +404,10 @@ pub enum PrisonersCommand {
     /// most 24 cards), the seed's 661 wins in 16,000,000 games against
     /// deckodds' estimate under each stack-move rule ("seed"), or the two
     /// stack-move rules against each other ("rules").
+    ///
+    /// Exit status: 0 when every comparison agrees, 1 when any disagrees
+    /// (after the whole report is written, as `diff` and `cmp` do), 2 for
+    /// bad input.
     Compare {
         #[command(flatten)]
         version: PrisonersVersion,
@@ -393,7 +417,12 @@ pub enum PrisonersCommand {
         #[arg(long = "with", value_name = "WHAT", default_value = "exact")]
         with: String,
         /// Significance level of the verdicts.
-        #[arg(long, value_name = "ALPHA", default_value = "0.001")]
+        #[arg(
+            long,
+            allow_negative_numbers = true,
+            value_name = "ALPHA",
+            default_value = "0.001"
+        )]
         level: String,
         #[command(flatten)]
         output: OutputArgs,
@@ -421,18 +450,38 @@ pub enum PrisonersCommand {
         #[arg(long, value_name = "CARDS", conflicts_with_all = ["trials", "every"])]
         deal: Option<String>,
         /// Solve this many random deals (accepts 1000, 1e3).
-        #[arg(long, value_name = "N", conflicts_with = "every")]
+        #[arg(
+            long,
+            allow_negative_numbers = true,
+            value_name = "N",
+            conflicts_with = "every"
+        )]
         trials: Option<String>,
         /// Master seed of the random deals.
-        #[arg(long, value_name = "S", default_value = "1")]
+        #[arg(
+            long,
+            allow_negative_numbers = true,
+            value_name = "S",
+            default_value = "1"
+        )]
         seed: String,
+        /// With --trials: write the deals a player choosing freely can win
+        /// to FILE, one a line with its game number (from 0), as
+        /// --save-wins does.
+        #[arg(long, value_name = "FILE")]
+        save_winnable: Option<PathBuf>,
         /// Solve every distinct arrangement of the deck, exactly (decks of
         /// at most 12 cards).
         #[arg(long)]
         every: bool,
         /// States the search may visit per deal before it calls the deal
         /// undecided (--every always searches to the end).
-        #[arg(long, value_name = "N", default_value = "4000000")]
+        #[arg(
+            long,
+            allow_negative_numbers = true,
+            value_name = "N",
+            default_value = "4000000"
+        )]
         max_nodes: String,
         #[command(flatten)]
         output: OutputArgs,
@@ -447,10 +496,20 @@ pub enum PrisonersCommand {
 #[derive(Debug, Args)]
 pub struct PrisonersVersion {
     /// Suits: copies of each rank, at least 1 (at most 64 cards in all).
-    #[arg(long, value_name = "S", default_value = "4")]
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        value_name = "S",
+        default_value = "4"
+    )]
     pub suits: String,
     /// Ranks, 3..=13; they wrap round (R fits 1).
-    #[arg(long, value_name = "R", default_value = "13")]
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        value_name = "R",
+        default_value = "13"
+    )]
     pub ranks: String,
     /// "reversed" (a stack moves card by card, as the seed's program does,
     /// so its bottom card ends on top) or "kept" (it moves as a unit, as a
@@ -488,7 +547,7 @@ pub enum RollCallCommand {
         precision: PrecisionArgs,
         /// Keep the deals of the first N games won (unlimited play), one a
         /// line, in FILE.
-        #[arg(long, num_args = 2, value_names = ["N", "FILE"])]
+        #[arg(long, num_args = 2, allow_negative_numbers = true, value_names = ["N", "FILE"])]
         save_wins: Option<Vec<String>>,
         #[command(flatten)]
         output: OutputArgs,
@@ -497,6 +556,10 @@ pub enum RollCallCommand {
     /// distribution on a deck of at most 13 cards, the first pass on any
     /// deck), or one version against another on the same deals ("order":
     /// same vs reversed; "count": continuous vs restart).
+    ///
+    /// Exit status: 0 when every comparison agrees, 1 when any disagrees
+    /// (after the whole report is written, as `diff` and `cmp` do), 2 for
+    /// bad input.
     Compare {
         #[command(flatten)]
         version: RollCallVersion,
@@ -506,7 +569,12 @@ pub enum RollCallCommand {
         #[arg(long = "with", value_name = "WHAT", default_value = "exact")]
         with: String,
         /// Significance level of the verdicts.
-        #[arg(long, value_name = "ALPHA", default_value = "0.001")]
+        #[arg(
+            long,
+            allow_negative_numbers = true,
+            value_name = "ALPHA",
+            default_value = "0.001"
+        )]
         level: String,
         #[command(flatten)]
         output: OutputArgs,
@@ -516,10 +584,20 @@ pub enum RollCallCommand {
     /// solitaire's loss.
     FirstPass {
         /// Ranks, 2..=13.
-        #[arg(long, value_name = "R", default_value = "13")]
+        #[arg(
+            long,
+            allow_negative_numbers = true,
+            value_name = "R",
+            default_value = "13"
+        )]
         ranks: String,
         /// Copies of each rank, at least 1 (at most 64 cards in all).
-        #[arg(long, value_name = "S", default_value = "4")]
+        #[arg(
+            long,
+            allow_negative_numbers = true,
+            value_name = "S",
+            default_value = "4"
+        )]
         copies: String,
         #[command(flatten)]
         output: OutputArgs,
@@ -541,7 +619,12 @@ pub enum RollCallCommand {
         #[command(flatten)]
         version: RollCallVersion,
         /// Seed of the search's choices (the same seed, the same deal).
-        #[arg(long, value_name = "S", default_value = "1")]
+        #[arg(
+            long,
+            allow_negative_numbers = true,
+            value_name = "S",
+            default_value = "1"
+        )]
         seed: String,
     },
 }
@@ -550,17 +633,28 @@ pub enum RollCallCommand {
 #[derive(Debug, Args)]
 pub struct RollCallVersion {
     /// Ranks, 2..=13 (the count runs 1..=R).
-    #[arg(long, value_name = "R", default_value = "13")]
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        value_name = "R",
+        default_value = "13"
+    )]
     pub ranks: String,
     /// Copies of each rank, at least 1 (at most 64 cards in all).
-    #[arg(long, value_name = "S", default_value = "4")]
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        value_name = "S",
+        default_value = "4"
+    )]
     pub copies: String,
     /// "continuous" (the count runs on across passes) or "restart" (back
-    /// to 1 every pass).
+    /// to 1 every pass); `mc` also takes "all": every version side by
+    /// side, on the same deals.
     #[arg(long, value_name = "RULE", default_value = "continuous")]
     pub count: String,
     /// "same" (each pass sees the cards left in the same order) or
-    /// "reversed" (reversed every pass).
+    /// "reversed" (reversed every pass); `mc` also takes "all".
     #[arg(long, value_name = "ORDER", default_value = "same")]
     pub order: String,
 }
@@ -590,7 +684,12 @@ pub enum IdiotsDelightCommand {
         force: bool,
         /// Memory the memo may use, in GiB; beyond it results stay exact
         /// but slower.
-        #[arg(long, value_name = "GIB", default_value = "16")]
+        #[arg(
+            long,
+            allow_negative_numbers = true,
+            value_name = "GIB",
+            default_value = "16"
+        )]
         memory: String,
         #[command(flatten)]
         output: OutputArgs,
@@ -617,6 +716,10 @@ pub enum IdiotsDelightCommand {
     /// Agreement report: Monte Carlo against the exact distribution (decks
     /// of at most 20 cards), or against the SAS paper's table of 1,000,000
     /// games (52 cards, or --published).
+    ///
+    /// Exit status: 0 when every comparison agrees, 1 when any disagrees
+    /// (after the whole report is written, as `diff` and `cmp` do), 2 for
+    /// bad input.
     Compare {
         #[command(flatten)]
         deck: IdiotsDelightDeck,
@@ -632,7 +735,12 @@ pub enum IdiotsDelightCommand {
         #[arg(long, value_name = "sas|FILE.csv")]
         published: Option<String>,
         /// Significance level of the verdicts.
-        #[arg(long, value_name = "ALPHA", default_value = "0.001")]
+        #[arg(
+            long,
+            allow_negative_numbers = true,
+            value_name = "ALPHA",
+            default_value = "0.001"
+        )]
         level: String,
         /// Also draw the distributions as an SVG bar chart (the first
         /// shuffle's estimates as bars with 95% intervals, the published
@@ -654,11 +762,21 @@ pub enum IdiotsDelightCommand {
         #[arg(long, value_name = "SHUFFLE", default_value = "naive")]
         shuffle: String,
         /// Significance level of the test whose power is computed.
-        #[arg(long, value_name = "ALPHA", default_value = "0.001")]
+        #[arg(
+            long,
+            allow_negative_numbers = true,
+            value_name = "ALPHA",
+            default_value = "0.001"
+        )]
         level: String,
         /// Replicate experiments run at the predicted 90%-power size to
         /// check the prediction (0 to skip).
-        #[arg(long, value_name = "N", default_value = "100")]
+        #[arg(
+            long,
+            allow_negative_numbers = true,
+            value_name = "N",
+            default_value = "100"
+        )]
         replicates: String,
         #[command(flatten)]
         output: OutputArgs,
@@ -669,10 +787,20 @@ pub enum IdiotsDelightCommand {
 #[derive(Debug, Args)]
 pub struct IdiotsDelightDeck {
     /// Suits in the deck, 1..=16 (at most 64 cards in all).
-    #[arg(long, value_name = "S", default_value = "4")]
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        value_name = "S",
+        default_value = "4"
+    )]
     pub suits: String,
     /// Ranks in each suit, 1..=13.
-    #[arg(long, value_name = "R", default_value = "13")]
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        value_name = "R",
+        default_value = "13"
+    )]
     pub ranks: String,
 }
 
@@ -680,12 +808,22 @@ pub struct IdiotsDelightDeck {
 #[derive(Debug, Args)]
 pub struct GameSamplingArgs {
     /// Games to play (accepts 1000000, 1_000_000 or 1e6).
-    #[arg(long, value_name = "N", default_value = "1000000")]
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        value_name = "N",
+        default_value = "1000000"
+    )]
     pub trials: String,
 
     /// Master seed. The same seed and trials give the same counts on any
     /// machine with any number of threads.
-    #[arg(long, value_name = "S", default_value = "1")]
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        value_name = "S",
+        default_value = "1"
+    )]
     pub seed: String,
 
     #[command(flatten)]
@@ -715,6 +853,11 @@ pub enum BlackjackCommand {
     },
     /// Agreement report: Monte Carlo against the exact probabilities
     /// (default), or a published table (--published) against them.
+    ///
+    /// Exit status: 0 when they agree (every cell of a published table
+    /// consistent; rows it lacks are named, not counted against it), 1
+    /// when any disagrees (after the whole report is written, as `diff`
+    /// and `cmp` do), 2 for bad input.
     Compare {
         #[command(flatten)]
         rules: BlackjackRules,
@@ -723,25 +866,38 @@ pub enum BlackjackCommand {
         /// A published table to check instead of running Monte Carlo: a CSV
         /// with a header row (row label, then outcomes bust,17,18,19,20,21,
         /// natural) and one row of percentages per upcard (2..10, T, J, Q, K,
-        /// A). Without --hands it is checked as an exact table: every cell
-        /// must equal the exact percentage rounded to its printed digits.
+        /// A), or the CSV `blackjack exact` or `mc` writes. Without --hands
+        /// it is checked as an exact table: every cell must equal the exact
+        /// percentage rounded to its printed digits (an exact fraction must
+        /// equal it).
         #[arg(long, value_name = "FILE.csv")]
         published: Option<PathBuf>,
         /// The published table's sample size in hands, in all, split equally
         /// over its rows.
         #[arg(
             long,
+            allow_negative_numbers = true,
             value_name = "N",
             requires = "published",
             conflicts_with = "hands_per_row"
         )]
         hands: Option<String>,
         /// The published table's sample size in hands per row.
-        #[arg(long, value_name = "N", requires = "published")]
+        #[arg(
+            long,
+            allow_negative_numbers = true,
+            value_name = "N",
+            requires = "published"
+        )]
         hands_per_row: Option<String>,
         /// Significance level of the verdicts. For a published table it is
         /// family-wise over all cells (Bonferroni).
-        #[arg(long, value_name = "ALPHA", default_value = "0.001")]
+        #[arg(
+            long,
+            allow_negative_numbers = true,
+            value_name = "ALPHA",
+            default_value = "0.001"
+        )]
         level: String,
         #[command(flatten)]
         output: OutputArgs,
@@ -765,7 +921,12 @@ pub enum BlackjackCommand {
 pub struct BlackjackRules {
     /// Decks in the shoe: 1..=64, or "inf" for an infinite deck (every draw
     /// independent).
-    #[arg(long, value_name = "N|inf", default_value = "2")]
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        value_name = "N|inf",
+        default_value = "2"
+    )]
     pub decks: String,
 
     /// The dealer hits soft 17 (H17). Default: stands on all 17s (S17).
@@ -793,12 +954,22 @@ pub struct BlackjackRules {
 #[derive(Debug, Args)]
 pub struct SamplingArgs {
     /// Hands per upcard (accepts 1000000, 1_000_000 or 1e6).
-    #[arg(long, value_name = "N", default_value = "1000000")]
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        value_name = "N",
+        default_value = "1000000"
+    )]
     pub trials: String,
 
     /// Master seed. The same seed and trials give the same counts on any
     /// machine with any number of threads.
-    #[arg(long, value_name = "S", default_value = "1")]
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        value_name = "S",
+        default_value = "1"
+    )]
     pub seed: String,
 
     #[command(flatten)]
@@ -823,7 +994,14 @@ pub struct OutputArgs {
     #[arg(long, value_name = "FILE", help_heading = "Output")]
     pub out: Vec<PathBuf>,
 
-    /// Decimal places of percentages in table, md and latex output.
-    #[arg(long, value_name = "N", help_heading = "Output")]
+    /// Decimal places of percentages in table, md and latex output, 0..=12
+    /// (the table shows two significant digits where these would print a
+    /// rare outcome as zero).
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        value_name = "N",
+        help_heading = "Output"
+    )]
     pub digits: Option<usize>,
 }

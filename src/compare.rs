@@ -164,7 +164,7 @@ pub fn goodness_of_fit(
         ));
     }
     check_same_outcomes(&exact.key, &exact.outcomes, &counts.outcomes)?;
-    let trials = counts.trials();
+    let trials = checked_trials(counts)?;
     if trials == 0 {
         return Err(Error::invalid(
             "trials",
@@ -266,7 +266,7 @@ pub fn homogeneity(a: &CountDistribution, b: &CountDistribution, level: f64) -> 
         ));
     }
     check_same_outcomes(&a.key, &a.outcomes, &b.outcomes)?;
-    let (trials_a, trials_b) = (a.trials(), b.trials());
+    let (trials_a, trials_b) = (checked_trials(a)?, checked_trials(b)?);
     if trials_a == 0 || trials_b == 0 {
         return Err(Error::invalid(
             "trials",
@@ -383,6 +383,52 @@ pub fn homogeneity_all(
             homogeneity(x, y, level)
         })
         .collect()
+}
+
+/// The verdict over several agreement tests (one per distribution key):
+/// they agree when every one of them does.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OverallVerdict {
+    /// The tests made.
+    pub tested: usize,
+    /// The keys whose test disagreed, in order.
+    pub disagreeing: Vec<String>,
+}
+
+impl OverallVerdict {
+    /// The verdict of `agreements`.
+    pub fn of(agreements: &[Agreement]) -> OverallVerdict {
+        OverallVerdict {
+            tested: agreements.len(),
+            disagreeing: agreements
+                .iter()
+                .filter(|a| a.verdict == Verdict::Disagree)
+                .map(|a| a.key.clone())
+                .collect(),
+        }
+    }
+
+    /// True when no test disagreed.
+    pub fn agrees(&self) -> bool {
+        self.disagreeing.is_empty()
+    }
+}
+
+/// The number of trials behind `counts`, their sum, checked: counts that
+/// sum past 2^64 (a damaged or forged table) are refused rather than
+/// wrapped into a small total.
+fn checked_trials(counts: &CountDistribution) -> Result<u64> {
+    counts
+        .counts
+        .iter()
+        .try_fold(0u64, |sum, &c| sum.checked_add(c))
+        .ok_or_else(|| {
+            Error::invalid(
+                "counts",
+                &counts.key,
+                "sum past 2^64 - 1: they cannot be the counts of trials",
+            )
+        })
 }
 
 /// Pools bins so that every group has a total weight (expected count) of at
@@ -590,8 +636,13 @@ pub struct PublishedCell {
     pub text: String,
     /// The exact value of `text`, e.g. 3502/100.
     pub percent: BigRational,
-    /// Decimal places written (2 for `35.02`, 0 for `35`).
+    /// Decimal places written (2 for `35.02`, 0 for `35`; 0 for an exact
+    /// fraction).
     pub decimals: u32,
+    /// Whether the figure is exact (a fraction such as `6311/17850`, as
+    /// deckodds' own CSV writes it) rather than a rounded decimal: it then
+    /// stands for itself alone.
+    pub exact: bool,
 }
 
 impl PublishedCell {
@@ -600,6 +651,9 @@ impl PublishedCell {
     /// that could have been printed as `text`. Both ends are included, since
     /// a value exactly halfway may round either way depending on convention.
     pub fn rounding_interval(&self) -> (BigRational, BigRational) {
+        if self.exact {
+            return (self.percent.clone(), self.percent.clone());
+        }
         let half = BigRational::new(BigInt::one(), BigInt::from(2) * pow10(self.decimals));
         (&self.percent - &half, &self.percent + &half)
     }
@@ -612,6 +666,13 @@ impl PublishedTable {
     /// trailing `%` and surrounding spaces allowed, values 0..=100).
     /// Blank lines are skipped. `row_key` maps a row label to a distribution
     /// key, or `None` if the label is not recognised.
+    ///
+    /// deckodds' own long-form CSV is read too (a header starting `key,
+    /// outcome`, one line per key and outcome): its exact `probability`
+    /// fractions are exact cells, else its `percent` column is read as
+    /// printed, else (a Monte-Carlo table) `count` over `trials` is an
+    /// exact cell. The keys are the row labels; each key must list the
+    /// outcomes of the first, once each.
     ///
     /// Errors are one-line messages naming the line and field; the caller
     /// adds the file name: a bad number, an unknown or repeated row label, a
@@ -641,6 +702,9 @@ impl PublishedTable {
             }
             let line = record.position().map_or(0, |p| p.line());
             let Some(outcomes) = &outcomes else {
+                if is_long_form(&record) {
+                    return parse_long_form(&record, reader.records(), row_key);
+                }
                 outcomes = Some(parse_header(&record, line)?);
                 continue;
             };
@@ -680,6 +744,7 @@ impl PublishedTable {
                             text,
                             percent,
                             decimals,
+                            exact: false,
                         })
                 })
                 .collect::<Result<Vec<_>, String>>()?;
@@ -693,6 +758,152 @@ impl PublishedTable {
         }
         Ok(PublishedTable { rows })
     }
+}
+
+/// Whether a header row is that of deckodds' long-form CSV (`key,outcome,
+/// ...`).
+fn is_long_form(header: &csv::StringRecord) -> bool {
+    header.get(0) == Some("key") && header.get(1) == Some("outcome")
+}
+
+/// Where a long-form table keeps its figures.
+enum LongFigure {
+    /// Exact fractions (`probability`, as exact reports write it).
+    Fraction(usize),
+    /// Printed percentages (`percent`).
+    Percent(usize),
+    /// Counts out of trials (`count` and `trials`, Monte-Carlo reports).
+    Counts(usize, usize),
+}
+
+/// Parses the rest of a long-form table under its `header`.
+fn parse_long_form(
+    header: &csv::StringRecord,
+    records: csv::StringRecordsIter<&[u8]>,
+    row_key: &dyn Fn(&str) -> Option<String>,
+) -> Result<PublishedTable, String> {
+    let column = |name: &str| header.iter().position(|h| h == name);
+    let figure = match (
+        column("probability"),
+        column("percent"),
+        column("count"),
+        column("trials"),
+    ) {
+        (Some(p), _, _, _) => LongFigure::Fraction(p),
+        (None, Some(p), _, _) => LongFigure::Percent(p),
+        (None, None, Some(c), Some(t)) => LongFigure::Counts(c, t),
+        _ => {
+            return Err(
+                "line 1: a long-form table (key,outcome,...) needs a probability, percent, or count and trials column"
+                    .to_string(),
+            );
+        }
+    };
+    let mut rows: Vec<PublishedRow> = Vec::new();
+    for record in records {
+        let record = record.map_err(|e| format!("not valid CSV: {e}"))?;
+        if record.iter().all(str::is_empty) {
+            continue;
+        }
+        let line = record.position().map_or(0, |p| p.line());
+        let field = |i: usize| record.get(i).unwrap_or_default();
+        let (label, outcome) = (field(0).to_string(), field(1).to_string());
+        if label.is_empty() || outcome.is_empty() {
+            return Err(format!("line {line}: empty key or outcome"));
+        }
+        let (text, percent, decimals, exact) = match figure {
+            LongFigure::Fraction(i) => {
+                let probability = parse_probability(field(i)).map_err(|why| {
+                    format!("line {line} ({label}/{outcome}): \"{}\" {why}", field(i))
+                })?;
+                let hundred = BigRational::from_integer(BigInt::from(100));
+                (field(i).to_string(), probability * hundred, 0, true)
+            }
+            LongFigure::Percent(i) => {
+                let (text, percent, decimals) = parse_percent(field(i)).map_err(|why| {
+                    format!("line {line} ({label}/{outcome}): \"{}\" {why}", field(i))
+                })?;
+                (text, percent, decimals, false)
+            }
+            LongFigure::Counts(c, t) => {
+                let whole = |i: usize| field(i).parse::<u64>().ok();
+                let (Some(count), Some(trials)) = (whole(c), whole(t)) else {
+                    return Err(format!(
+                        "line {line} ({label}/{outcome}): count and trials must be whole numbers"
+                    ));
+                };
+                if trials == 0 || count > trials {
+                    return Err(format!(
+                        "line {line} ({label}/{outcome}): count {count} of {trials} trials is not a proportion"
+                    ));
+                }
+                let percent = BigRational::new(BigInt::from(count) * 100, BigInt::from(trials));
+                (format!("{count}/{trials}"), percent, 0, true)
+            }
+        };
+        let cell = PublishedCell {
+            outcome: outcome.clone(),
+            text,
+            percent,
+            decimals,
+            exact,
+        };
+        match rows.iter_mut().find(|row| row.label == label) {
+            Some(row) => {
+                if row.cells.iter().any(|c| c.outcome == outcome) {
+                    return Err(format!("line {line}: {label}/{outcome} appears twice"));
+                }
+                row.cells.push(cell);
+            }
+            None => {
+                let key = row_key(&label)
+                    .ok_or_else(|| format!("line {line}, field 1: unknown key \"{label}\""))?;
+                rows.push(PublishedRow {
+                    label,
+                    key,
+                    cells: vec![cell],
+                });
+            }
+        }
+    }
+    // Every key lists the first key's outcomes, in its order.
+    let Some(first) = rows.first() else {
+        return Err("empty table: a header but no rows".to_string());
+    };
+    let outcomes: Vec<String> = first.cells.iter().map(|c| c.outcome.clone()).collect();
+    for row in &mut rows {
+        let mut ordered = Vec::with_capacity(outcomes.len());
+        for outcome in &outcomes {
+            let index = row
+                .cells
+                .iter()
+                .position(|c| &c.outcome == outcome)
+                .ok_or_else(|| format!("{} has no line for outcome {outcome}", row.label))?;
+            ordered.push(row.cells.swap_remove(index));
+        }
+        if let Some(extra) = row.cells.first() {
+            return Err(format!(
+                "{}/{}: the first key lists only the outcomes {}",
+                row.label,
+                extra.outcome,
+                outcomes.join(", ")
+            ));
+        }
+        row.cells = ordered;
+    }
+    Ok(PublishedTable { rows })
+}
+
+/// Parses an exact probability: a fraction `p/q` or a whole number, in
+/// `[0, 1]`. The error completes the sentence "`field` ...".
+fn parse_probability(field: &str) -> Result<BigRational, String> {
+    let probability: BigRational = field.parse().map_err(|_| {
+        "is not an exact probability (write a fraction such as 6311/17850)".to_string()
+    })?;
+    if probability < BigRational::zero() || probability > BigRational::one() {
+        return Err("is not a probability (it is outside 0..=1)".to_string());
+    }
+    Ok(probability)
 }
 
 fn parse_header(record: &csv::StringRecord, line: u64) -> Result<Vec<String>, String> {
@@ -794,12 +1005,27 @@ pub struct PublishedCheck {
     pub rows: Vec<PublishedRowCheck>,
     /// The inconsistent cells, as `row label/outcome`.
     pub inconsistent: Vec<String>,
+    /// The keys of the exact distributions no published row stands for
+    /// (a row left out of the table), in the order of the distributions.
+    pub missing_rows: Vec<String>,
 }
 
 impl PublishedCheck {
     /// True when every cell is consistent.
     pub fn all_consistent(&self) -> bool {
         self.inconsistent.is_empty()
+    }
+
+    /// The number of cells checked.
+    pub fn cells(&self) -> usize {
+        self.rows.iter().map(|row| row.cells.len()).sum()
+    }
+
+    /// True when more than half of the cells are inconsistent: rather than
+    /// a few bad figures, the table is more likely of another game (other
+    /// rules) than the one it was checked against.
+    pub fn mostly_inconsistent(&self) -> bool {
+        2 * self.inconsistent.len() > self.cells()
     }
 }
 
@@ -831,6 +1057,11 @@ pub struct PublishedCellCheck {
     pub outcome: String,
     /// The number as printed.
     pub text: String,
+    /// The printed figure as a percentage (as `f64`, for display).
+    pub published_percent: f64,
+    /// Whether the printed figure is an exact fraction (see
+    /// [`PublishedCell::exact`]).
+    pub exact: bool,
     /// The exact probability times 100 (as `f64`, for display).
     pub exact_percent: f64,
     /// The cell's z-score (see [`check_published`]); `None` for
@@ -965,6 +1196,8 @@ pub fn check_published(
                 cell: PublishedCellCheck {
                     outcome: cell.outcome.clone(),
                     text: cell.text.clone(),
+                    published_percent: rational_to_f64(&cell.percent),
+                    exact: cell.exact,
                     exact_percent,
                     z,
                     consistent: decided.unwrap_or(false),
@@ -1012,6 +1245,11 @@ pub fn check_published(
         rows.push(row);
     }
 
+    let missing_rows = exact
+        .iter()
+        .filter(|d| !table.rows.iter().any(|row| row.key == d.key))
+        .map(|d| d.key.clone())
+        .collect();
     Ok(PublishedCheck {
         sample,
         level,
@@ -1019,6 +1257,7 @@ pub fn check_published(
         cells_tested,
         rows,
         inconsistent,
+        missing_rows,
     })
 }
 
@@ -1382,6 +1621,111 @@ mod tests {
             let message = parse_error(text);
             assert!(message.contains(expected), "{text:?}: {message}");
         }
+    }
+
+    #[test]
+    fn long_form_tables_read_fractions_percentages_and_counts() {
+        let fractions = parse(
+            "key,outcome,probability,value,percent\nk,a,1/3,0.33,33.3\nk,b,2/3,0.67,66.7\nj,b,1,1,100\nj,a,0,0,0\n",
+        );
+        assert_eq!(fractions.rows.len(), 2);
+        let cell = &fractions.rows[0].cells[0];
+        assert_eq!((cell.outcome.as_str(), cell.text.as_str()), ("a", "1/3"));
+        assert_eq!(cell.percent, q(100, 3));
+        assert!(cell.exact);
+        assert_eq!(cell.rounding_interval(), (q(100, 3), q(100, 3)));
+        // The second key's lines come in the first key's order.
+        let j: Vec<&str> = fractions.rows[1]
+            .cells
+            .iter()
+            .map(|c| c.outcome.as_str())
+            .collect();
+        assert_eq!(j, ["a", "b"]);
+        assert_eq!(fractions.rows[1].cells[1].percent, q(100, 1));
+
+        let percents = parse("key,outcome,percent\nk,a,33.33\nk,b,66.67\n");
+        assert!(!percents.rows[0].cells[0].exact);
+        assert_eq!(percents.rows[0].cells[0].decimals, 2);
+
+        let counts = parse("key,outcome,count,trials,estimate\nk,a,1,4,0.25\nk,b,3,4,0.75\n");
+        assert_eq!(counts.rows[0].cells[1].percent, q(75, 1));
+        assert!(counts.rows[0].cells[1].exact);
+
+        for (text, expected) in [
+            (
+                "key,outcome,probability\nk,a,2/3\nk,a,1/3\n",
+                "line 3: k/a appears twice",
+            ),
+            (
+                "key,outcome,probability\nk,a,x\n",
+                "line 2 (k/a): \"x\" is not an exact",
+            ),
+            ("key,outcome,probability\nk,a,3/2\n", "outside 0..=1"),
+            ("key,outcome,probability\nq,a,1\n", "unknown key \"q\""),
+            (
+                "key,outcome,probability\nk,a,1\nj,b,1\n",
+                "j has no line for outcome a",
+            ),
+            (
+                "key,outcome,probability\nk,a,1\nj,a,1\nj,b,0\n",
+                "j/b: the first key lists only",
+            ),
+            ("key,outcome,count,trials\nk,a,5,4\n", "not a proportion"),
+            ("key,outcome,value\nk,a,1\n", "needs a probability, percent"),
+            ("key,outcome,probability\n", "a header but no rows"),
+        ] {
+            let message = parse_error(text);
+            assert!(message.contains(expected), "{text:?}: {message}");
+        }
+    }
+
+    #[test]
+    fn an_exact_table_checks_its_fractions_exactly_and_names_missing_rows() {
+        let table = parse("key,outcome,probability\nk,a,1/3\nk,b,1/6\nk,c,1/2\n");
+        let other = ExactDistribution {
+            key: "j".into(),
+            ..thirds()
+        };
+        let check =
+            check_published(&[thirds(), other], &table, SampleSize::Exact, 0.05).expect("valid");
+        assert!(check.all_consistent(), "{check:?}");
+        assert_eq!(check.missing_rows, ["j"]);
+        assert_eq!(check.cells(), 3);
+        // A fraction off by any amount is inconsistent.
+        let off = parse("key,outcome,probability\nk,a,1/3\nk,b,1/7\nk,c,1/2\n");
+        let check = check_published(&[thirds()], &off, SampleSize::Exact, 0.05).expect("valid");
+        assert_eq!(check.inconsistent, ["k/b"]);
+        assert!(check.missing_rows.is_empty());
+        assert!(!check.mostly_inconsistent());
+        let wrong = parse("up,a,b,c\nk,30,20,50\n");
+        let check = check_published(&[thirds()], &wrong, SampleSize::Exact, 0.05).expect("valid");
+        assert!(check.mostly_inconsistent(), "{check:?}");
+    }
+
+    #[test]
+    fn the_overall_verdict_agrees_only_when_every_test_does() {
+        let d = thirds();
+        let fit = goodness_of_fit(&d, &counts("k", &["a", "b", "c"], &[100, 50, 150]), 0.05)
+            .expect("valid");
+        let misfit =
+            goodness_of_fit(&d, &counts("k", &["a", "b", "c"], &[300, 0, 0]), 0.05).expect("valid");
+        assert!(OverallVerdict::of(std::slice::from_ref(&fit)).agrees());
+        let both = OverallVerdict::of(&[fit, misfit]);
+        assert!(!both.agrees());
+        assert_eq!(
+            (both.tested, both.disagreeing.clone()),
+            (2, vec!["k".to_string()])
+        );
+        assert!(OverallVerdict::of(&[]).agrees());
+    }
+
+    #[test]
+    fn counts_that_sum_past_64_bits_are_refused_not_wrapped() {
+        let huge = counts("k", &["a", "b", "c"], &[u64::MAX, 2, 0]);
+        let small = counts("k", &["a", "b", "c"], &[1, 1, 1]);
+        let message = homogeneity(&huge, &small, 0.05).unwrap_err().to_string();
+        assert!(message.contains("sum past 2^64 - 1"), "{message}");
+        assert!(goodness_of_fit(&thirds(), &huge, 0.05).is_err());
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod distribution;
 pub mod error;
 pub mod exact;
 pub mod games;
+pub mod headline;
 pub mod montecarlo;
 pub mod report;
 pub mod rng;

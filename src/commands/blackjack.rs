@@ -8,15 +8,17 @@ use serde_json::json;
 use super::sampling::Sampling;
 use super::{Context, output_format, parse_count, parse_level, parse_seed};
 use crate::cli::{BlackjackCommand, BlackjackRules, OutputArgs, SamplingArgs};
-use crate::compare::{self, PublishedTable, SampleSize};
+use crate::compare::{self, OverallVerdict, PublishedTable, SampleSize};
 use crate::distribution::{CountDistribution, ExactDistribution};
 use crate::error::{Error, Result};
-use crate::exact::dealer::{dealer_distributions, effect_of_removal};
+use crate::exact::dealer::{RemovalEffect, dealer_distributions, effect_of_removal};
 use crate::games::blackjack::{
     DealerParams, Decks, OUTCOME_LABELS, Scoring, Soft17, UPCARDS, dealer_monte_carlo_chunks,
     outcome_labels, parse_value, upcard_key, value_name,
 };
+use crate::headline::{Headline, HeadlineFigure};
 use crate::montecarlo::RunPlan;
+use crate::report::distributions::render_with_headline;
 use crate::report::{self, Format, Method, Report, ReportDistribution, comparison};
 
 /// The game name in reports.
@@ -103,8 +105,9 @@ fn exact(rules: &BlackjackRules, output: &OutputArgs, context: &Context) -> Resu
     let params = dealer_params(rules)?;
     let outputs = output_format(output, 2)?;
     let report = exact_report(&params)?;
+    let headline = bust_headline(&report);
     outputs.emit(context, |format, options| {
-        report::render(&report, format, options)
+        render_with_headline(&report, &headline, format, options)
     })
 }
 
@@ -192,9 +195,20 @@ fn monte_carlo(
     let outputs = output_format(output, 2)?;
     let (n_trials, counts) = monte_carlo_counts(&params, n_trials, seed, context)?;
     let report = monte_carlo_report(&params, n_trials, seed, counts);
+    let headline = bust_headline(&report);
     outputs.emit(context, |format, options| {
-        report::render(&report, format, options)
+        render_with_headline(&report, &headline, format, options)
     })
+}
+
+/// What a dealer table leads with: how often the dealer busts, by upcard
+/// (the figure a player's decisions turn on).
+fn bust_headline(report: &Report) -> Headline {
+    Headline::of([HeadlineFigure::by_key(
+        "dealer busts, by upcard",
+        &report.distributions,
+        "bust",
+    )])
 }
 
 /// A title naming the rules, for comparison reports.
@@ -235,13 +249,16 @@ fn compare_monte_carlo(
     );
     outputs.emit(context, |format, _| {
         comparison::render_agreements(&title, &agreements, format)
-    })
+    })?;
+    context.verdict(OverallVerdict::of(&agreements).agrees());
+    Ok(())
 }
 
 /// Maps a published table's row label to a distribution key: `2`..`10`,
-/// `T`, `J`, `Q`, `K` (all the ten-valued upcard), `A` or `ace`.
+/// `T`, `J`, `Q`, `K` (all the ten-valued upcard), `A` or `ace`, or a key
+/// as deckodds' own CSV writes it (`upcard=2`).
 fn published_row_key(label: &str) -> Option<String> {
-    parse_value(label).map(upcard_key)
+    parse_value(label.strip_prefix("upcard=").unwrap_or(label)).map(upcard_key)
 }
 
 fn compare_published(
@@ -267,9 +284,23 @@ fn compare_published(
     let exact = dealer_distributions(&params)?;
     let check = compare::check_published(&exact, &table, sample, level)?;
     let title = format!("{}: {} vs exact", rules_title(&params), path.display());
+    let mut notes = Vec::new();
+    if check.mostly_inconsistent() {
+        // A table of other rules fails nearly everywhere; a few bad figures
+        // do not.
+        notes.push(format!(
+            "Most cells ({} of {}) are inconsistent: the table may be for other rules than these ({}). Check the rule options --decks, --h17, --peek and --scoring.",
+            check.inconsistent.len(),
+            check.cells(),
+            rules_title(&params)
+                .trim_start_matches("blackjack dealer, ")
+        ));
+    }
     outputs.emit(context, |format, options| {
-        comparison::render_published_check(&title, &check, format, options)
-    })
+        comparison::render_published_check(&title, &check, &notes, format, options)
+    })?;
+    context.verdict(check.all_consistent());
+    Ok(())
 }
 
 fn eor(
@@ -300,9 +331,37 @@ fn eor(
         .iter()
         .map(|&o| eor_report(&params, &effects, o))
         .collect();
+    // The cells a removal leaves without meaning, and why: said under the
+    // tables and in JSON; the cells themselves are undefined (n/a in the
+    // table, null in JSON).
+    let not_computed: Vec<String> = effects
+        .iter()
+        .flat_map(|(value, rows)| {
+            UPCARDS.iter().zip(rows).filter_map(move |(&upcard, row)| {
+                row.as_ref().err().map(|why| {
+                    format!(
+                        "upcard {}, removed {}: not computed: {why}",
+                        value_name(upcard),
+                        value_name(*value)
+                    )
+                })
+            })
+        })
+        .collect();
     outputs.emit(context, |format, options| match format {
         Format::Json => {
-            let mut values: Vec<serde_json::Value> = reports.iter().map(report::to_json).collect();
+            let mut values: Vec<serde_json::Value> = reports
+                .iter()
+                .map(|r| {
+                    let mut value = report::to_json(r);
+                    if let Some(object) = value.as_object_mut()
+                        && !not_computed.is_empty()
+                    {
+                        object.insert("not_computed".into(), json!(not_computed));
+                    }
+                    value
+                })
+                .collect();
             let value = match values.len() {
                 1 => values.remove(0),
                 _ => json!(values),
@@ -322,11 +381,21 @@ fn eor(
             }
             text
         }
-        _ => reports
-            .iter()
-            .map(|r| report::render(r, format, options))
-            .collect::<Vec<_>>()
-            .join("\n"),
+        _ => {
+            let mut text = reports
+                .iter()
+                .map(|r| report::render(r, format, options))
+                .collect::<Vec<_>>()
+                .join("\n");
+            if !not_computed.is_empty() && format != Format::Latex {
+                text.push('\n');
+                for line in &not_computed {
+                    text.push_str(line);
+                    text.push('\n');
+                }
+            }
+            text
+        }
     })
 }
 
@@ -335,7 +404,7 @@ fn eor(
 /// probabilities are the signed exact changes.
 fn eor_report(
     params: &DealerParams,
-    effects: &[(u8, Vec<[BigRational; 7]>)],
+    effects: &[(u8, Vec<RemovalEffect>)],
     outcome: usize,
 ) -> Report {
     let mut report_params = params.to_json();
@@ -356,7 +425,12 @@ fn eor_report(
                     .collect(),
                 probabilities: effects
                     .iter()
-                    .map(|(_, rows)| rows[row][outcome].clone())
+                    .map(|(_, rows)| match &rows[row] {
+                        Ok(changes) => changes[outcome].clone(),
+                        // No figure: a zero denominator, which every
+                        // format shows as undefined (NaN, null).
+                        Err(_) => BigRational::new_raw(0.into(), 0.into()),
+                    })
                     .collect(),
             })
         })

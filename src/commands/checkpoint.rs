@@ -184,6 +184,13 @@ fn parse(
 /// with `--checkpoint`/`--resume` replaced by `--resume PATH` at the end
 /// (where the command's own options go).
 pub(super) fn resume_command(path: &Path) -> String {
+    command_with("--resume", path)
+}
+
+/// This process's command line with `--checkpoint`/`--resume` replaced by
+/// `option PATH` at the end, where the command's own options go
+/// (`--checkpoint FILE`: the same run, made resumable).
+pub(super) fn command_with(option: &str, path: &Path) -> String {
     let mut words = vec!["deckodds".to_string()];
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -193,7 +200,7 @@ pub(super) fn resume_command(path: &Path) -> String {
             words.push(quoted(&arg));
         }
     }
-    words.extend(["--resume".into(), quoted(&path.display().to_string())]);
+    words.extend([option.into(), quoted(&path.display().to_string())]);
     words.join(" ")
 }
 

@@ -8,10 +8,11 @@ use serde_json::{Map, Value, json};
 
 use super::sampling::Sampling;
 use super::{
-    Context, Engine, game_sampling, output_format, parse_count, parse_level, peak_memory_bytes,
+    Context, Engine, game_sampling, human_seconds, output_format, parse_count, parse_level,
+    peak_memory_bytes,
 };
 use crate::cli::{IdiotsDelightCommand, IdiotsDelightDeck, OutputArgs};
-use crate::compare::{self, Agreement};
+use crate::compare::{self, Agreement, OverallVerdict};
 use crate::distribution::{CountDistribution, ExactDistribution, parse_count_table};
 use crate::error::{Error, Result};
 use crate::exact::ArrangementCounts;
@@ -22,8 +23,10 @@ use crate::games::SequentialGame;
 use crate::games::idiots_delight::{
     EXACT_MAX_CARDS, ExactCost, IdiotsDelight, IdiotsDelightSimulation, SAS_PAPER_COUNTS,
 };
+use crate::headline::{Headline, HeadlineFigure};
 use crate::montecarlo::{self, RunPlan};
 use crate::report::chart::{self, BarChart, Series};
+use crate::report::distributions::render_with_headline;
 use crate::report::{self, Method, Report, ReportDistribution, comparison};
 use crate::rng::Shuffle;
 use crate::stats;
@@ -80,8 +83,9 @@ pub(super) fn run(command: IdiotsDelightCommand, context: &Context) -> Result<()
             // The games played: --trials, or as many as --until-halfwidth took.
             let n_trials = counts.trials();
             let report = monte_carlo_report(game, shuffle, n_trials, seed, counts);
+            let headline = headline(&report);
             outputs.emit(context, |format, options| {
-                report::render(&report, format, options)
+                render_with_headline(&report, &headline, format, options)
             })
         }
         IdiotsDelightCommand::Compare {
@@ -113,7 +117,9 @@ pub(super) fn run(command: IdiotsDelightCommand, context: &Context) -> Result<()
             };
             outputs.emit(context, |format, _| {
                 comparison::render_agreements(&title, &agreements, format)
-            })
+            })?;
+            context.verdict(OverallVerdict::of(&agreements).agrees());
+            Ok(())
         }
         IdiotsDelightCommand::Power {
             deck,
@@ -365,16 +371,6 @@ fn deck_name(game: &IdiotsDelight) -> String {
     format!("{}x{}", game.deck().suits, game.deck().ranks)
 }
 
-fn human_seconds(seconds: f64) -> String {
-    match seconds {
-        s if s < 120.0 => format!("{s:.0} s"),
-        s if s < 7200.0 => format!("{:.0} min", s / 60.0),
-        s if s < 172_800.0 => format!("{:.0} h", s / 3600.0),
-        s if s < 3.2e9 => format!("{:.0} days", s / 86_400.0),
-        _ => "longer than a century".to_string(),
-    }
-}
-
 /// Prints the exact distribution under each of `shuffles` (one, or uniform
 /// and naive side by side).
 fn exact(
@@ -433,9 +429,26 @@ fn exact(
         distributions,
         summary: Vec::new(),
     };
+    let headline = headline(&report);
     outputs.emit(context, |format, options| {
-        report::render(&report, format, options)
+        render_with_headline(&report, &headline, format, options)
     })
+}
+
+/// What a report of cards left leads with: the odds of winning (no card
+/// left), for each of its distributions (each shuffle's).
+fn headline(report: &Report) -> Headline {
+    let named = report.distributions.len() > 1;
+    Headline::of(report.distributions.iter().map(|distribution| {
+        let mut label = "P(win) = P(0 cards left)".to_string();
+        if named {
+            label = format!("{label}, {}", distribution.key());
+        }
+        HeadlineFigure::probability(&label, distribution, "0").unwrap_or_else(|| {
+            // Every discard takes two or four cards.
+            HeadlineFigure::impossible(&label, "an odd deck always leaves a card")
+        })
+    }))
 }
 
 /// The exact distribution of `game` under `shuffle`, for comparisons.
@@ -670,6 +683,21 @@ fn published_counts(game: IdiotsDelight, source: &str) -> Result<(String, CountD
         path: path.to_path_buf(),
         message,
     })?;
+    // The games behind the table: a sum that does not fit is no table of
+    // games, and must not wrap into a small one.
+    if counts
+        .iter()
+        .try_fold(0u64, |sum, &count| sum.checked_add(count))
+        .is_none()
+    {
+        return Err(Error::BadInputFile {
+            path: path.to_path_buf(),
+            message: format!(
+                "its counts sum past {} (2^64 - 1): they cannot be counts of games",
+                u64::MAX
+            ),
+        });
+    }
     Ok((
         path.display().to_string(),
         CountDistribution {

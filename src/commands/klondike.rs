@@ -14,9 +14,11 @@ use crate::error::{Error, Result};
 use crate::games::klondike::{
     Klondike, KlondikeParams, KlondikeSimulation, Money, OUTCOMES, PAY_PER_CARD, STAKE, sorted_deck,
 };
+use crate::headline::{Headline, HeadlineFigure};
 use crate::montecarlo::{self, RunPlan};
+use crate::report::distributions::render_with_headline;
 use crate::report::klondike_record::{RecordOptions, SuitStyle, render_record};
-use crate::report::{self, Method, Report, ReportDistribution, SummaryFigure, SummaryItem};
+use crate::report::{Method, Report, ReportDistribution, SummaryFigure, SummaryItem};
 
 /// The game name in reports.
 const GAME: &str = "klondike";
@@ -57,9 +59,9 @@ pub(super) fn run(command: KlondikeCommand, context: &Context) -> Result<()> {
                     Ok(montecarlo::run_chunks(&simulation, plan, chunks, progress))
                 },
             )?;
-            let report = monte_carlo_report(game, seed, n_trials, counts)?;
+            let (report, headline) = monte_carlo_report(game, seed, n_trials, counts)?;
             outputs.emit(context, |format, options| {
-                report::render(&report, format, options)
+                render_with_headline(&report, &headline, format, options)
             })
         }
         KlondikeCommand::Record {
@@ -85,16 +87,18 @@ pub(super) fn run(command: KlondikeCommand, context: &Context) -> Result<()> {
                     render_record(&game, &deal, &options)
                 }
                 None => {
-                    let n_games = parse_count("--games", &games)?;
-                    if n_games > MAX_RECORDS {
-                        return Err(Error::invalid(
-                            "--games",
-                            n_games,
-                            format!(
-                                "must be 1..={MAX_RECORDS}: records are for reading; use `klondike mc` for odds"
-                            ),
-                        ));
-                    }
+                    let n_games = parse_count("--games", &games)
+                        .ok()
+                        .filter(|&n| n <= MAX_RECORDS)
+                        .ok_or_else(|| {
+                            Error::invalid(
+                                "--games",
+                                &games,
+                                format!(
+                                    "must be a whole number 1..={MAX_RECORDS}: records are for reading; use `klondike mc` for odds"
+                                ),
+                            )
+                        })?;
                     let seed = parse_seed(&seed)?;
                     records(game, n_games as usize, seed, went_out, &options, context)
                 }
@@ -126,13 +130,14 @@ fn params(game: Klondike) -> Map<String, serde_json::Value> {
 }
 
 /// The report of a run: the distribution of foundation cards (whose mean
-/// the renderer adds) and the money.
+/// the renderer adds) and the money; and what it leads with: the chance
+/// of going out and the mean net winnings per game.
 fn monte_carlo_report(
     game: Klondike,
     seed: u64,
     n_trials: u64,
     counts: Vec<u64>,
-) -> Result<Report> {
+) -> Result<(Report, Headline)> {
     let money = Money::of(&counts)?;
     let summary = vec![
         SummaryItem {
@@ -157,7 +162,7 @@ fn monte_carlo_report(
             },
         },
     ];
-    Ok(Report {
+    let report = Report {
         game: GAME.into(),
         method: Method::MonteCarlo,
         params: params(game),
@@ -165,7 +170,15 @@ fn monte_carlo_report(
         trials: Some(n_trials),
         distributions: vec![ReportDistribution::Counts(foundation_cards(counts))],
         summary,
-    })
+    };
+    let mut headline =
+        Headline::probabilities(&report.distributions, &[(KEY, "P(all 52 cards out)")], "52");
+    headline.figures.push(HeadlineFigure::mean(
+        "mean net winnings per game ($)",
+        money.mean_net,
+        money.standard_error,
+    ));
+    Ok((report, headline))
 }
 
 /// The distribution of cards on the foundations, "0" to "52".

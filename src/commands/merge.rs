@@ -506,6 +506,8 @@ pub(super) fn run(files: &[PathBuf], output: &OutputArgs, context: &Context) -> 
             .collect(),
     });
     super::run_in(cli, &replaying)?;
+    // The merged comparison's verdict is the command's.
+    context.verdict(replaying.outcome() == super::Outcome::Complete);
     let left = replaying.prior.as_ref().map_or(0, |prior| {
         prior.samples.lock().map_or(0, |q| q.len())
             + prior.enumerations.lock().map_or(0, |q| q.len())

@@ -50,13 +50,38 @@ pub mod input {
     pub use super::{parse_count, parse_level, parse_rank_deal, parse_seed};
 }
 
-/// Runs a parsed command line.
-pub fn run(cli: Cli) -> Result<()> {
+/// How a command that ran to its end ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// It did its work; any comparison it made found agreement.
+    Complete,
+    /// It did its work and wrote its whole output, and a comparison it made
+    /// found disagreement (Monte Carlo against exact, a published table
+    /// with inconsistent cells, ...): `main` exits with status 1, as `diff`
+    /// and `cmp` do, so that a script can act on the verdict.
+    Disagreement,
+}
+
+/// Runs a parsed command line, as the binary does: a long Monte-Carlo run
+/// without `--checkpoint` says on stderr how to make it resumable.
+pub fn run(cli: Cli) -> Result<Outcome> {
+    run_at_top(cli, true)
+}
+
+/// Runs a parsed command line inside another command (`reproduce`): the
+/// same work and output, without hints about the command line, which is
+/// not the user's.
+fn run_nested(cli: Cli) -> Result<Outcome> {
+    run_at_top(cli, false)
+}
+
+fn run_at_top(cli: Cli, top_level: bool) -> Result<Outcome> {
     let long_runs = cli.command.long_run_args();
     if long_runs.run.mpi {
-        return run_mpi(cli, &long_runs);
+        return run_mpi(cli, &long_runs).map(|()| Outcome::Complete);
     }
-    let context = Context::new(&cli.global, &long_runs)?;
+    let mut context = Context::new(&cli.global, &long_runs)?;
+    context.top_level = top_level;
     run_in(cli, &context)?;
     // The run is complete and written: its checkpoint is spent.
     if let Some(checkpointing) = &context.checkpointing
@@ -67,7 +92,7 @@ pub fn run(cli: Cli) -> Result<()> {
             checkpointing.path.display()
         ));
     }
-    Ok(())
+    Ok(context.outcome())
 }
 
 /// `--mpi`: this process is one rank of an MPI job.
@@ -351,6 +376,15 @@ struct Context {
     /// counted towards it.
     interrupt_after: Option<u64>,
     chunks_run: AtomicU64,
+    /// Whether a comparison of this command found disagreement (see
+    /// [`Outcome::Disagreement`]).
+    disagreed: AtomicBool,
+    /// Whether the command line is the user's own (not one `reproduce`
+    /// made), so that hints may quote it.
+    top_level: bool,
+    /// Whether a long run was already told how to be resumable (once a
+    /// command is enough).
+    checkpoint_suggested: AtomicBool,
 }
 
 impl Context {
@@ -370,6 +404,26 @@ impl Context {
             collect_only: false,
             interrupt_after: None,
             chunks_run: AtomicU64::new(0),
+            disagreed: AtomicBool::new(false),
+            top_level: false,
+            checkpoint_suggested: AtomicBool::new(false),
+        }
+    }
+
+    /// Records a comparison's verdict once its output is written: any
+    /// disagreement makes the command's [`Outcome`] a disagreement.
+    fn verdict(&self, agreed: bool) {
+        if !agreed {
+            self.disagreed.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// How the command ended, once it has run.
+    fn outcome(&self) -> Outcome {
+        if self.disagreed.load(Ordering::Relaxed) {
+            Outcome::Disagreement
+        } else {
+            Outcome::Complete
         }
     }
 
@@ -605,6 +659,18 @@ fn until(precision: &PrecisionArgs) -> Result<Option<Until>> {
 
 /// The most trials `--until-halfwidth` runs unless `--max-trials` says.
 const DEFAULT_MAX_TRIALS: u64 = 1_000_000_000;
+
+/// A duration for people: `45 s`, `25 min`, `3 h`, `12 days`, `longer
+/// than a century`.
+fn human_seconds(seconds: f64) -> String {
+    match seconds {
+        s if s < 120.0 => format!("{s:.0} s"),
+        s if s < 7200.0 => format!("{:.0} min", s / 60.0),
+        s if s < 172_800.0 => format!("{:.0} h", s / 3600.0),
+        s if s < 3.2e9 => format!("{:.0} days", s / 86_400.0),
+        _ => "longer than a century".to_string(),
+    }
+}
 
 /// The throughput line of a run: `throughput: 10,000,000 games in 5.71 s:
 /// 1.75 million games/s, 876 thousand games/s per core (2 threads on 2
@@ -1040,8 +1106,9 @@ fn save_wins_request(args: Option<Vec<String>>) -> Result<Option<(usize, String)
     .transpose()
 }
 
-/// Writes won deals (game number, then the deal's ranks) to `path` (`-`:
-/// standard output) under a one-line `title`.
+/// Writes deals (game number, then the deal's ranks: the games won, or
+/// the deals that can be won) to `path` (`-`: standard output) under a
+/// one-line `title`.
 fn save_deals(path: &str, title: &str, deals: &[(u64, Vec<u8>)], context: &Context) -> Result<()> {
     let mut text = format!("# {title}; game number, then the deal\n");
     for (number, deal) in deals {
@@ -1051,7 +1118,7 @@ fn save_deals(path: &str, title: &str, deals: &[(u64, Vec<u8>)], context: &Conte
         Destination::Stdout => files::write_stdout(text.as_bytes()),
         Destination::File(file) => {
             write_atomically(&file, text.as_bytes())?;
-            context.note(&format!("wrote {} winning deals to {path}", deals.len()));
+            context.note(&format!("wrote {} deals to {path}", deals.len()));
             Ok(())
         }
     }

@@ -1,8 +1,12 @@
 //! `deckodds prisoners-patience ...`: the odds of Prisoner's patience under
 //! either stack-move rule, against the seed's figure.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::sync::Mutex;
 use std::time::Instant;
+
+use rayon::prelude::*;
 
 use num_traits::ToPrimitive;
 use serde_json::{Map, Value, json};
@@ -13,7 +17,7 @@ use super::{
     parse_rank_deal, parse_seed, parse_small, rank_text, save_deals, save_wins_request,
 };
 use crate::cli::{PrisonersCommand, PrisonersVersion};
-use crate::compare::{self, Agreement};
+use crate::compare::{self, Agreement, OverallVerdict};
 use crate::distribution::{CountDistribution, ExactDistribution};
 use crate::error::{Error, Result};
 use crate::exact::ArrangementCounts;
@@ -24,8 +28,10 @@ use crate::games::prisoners_patience::{
     EXACT_MAX_CARDS, Move, Observer, PrisonersParams, PrisonersPatience, PrisonersSimulation,
     StackMove, Table,
 };
-use crate::montecarlo::{self, RunPlan};
-use crate::report::{self, Method, Report, ReportDistribution, comparison};
+use crate::headline::Headline;
+use crate::montecarlo::{self, Progress, RunPlan, Simulation};
+use crate::report::distributions::render_with_headline;
+use crate::report::{Method, Report, ReportDistribution, comparison};
 use crate::search::prisoners_patience::{
     SWEEP_LOST_UNDECIDED, SWEEP_LOST_UNWINNABLE, SWEEP_LOST_WINNABLE, SWEEP_WON_UNDECIDED,
     SWEEP_WON_UNWINNABLE, SWEEP_WON_WINNABLE, Solution, SolveParams, SolveSimulation, Verdict,
@@ -90,8 +96,9 @@ pub(super) fn run(command: PrisonersCommand, context: &Context) -> Result<()> {
                     .params
                     .insert("arrangements".into(), json!(counts.total.to_string()));
             }
+            let headline = win_headline(&report);
             outputs.emit(context, |format, options| {
-                report::render(&report, format, options)
+                render_with_headline(&report, &headline, format, options)
             })
         }
         PrisonersCommand::Mc {
@@ -134,8 +141,9 @@ pub(super) fn run(command: PrisonersCommand, context: &Context) -> Result<()> {
                 );
                 save_deals(&path, &title, &wins, context)?;
             }
+            let headline = win_headline(&report);
             outputs.emit(context, |format, options| {
-                report::render(&report, format, options)
+                render_with_headline(&report, &headline, format, options)
             })
         }
         PrisonersCommand::Compare {
@@ -163,13 +171,16 @@ pub(super) fn run(command: PrisonersCommand, context: &Context) -> Result<()> {
             };
             outputs.emit(context, |format, _| {
                 comparison::render_agreements(&title, &agreements, format)
-            })
+            })?;
+            context.verdict(OverallVerdict::of(&agreements).agrees());
+            Ok(())
         }
         PrisonersCommand::Solve {
             version,
             deal,
             trials,
             seed,
+            save_winnable,
             every,
             max_nodes,
             output,
@@ -179,6 +190,13 @@ pub(super) fn run(command: PrisonersCommand, context: &Context) -> Result<()> {
             let params = SolveParams {
                 max_nodes: parse_count("--max-nodes", &max_nodes)?,
             };
+            if let (Some(path), None) = (&save_winnable, &trials) {
+                return Err(Error::invalid(
+                    "--save-winnable",
+                    path.display(),
+                    "lists the winnable deals of a random sample: give --trials N too",
+                ));
+            }
             let request = match (deal, trials, every) {
                 (Some(deal), _, _) => {
                     let deal = parse_rank_deal(&deal)?;
@@ -188,6 +206,7 @@ pub(super) fn run(command: PrisonersCommand, context: &Context) -> Result<()> {
                 (None, Some(trials), _) => SolveRequest::Sample {
                     n_trials: parse_count("--trials", &trials)?,
                     seed: parse_seed(&seed)?,
+                    save_winnable,
                 },
                 (None, None, true) => SolveRequest::Every,
                 (None, None, false) => {
@@ -228,6 +247,40 @@ fn params(game: PrisonersPatience) -> Map<String, Value> {
     params.insert("ranks".into(), json!(p.ranks));
     params.insert("stack-move".into(), json!(p.stack_move.name()));
     params
+}
+
+/// What a report of stacks left leads with: the odds of winning, one
+/// stack left.
+fn win_headline(report: &Report) -> Headline {
+    Headline::probabilities(&report.distributions, &[(KEY, "P(win) = P(1 stack)")], "1")
+}
+
+/// What a report of which deals can be won leads with: the share of deals
+/// a player choosing freely can win, the share the seed's fixed sweep
+/// wins, and the share the search left undecided.
+fn solve_headline(report: &Report) -> Headline {
+    let mut headline = Headline::probabilities(
+        &report.distributions,
+        &[("free-choice", "P(winnable with free choice of moves)")],
+        "winnable",
+    );
+    headline.figures.extend(
+        Headline::probabilities(
+            &report.distributions,
+            &[("fixed-sweep", "P(won by the seed's fixed sweep)")],
+            "won",
+        )
+        .figures,
+    );
+    headline.figures.extend(
+        Headline::probabilities(
+            &report.distributions,
+            &[("free-choice", "P(undecided: search budget spent)")],
+            "undecided",
+        )
+        .figures,
+    );
+    headline
 }
 
 fn deck_name(game: &PrisonersPatience) -> String {
@@ -553,7 +606,12 @@ fn replay(game: PrisonersPatience, deal: &[u8]) -> String {
 /// A validated `solve` command: one deal, random deals, or every deal.
 enum SolveRequest {
     Deal(Vec<u8>),
-    Sample { n_trials: u64, seed: u64 },
+    /// `--trials N [--seed S] [--save-winnable FILE]`.
+    Sample {
+        n_trials: u64,
+        seed: u64,
+        save_winnable: Option<std::path::PathBuf>,
+    },
     Every,
 }
 
@@ -573,7 +631,11 @@ fn solve_command(
             // Text only: `check_files` refused any other format.
             outputs.emit(context, |_, _| text.clone())
         }
-        SolveRequest::Sample { n_trials, seed } => {
+        SolveRequest::Sample {
+            n_trials,
+            seed,
+            save_winnable,
+        } => {
             let simulation = SolveSimulation::new(game, params);
             // Small chunks: a deal takes up to a second, so the runner's
             // usual 65,536-trial chunks would leave all but one core idle.
@@ -581,6 +643,9 @@ fn solve_command(
                 chunk_size: SOLVE_CHUNK,
                 ..RunPlan::new(n_trials, seed, 0)
             };
+            // With --save-winnable, each chunk keeps its winnable deals as
+            // it counts them.
+            let winnable = Mutex::new(BTreeMap::new());
             let Sampled {
                 n_trials,
                 tally: counts,
@@ -593,9 +658,34 @@ fn solve_command(
                     outcomes: &solve_count_distributions,
                 },
                 |progress, plan, chunks| {
-                    Ok(montecarlo::run_chunks(&simulation, plan, chunks, progress))
+                    if save_winnable.is_none() {
+                        return Ok(montecarlo::run_chunks(&simulation, plan, chunks, progress));
+                    }
+                    let mut tally = vec![0; simulation.n_bins()];
+                    for chunk in chunks {
+                        let (counts, deals) = winnable_in_chunk(&simulation, plan, chunk);
+                        for (t, c) in tally.iter_mut().zip(counts) {
+                            *t += c;
+                        }
+                        progress.advance(plan.chunk_trials(chunk));
+                        if let Ok(mut kept) = winnable.lock() {
+                            kept.insert(chunk, deals);
+                        }
+                    }
+                    Ok(tally)
                 },
             )?;
+            if let Some(path) = &save_winnable {
+                let kept = winnable.into_inner().unwrap_or_default();
+                let deals = winnable_deals(&simulation, &plan, n_trials, kept, context)?;
+                let title = format!(
+                    "Prisoner's patience {}: the {} deals of {n_trials} (seed {seed}) a player choosing the moves freely can win (search budget {} states a deal)",
+                    game.params(),
+                    deals.len(),
+                    params.max_nodes
+                );
+                save_deals(&path.display().to_string(), &title, &deals, context)?;
+            }
             let mut report = Report {
                 game: GAME.into(),
                 method: Method::MonteCarlo,
@@ -609,8 +699,9 @@ fn solve_command(
                 summary: Vec::new(),
             };
             report.params.insert("question".into(), json!("winnable"));
+            let headline = solve_headline(&report);
             outputs.emit(context, |format, options| {
-                report::render(&report, format, options)
+                render_with_headline(&report, &headline, format, options)
             })
         }
         SolveRequest::Every => {
@@ -642,8 +733,9 @@ fn solve_command(
                 summary: Vec::new(),
             };
             report.params.insert("question".into(), json!("winnable"));
+            let headline = solve_headline(&report);
             outputs.emit(context, |format, options| {
-                report::render(&report, format, options)
+                render_with_headline(&report, &headline, format, options)
             })
         }
     }
@@ -652,6 +744,59 @@ fn solve_command(
 /// Deals per chunk of `solve --trials` (the counts depend on it, as on
 /// any chunk size, but not on the threads).
 const SOLVE_CHUNK: u64 = 8;
+
+/// The bins of a deal a player choosing freely can win.
+const WINNABLE: [usize; 2] = [SWEEP_WON_WINNABLE, SWEEP_LOST_WINNABLE];
+
+/// Deals with their game numbers (from 0), as `save_deals` writes them.
+type NumberedDeals = Vec<(u64, Vec<u8>)>;
+
+/// Solves chunk `chunk` of `plan`: its tally, and its winnable deals with
+/// their game numbers.
+fn winnable_in_chunk(
+    simulation: &SolveSimulation,
+    plan: &RunPlan,
+    chunk: u64,
+) -> (Vec<u64>, NumberedDeals) {
+    montecarlo::run_chunk_noting(simulation, plan, chunk, &WINNABLE, |(deck, _)| deck.clone())
+}
+
+/// The winnable deals of a `solve --trials` run of `n_trials` (the
+/// chunks this part ran, with `--shard`), in order: those the run kept
+/// chunk by chunk, and, for the chunks a checkpoint or `merge` handed
+/// back instead of solving, those found by solving them again.
+fn winnable_deals(
+    simulation: &SolveSimulation,
+    plan: &RunPlan,
+    n_trials: u64,
+    mut kept: BTreeMap<u64, NumberedDeals>,
+    context: &Context,
+) -> Result<NumberedDeals> {
+    // The chunks behind the counts: all of them up to the trials played
+    // (every chunk but the last is whole), or this part's.
+    let n_chunks = n_trials.div_ceil(plan.chunk_size);
+    let chunks = context
+        .shard
+        .map_or(0..n_chunks, |shard| shard.chunk_range(n_chunks));
+    let missing: Vec<u64> = chunks.clone().filter(|c| !kept.contains_key(c)).collect();
+    if !missing.is_empty() {
+        context.note(&format!(
+            "solving again the {} deals counted before this run, to list the winnable ones",
+            missing.iter().map(|&c| plan.chunk_trials(c)).sum::<u64>()
+        ));
+        let solved: Vec<(u64, NumberedDeals)> = context.with_threads(|| {
+            missing
+                .par_iter()
+                .map(|&chunk| (chunk, winnable_in_chunk(simulation, plan, chunk).1))
+                .collect()
+        })?;
+        kept.extend(solved);
+    }
+    Ok(chunks
+        .filter_map(|chunk| kept.remove(&chunk))
+        .flatten()
+        .collect())
+}
 
 /// The most cards `solve --every` takes (every arrangement is searched).
 const MAX_SOLVE_EVERY_CARDS: usize = 12;

@@ -738,18 +738,24 @@ fn run_spec(spec: &Spec, profile: Profile, results: &Path, context: &Context) ->
         path: spec.path.clone(),
         message,
     };
-    super::run(cli).map_err(|error| match error {
-        Error::InvalidValue {
-            option,
-            value,
-            allowed,
-        } => match spec.key_of_option(&option, profile) {
-            Some((key, Some(line))) => in_spec(format!("line {line}: {key} = {value}: {allowed}")),
-            Some((key, None)) => in_spec(format!("{key} = {value}: {allowed}")),
-            None => in_spec(format!("{option} {value}: {allowed}")),
-        },
-        other => other,
-    })
+    // A comparison's verdict is read from its JSON for the summary; its
+    // disagreement is a finding, not a failure of the run.
+    super::run_nested(cli)
+        .map(|_| ())
+        .map_err(|error| match error {
+            Error::InvalidValue {
+                option,
+                value,
+                allowed,
+            } => match spec.key_of_option(&option, profile) {
+                Some((key, Some(line))) => {
+                    in_spec(format!("line {line}: {key} = {value}: {allowed}"))
+                }
+                Some((key, None)) => in_spec(format!("{key} = {value}: {allowed}")),
+                None => in_spec(format!("{option} {value}: {allowed}")),
+            },
+            other => other,
+        })
 }
 
 /// The parsed command line of `spec`; an error names the spec.

@@ -9,11 +9,11 @@ use serde_json::{Map, Value, json};
 
 use super::sampling::{Sampled, Sampling};
 use super::{
-    Context, deal_text, game_sampling, output_format, parse_level, parse_rank_deal, parse_seed,
-    parse_small, rank_text, save_deals, save_wins_request,
+    Context, deal_text, game_sampling, human_seconds, output_format, parse_level, parse_rank_deal,
+    parse_seed, parse_small, rank_text, save_deals, save_wins_request,
 };
 use crate::cli::{RollCallCommand, RollCallVersion};
-use crate::compare::{self, Agreement};
+use crate::compare::{self, Agreement, OverallVerdict};
 use crate::distribution::{CountDistribution, ExactDistribution};
 use crate::error::{Error, Result};
 use crate::exact::ArrangementCounts;
@@ -22,8 +22,13 @@ use crate::exact::first_pass::first_pass_matches;
 use crate::games::roll_call::{
     Count, LIMITS, Observer, PassOrder, RollCall, RollCallParams, RollCallSimulation, Tally,
 };
+use crate::headline::VersionTable;
+use crate::headline::{Headline, HeadlineFigure};
 use crate::montecarlo::{self, RunPlan};
-use crate::report::{self, Method, Report, ReportDistribution, comparison};
+use crate::report::distributions::render_with_headline;
+use crate::report::figures::thousands;
+use crate::report::headline::render_version_table;
+use crate::report::{Method, Report, ReportDistribution, comparison};
 use crate::search::roll_call::{ZeroStrikeFound, ZeroStrikeSearch, longest_zero_strike};
 
 /// The game name in reports.
@@ -31,6 +36,10 @@ const GAME: &str = "roll-call";
 
 /// Above this an exact run is refused unless `--force`: ten minutes.
 const MAX_EXACT_SECONDS: f64 = 600.0;
+
+/// Above this an exact run is out of reach, `--force` or not: a year (on
+/// two cores, for each part of a run cut with `--shard`).
+const OUT_OF_REACH_SECONDS: f64 = 365.25 * 86_400.0;
 
 /// Seconds per arrangement of the exhaustive enumeration on this machine
 /// (two threads), for the up-front estimate: about 110 ns of one core's
@@ -70,8 +79,9 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
                     .params
                     .insert("arrangements".into(), json!(counts.total.to_string()));
             }
+            let headline = headline(&report);
             outputs.emit(context, |format, options| {
-                report::render(&report, format, options)
+                render_with_headline(&report, &headline, format, options)
             })
         }
         RollCallCommand::Mc {
@@ -81,26 +91,29 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
             output,
             ..
         } => {
-            let game = game(&version)?;
             let (n_trials, seed) = game_sampling(&sampling)?;
             let save_wins = save_wins_request(save_wins)?;
             let outputs = output_format(&output, 2)?;
-            let Sampled {
-                n_trials,
-                tally: counts,
-            } = monte_carlo_counts(game, n_trials, seed, 0, context)?;
-            let report = Report {
-                game: GAME.into(),
-                method: Method::MonteCarlo,
-                params: params(game),
-                seed: Some(seed),
-                trials: Some(n_trials),
-                distributions: count_distributions(game, &counts, None)
-                    .into_iter()
-                    .map(ReportDistribution::Counts)
-                    .collect(),
-                summary: Vec::new(),
-            };
+            let versions = versions(&version)?;
+            if versions.len() > 1 {
+                if let Some((n_wins, path)) = save_wins {
+                    return Err(Error::invalid(
+                        "--save-wins",
+                        format!("{n_wins} {path}"),
+                        "keeps the won deals of one version: give --count and --order one value each",
+                    ));
+                }
+                if let Some(until) = &context.until {
+                    return Err(Error::invalid(
+                        "--until-halfwidth",
+                        until.target.half_width,
+                        "stops one version's run, and with --count all or --order all every version plays the same deals: give --trials",
+                    ));
+                }
+                return versions_side_by_side(&versions, n_trials, seed, &outputs, context);
+            }
+            let game = versions[0];
+            let (report, n_trials) = monte_carlo_report(game, n_trials, seed, context)?;
             if let Some((n_wins, path)) = save_wins {
                 let simulation = RollCallSimulation::new(game);
                 let wins = simulation.first_wins(&RunPlan::new(n_trials, seed, 0), n_wins);
@@ -111,8 +124,9 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
                 );
                 save_deals(&path, &title, &wins, context)?;
             }
+            let headline = headline(&report);
             outputs.emit(context, |format, options| {
-                report::render(&report, format, options)
+                render_with_headline(&report, &headline, format, options)
             })
         }
         RollCallCommand::Compare {
@@ -139,7 +153,9 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
             };
             outputs.emit(context, |format, _| {
                 comparison::render_agreements(&title, &agreements, format)
-            })
+            })?;
+            context.verdict(OverallVerdict::of(&agreements).agrees());
+            Ok(())
         }
         RollCallCommand::FirstPass {
             ranks,
@@ -165,8 +181,14 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
                 distributions: vec![ReportDistribution::Exact(first_pass(game)?)],
                 summary: Vec::new(),
             };
+            // No match in the first pass is Frustration solitaire's loss.
+            let headline = Headline::probabilities(
+                &report.distributions,
+                &[(FIRST_PASS, "P(no match in the first pass)")],
+                "0",
+            );
             outputs.emit(context, |format, options| {
-                report::render(&report, format, options)
+                render_with_headline(&report, &headline, format, options)
             })
         }
 
@@ -195,11 +217,139 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
 
 /// The version named on the command line.
 fn game(version: &RollCallVersion) -> Result<RollCall> {
-    RollCall::new(RollCallParams {
-        ranks: parse_small("--ranks", &version.ranks, "must be 2 to 13")?,
-        copies: parse_small("--copies", &version.copies, "must be at least 1")?,
-        count: Count::parse(&version.count)?,
-        order: PassOrder::parse(&version.order)?,
+    for (option, value) in [("--count", &version.count), ("--order", &version.order)] {
+        if value == ALL {
+            return Err(Error::invalid(
+                option,
+                ALL,
+                "runs every version side by side in `roll-call mc` only: name one here",
+            ));
+        }
+    }
+    let all = versions(version)?;
+    Ok(all[0])
+}
+
+/// `--count all` or `--order all`: every value of the option.
+const ALL: &str = "all";
+
+/// The versions named on the command line: one, or with `all` for
+/// `--count` or `--order` each value of it (continuous before restart,
+/// same before reversed).
+fn versions(version: &RollCallVersion) -> Result<Vec<RollCall>> {
+    let ranks = parse_small("--ranks", &version.ranks, "must be 2 to 13")?;
+    let copies = parse_small("--copies", &version.copies, "must be at least 1")?;
+    let counts = match version.count.as_str() {
+        ALL => vec![Count::Continuous, Count::Restart],
+        text => vec![Count::parse(text).map_err(|_| {
+            Error::invalid("--count", text, "must be continuous, restart or all (mc)")
+        })?],
+    };
+    let orders =
+        match version.order.as_str() {
+            ALL => vec![PassOrder::Same, PassOrder::Reversed],
+            text => vec![PassOrder::parse(text).map_err(|_| {
+                Error::invalid("--order", text, "must be same, reversed or all (mc)")
+            })?],
+        };
+    let mut versions = Vec::new();
+    for &count in &counts {
+        for &order in &orders {
+            versions.push(RollCall::new(RollCallParams {
+                ranks,
+                copies,
+                count,
+                order,
+            })?);
+        }
+    }
+    Ok(versions)
+}
+
+/// The Monte-Carlo report of one version (and the games it played:
+/// `--trials`, or as many as `--until-halfwidth` took).
+fn monte_carlo_report(
+    game: RollCall,
+    n_trials: u64,
+    seed: u64,
+    context: &Context,
+) -> Result<(Report, u64)> {
+    let Sampled {
+        n_trials,
+        tally: counts,
+    } = monte_carlo_counts(game, n_trials, seed, 0, context)?;
+    let report = Report {
+        game: GAME.into(),
+        method: Method::MonteCarlo,
+        params: params(game),
+        seed: Some(seed),
+        trials: Some(n_trials),
+        distributions: count_distributions(game, &counts, None)
+            .into_iter()
+            .map(ReportDistribution::Counts)
+            .collect(),
+        summary: Vec::new(),
+    };
+    Ok((report, n_trials))
+}
+
+/// `mc --count all` and/or `--order all`: every version on the same deals
+/// (each version's run is the one `mc` makes of it with this seed: the
+/// deals depend on the seed, not on the version), summed up as P(win) by
+/// version, with the versions' full reports in JSON.
+fn versions_side_by_side(
+    versions: &[RollCall],
+    n_trials: u64,
+    seed: u64,
+    outputs: &super::Outputs,
+    context: &Context,
+) -> Result<()> {
+    let mut reports = Vec::new();
+    let mut headlines = Vec::new();
+    for &game in versions {
+        let (report, _) = monte_carlo_report(game, n_trials, seed, context)?;
+        let p = game.params();
+        headlines.push((
+            vec![p.count.name().to_string(), p.order.name().to_string()],
+            headline(&report),
+        ));
+        reports.push(report);
+    }
+    let columns: Vec<(&str, &str)> = WIN_QUESTIONS
+        .iter()
+        .map(|&(_, label, _, head)| (head, label))
+        .collect();
+    let table = VersionTable::new(&["count", "order"], &columns, &headlines);
+    let first = versions[0].params();
+    let mut params = Map::new();
+    params.insert("ranks".into(), json!(first.ranks));
+    params.insert("copies".into(), json!(first.copies));
+    let named = |values: Vec<&str>| match values[..] {
+        [one] => json!(one),
+        _ => json!(ALL),
+    };
+    let mut counts: Vec<&str> = versions.iter().map(|g| g.params().count.name()).collect();
+    counts.dedup();
+    let mut orders: Vec<&str> = versions.iter().map(|g| g.params().order.name()).collect();
+    orders.sort_unstable();
+    orders.dedup();
+    params.insert("count".into(), named(counts));
+    params.insert("order".into(), named(orders));
+    let base = Report {
+        game: GAME.into(),
+        method: Method::MonteCarlo,
+        params,
+        seed: Some(seed),
+        trials: Some(n_trials),
+        distributions: Vec::new(),
+        summary: Vec::new(),
+    };
+    let what = format!(
+        "P(win) by version, in percent with 95% intervals: K = strikes in a row that lose the game; every version plays the same {} deals",
+        thousands(n_trials)
+    );
+    outputs.emit(context, |format, options| {
+        render_version_table(&base, &what, &table, &reports, format, options)
     })
 }
 
@@ -212,6 +362,27 @@ fn params(game: RollCall) -> Map<String, Value> {
     params.insert("count".into(), json!(p.count.name()));
     params.insert("order".into(), json!(p.order.name()));
     params
+}
+
+/// The questions a Roll-Call report answers first, as (distribution key,
+/// headline label, winning outcome, column head in a table of versions):
+/// winning with K = 1, 2, 3 strikes allowed in a row and in unlimited
+/// play, and winning without a strike.
+const WIN_QUESTIONS: [(&str, &str, &str, &str); 5] = [
+    ("K=1", "P(win), K=1", "0", "K=1"),
+    ("K=2", "P(win), K=2", "0", "K=2"),
+    ("K=3", "P(win), K=3", "0", "K=3"),
+    ("K=unlimited", "P(win), unlimited", "0", "unlimited"),
+    ("zero-strike", "P(zero-strike win)", "yes", "zero-strike"),
+];
+
+/// What a report of a version leads with: the odds of winning it under
+/// each limit on strikes, and without a strike.
+fn headline(report: &Report) -> Headline {
+    Headline::of(WIN_QUESTIONS.iter().filter_map(|&(key, label, won, _)| {
+        let distribution = report.distributions.iter().find(|d| d.key() == key)?;
+        HeadlineFigure::probability(label, distribution, won)
+    }))
 }
 
 fn deck_name(game: &RollCall) -> String {
@@ -234,13 +405,24 @@ fn exact_counts(
     let total = arrangements::n_arrangements(&deck);
     let seconds =
         total.to_f64().unwrap_or(f64::INFINITY) * SECONDS_PER_ARRANGEMENT / shard.count as f64;
+    if seconds > OUT_OF_REACH_SECONDS {
+        return Err(Error::invalid(
+            "--ranks x --copies",
+            deck_name(&game),
+            format!(
+                "has {:.1e} arrangements, which would take {} on two cores: out of reach of exact enumeration. For the odds of winning use `roll-call mc` (Monte Carlo), and for the first pass exactly `roll-call first-pass` (any deck)",
+                total.to_f64().unwrap_or(f64::INFINITY),
+                human_seconds(seconds)
+            ),
+        ));
+    }
     if seconds > MAX_EXACT_SECONDS && !force {
         return Err(Error::invalid(
             "--ranks x --copies",
             deck_name(&game),
             format!(
-                "has {total} arrangements, estimated at {:.0} minutes on two cores; add --force to run it anyway, or split it with --shard",
-                seconds / 60.0
+                "has {total} arrangements, estimated at {} on two cores; add --force to run it anyway, or split it with --shard",
+                human_seconds(seconds)
             ),
         ));
     }

@@ -34,6 +34,10 @@ const MAX_BLOCK: u64 = 4096;
 /// precision target): about this many seconds of work.
 const BLOCK_SECONDS: f64 = 1.0;
 
+/// A run estimated at more than this many seconds, without a checkpoint,
+/// says at its start how to make it resumable.
+const LONG_RUN_SECONDS: f64 = 60.0;
+
 /// One sampling run, as a command asks for it.
 pub(super) struct Sampling<'a> {
     /// Trials, seed, stream and chunking. Under `--until-halfwidth`,
@@ -128,6 +132,7 @@ impl Context {
             Some((prior, parts)) => (Some(prior), parts),
             None => (None, Vec::new()),
         };
+        self.say_where_it_resumes(prior.as_ref(), &plan, &chunks, sampling.unit);
         let mut done = prior.as_ref().map_or(chunks.start, |p| p.chunks.end);
         let first_new = done;
         let to_run: u64 = (done..chunks.end).map(|c| plan.chunk_trials(c)).sum();
@@ -158,7 +163,10 @@ impl Context {
         let prompt = self.checkpointing.is_some() || watch.is_some();
         let threads = self.with_threads(|| -> Result<usize> {
             let threads = rayon::current_num_threads() as u64;
-            let mut block = if prompt { threads } else { MAX_BLOCK };
+            // The first block is a chunk per thread, whose time tells how
+            // long the run will take.
+            let mut block = threads;
+            let mut first_block = true;
             while !stopped && done < chunks.end && !checkpoint::interrupted() {
                 let range = done..(done + block).min(chunks.end);
                 let began = Instant::now();
@@ -195,11 +203,17 @@ impl Context {
                         percent(watch.half_width())
                     ));
                 }
-                if prompt {
-                    let per_chunk =
-                        began.elapsed().as_secs_f64() / (range.end - range.start) as f64;
-                    block = prompt_block(per_chunk, threads, done - first_new, watch.is_some());
+                let per_chunk = began.elapsed().as_secs_f64() / (range.end - range.start) as f64;
+                if first_block {
+                    first_block = false;
+                    let seconds = per_chunk * (chunks.end - done) as f64;
+                    self.suggest_checkpoint(seconds, watch.is_some(), &progress);
                 }
+                block = if prompt {
+                    prompt_block(per_chunk, threads, done - first_new, watch.is_some())
+                } else {
+                    MAX_BLOCK
+                };
                 self.save_if_due(&plan, chunks.start..done, &tally, false)?;
             }
             Ok(rayon::current_num_threads())
@@ -238,6 +252,71 @@ impl Context {
             sampled.push(sample);
         }
         Ok(Sampled { n_trials, tally })
+    }
+
+    /// With `--resume`: says on stderr (unless `--quiet`) where this
+    /// sampling run takes up: the trials and chunks the checkpoint holds.
+    fn say_where_it_resumes(
+        &self,
+        prior: Option<&Sample>,
+        plan: &RunPlan,
+        chunks: &Range<u64>,
+        unit: &str,
+    ) {
+        let Some(Prior {
+            source: PriorSource::Checkpoint(path),
+            ..
+        }) = &self.prior
+        else {
+            return;
+        };
+        let run = self.sampled.lock().map_or(0, |s| s.len()) + 1;
+        let trials = |range: Range<u64>| -> u64 { range.map(|c| plan.chunk_trials(c)).sum() };
+        let whole = trials(chunks.clone());
+        self.note(&match prior {
+            Some(sample) if sample.chunks.end == chunks.end => format!(
+                "resuming from {}: sampling run {run} is complete there ({} {unit})",
+                path.display(),
+                thousands(whole)
+            ),
+            Some(sample) => format!(
+                "resuming from {}: sampling run {run} goes on after {} of {} {unit} ({} of {} chunks)",
+                path.display(),
+                thousands(trials(sample.chunks.clone())),
+                thousands(whole),
+                thousands(sample.chunks.end - sample.chunks.start),
+                thousands(chunks.end - chunks.start)
+            ),
+            None => format!(
+                "resuming from {}: sampling run {run} starts at its beginning (the checkpoint was saved before it began)",
+                path.display()
+            ),
+        });
+    }
+
+    /// Says on stderr (unless `--quiet`), for a run estimated at over
+    /// [`LONG_RUN_SECONDS`] without a checkpoint, that an interruption
+    /// would lose it and how to run it resumably: `seconds` is the estimate
+    /// for the chunks left (under a precision target, up to its most
+    /// trials). Only the user's own command line is quoted back.
+    fn suggest_checkpoint(&self, seconds: f64, watching: bool, progress: &ProgressReporter) {
+        if seconds <= LONG_RUN_SECONDS
+            || self.quiet
+            || !self.top_level
+            || self.checkpointing.is_some()
+            || self.collect_only
+            || self.checkpoint_suggested.swap(true, Ordering::Relaxed)
+        {
+            return;
+        }
+        let file = std::path::Path::new("deckodds.checkpoint");
+        let text = format!(
+            "note: this sampling run will take {}about {} more (from its first chunks), and if it is interrupted it is lost; to make it resumable, rerun it with --checkpoint FILE, e.g. {}",
+            if watching { "up to " } else { "" },
+            super::human_seconds(seconds),
+            checkpoint::command_with("--checkpoint", file)
+        );
+        progress.bar.suspend(|| eprintln!("{text}"));
     }
 
     /// The precision target this sampling run watches, resolved against

@@ -45,8 +45,8 @@ use num_traits::{One, Zero};
 use crate::distribution::ExactDistribution;
 use crate::error::{Error, Result};
 use crate::games::blackjack::{
-    DealerHand, DealerOutcome, DealerParams, DealerRules, N_OUTCOMES, N_VALUES, Shoe, UPCARDS,
-    outcome_labels, upcard_key, value_name,
+    DealerHand, DealerOutcome, DealerParams, DealerRules, Decks, N_OUTCOMES, N_VALUES, Shoe,
+    UPCARDS, outcome_labels, upcard_key, value_name,
 };
 
 /// The exact outcome probabilities for each upcard, in table order
@@ -99,10 +99,22 @@ pub fn dealer_table(params: &DealerParams) -> Result<Vec<OutcomeRow>> {
 /// card of `v` removed minus the table without it, as
 /// `(v, rows in UPCARDS order)`.
 ///
-/// This is what card counters call the effect of removal (EoR). Errors if a
-/// value cannot be removed (none left) or the result is otherwise
-/// impossible; the message names the value.
-pub fn effect_of_removal(params: &DealerParams) -> Result<Vec<(u8, Vec<OutcomeRow>)>> {
+/// This is what card counters call the effect of removal (EoR). A cell the
+/// removal leaves without meaning is an `Err` saying why, and the rest of
+/// the table is still computed: removing the last card of a value leaves
+/// no such upcard to deal (a shoe of one deck less three 2s has no row for
+/// upcard 2 once a fourth is removed).
+///
+/// Errors if `params` itself has no table (see [`dealer_table`]), or the
+/// shoe is infinite, where removing a card changes nothing.
+pub fn effect_of_removal(params: &DealerParams) -> Result<Vec<(u8, Vec<RemovalEffect>)>> {
+    if params.decks == Decks::Infinite {
+        return Err(Error::invalid(
+            "--decks",
+            "inf",
+            "the effect of removal needs a finite shoe (removing a card from an infinite deck changes nothing): give 1..=64 decks",
+        ));
+    }
     let base = dealer_table(params)?;
     let mut removal_order: Vec<u8> = (1..=N_VALUES as u8).collect();
     removal_order.rotate_left(1); // 2..10 then A, as the table lists upcards.
@@ -111,15 +123,55 @@ pub fn effect_of_removal(params: &DealerParams) -> Result<Vec<(u8, Vec<OutcomeRo
         .map(|value| {
             let mut removed = params.clone();
             removed.removed.push(value);
-            let table = dealer_table(&removed)?;
-            let differences = table
+            let differences = rows_after_removal(&removed, value)?
                 .into_iter()
                 .zip(&base)
-                .map(|(row, base_row)| std::array::from_fn(|o| &row[o] - &base_row[o]))
+                .map(|(row, base_row)| {
+                    row.map(|row| std::array::from_fn(|o| &row[o] - &base_row[o]))
+                })
                 .collect();
             Ok((value, differences))
         })
         .collect()
+}
+
+/// One upcard's change in every outcome under a removal, or why it has
+/// none.
+pub type RemovalEffect = std::result::Result<OutcomeRow, String>;
+
+/// The table under `params` (a shoe with `value` just removed), row by row
+/// in [`UPCARDS`] order: an upcard the shoe can no longer deal, or (with
+/// peek) one that always gives a natural, is an `Err` saying why.
+fn rows_after_removal(
+    params: &DealerParams,
+    value: u8,
+) -> Result<Vec<std::result::Result<OutcomeRow, String>>> {
+    let shoe = params.shoe()?;
+    let dealable: Vec<u8> = UPCARDS
+        .iter()
+        .copied()
+        .filter(|&upcard| shoe.without(upcard).is_ok())
+        .collect();
+    let mut rows = unconditional_rows(&shoe, params.rules(), &dealable).into_iter();
+    Ok(UPCARDS
+        .iter()
+        .map(|&upcard| {
+            if !dealable.contains(&upcard) {
+                return Err(format!(
+                    "removing one more {} leaves none to deal as the upcard",
+                    value_name(value)
+                ));
+            }
+            let row = rows
+                .next()
+                .ok_or_else(|| "no row was computed".to_string())?;
+            if params.peek {
+                condition_on_no_natural(upcard, row).map_err(|e| e.to_string())
+            } else {
+                Ok(row)
+            }
+        })
+        .collect())
 }
 
 /// Unconditional rows for `upcards` from `shoe` (which still holds the

@@ -239,6 +239,37 @@ where
     found
 }
 
+/// Plays chunk `chunk` of `plan` one trial at a time and returns its
+/// histogram, with the trials that added to any of `bins`, in order, each
+/// with its number in the run (from 0) and what `note` takes from the
+/// scratch as the trial left it (for the card games: the deal it played).
+///
+/// Guarantee: the histogram is exactly the one [`run_chunks`] counts for
+/// this chunk (the same generator, fresh scratch, and one
+/// [`Simulation::trial`] at a time, which a batched `trials` must equal),
+/// so a run can keep the deals it counts as it goes, on any threads.
+pub fn run_chunk_noting<S: Simulation, T>(
+    simulation: &S,
+    plan: &RunPlan,
+    chunk: u64,
+    bins: &[usize],
+    note: impl Fn(&S::Scratch) -> T,
+) -> (Vec<u64>, Vec<(u64, T)>) {
+    let mut rng = stream_rng(plan.seed, plan.stream, chunk);
+    let mut scratch = simulation.new_scratch();
+    let mut counts = vec![0u64; simulation.n_bins()];
+    let mut noted = Vec::new();
+    let first = chunk * plan.chunk_size;
+    for i in 0..plan.chunk_trials(chunk) {
+        let before: u64 = bins.iter().map(|&b| counts[b]).sum();
+        simulation.trial(&mut rng, &mut scratch, &mut counts);
+        if bins.iter().map(|&b| counts[b]).sum::<u64>() != before {
+            noted.push((first + i, note(&scratch)));
+        }
+    }
+    (counts, noted)
+}
+
 /// Runs `work` on a rayon pool of `threads` threads: how the unit tests
 /// check that results do not depend on the thread count.
 #[cfg(test)]
@@ -340,6 +371,31 @@ mod tests {
         // The fives among them are exactly what first_in_bin finds.
         let fives: Vec<(u64, usize)> = all.iter().copied().filter(|t| t.1 == 4).collect();
         assert_eq!(first_in_bin(&RememberingDie, &plan, 4, 1000), fives);
+    }
+
+    #[test]
+    fn a_chunk_noted_counts_as_run_counts_and_notes_its_bins() {
+        let plan = RunPlan {
+            chunk_size: 7,
+            ..RunPlan::new(100, 5, 0)
+        };
+        let all = first_trials(&RememberingDie, &plan, 1000);
+        let mut summed = vec![0u64; 6];
+        let mut noted = Vec::new();
+        for chunk in 0..plan.n_chunks() {
+            let (counts, found) = run_chunk_noting(&RememberingDie, &plan, chunk, &[1, 4], |&r| r);
+            for (s, c) in summed.iter_mut().zip(counts) {
+                *s += c;
+            }
+            noted.extend(found);
+        }
+        assert_eq!(summed, run(&RememberingDie, &plan, &NoProgress));
+        let expected: Vec<(u64, usize)> = all
+            .iter()
+            .copied()
+            .filter(|t| t.1 == 1 || t.1 == 4)
+            .collect();
+        assert_eq!(noted, expected);
     }
 
     #[test]

@@ -12,14 +12,18 @@ use tabled::settings::object::Columns;
 use tabled::settings::{Alignment, Style};
 
 use super::{Format, RenderOptions, latex_escape};
-use crate::compare::{Agreement, PublishedCellCheck, PublishedCheck, SampleSize, TestKind};
+use crate::compare::{
+    Agreement, OverallVerdict, PublishedCellCheck, PublishedCheck, SampleSize, TestKind,
+};
 
 /// Shown where a z-score is undefined (expected probability 0 or 1).
 const UNDEFINED: &str = "—";
 
 /// Renders agreement tests, one per distribution key, in `format`.
 ///
-/// - Table and Md: the title, a summary table (key, trials, χ², df, p-value,
+/// - Table and Md: the title (Table: then the overall verdict, `verdict:
+///   agree ...` or `verdict: disagree: 2 of 10 (upcard=5, upcard=A) ...`),
+///   a summary table (key, trials, χ², df, p-value,
 ///   max |z|, TVD, verdict), the level the verdicts use, any pooled bins,
 ///   then a table of per-outcome z-scores (rows keys, columns outcomes, two
 ///   decimals; `—` where undefined, blank where a key lacks the outcome).
@@ -43,17 +47,23 @@ pub fn render_agreements(title: &str, agreements: &[Agreement], format: Format) 
 
 /// Renders the check of a published table in `format`.
 ///
-/// - Table and Md: the title, a matrix (rows = row labels, columns =
+/// - Table and Md: the title (Table: then the verdict, `verdict:
+///   consistent (all 70 cells)` or `verdict: INCONSISTENT: 61 of 70
+///   cells`), a matrix (rows = row labels, columns =
 ///   outcomes) whose cells show the published text, `✓` when consistent or
 ///   `✗` when not, and the exact percentage with z beside it
 ///   (`13.13 ✗ (11.593, z=+4.2)`); then one chi-square line per row (sampled tables only), and a
 ///   closing line naming the inconsistent cells as `row/outcome` (or saying
-///   all are consistent) with the level and critical |z| used. Exact
+///   all are consistent) with the level and critical |z| used; then, when
+///   there are any, the exact distributions no row stands for (`Missing
+///   rows: ...`) and the `notes` (what the caller advises, such as
+///   checking the rules). Exact
 ///   percentages use `options.percent_decimals`, or the cell's own number
 ///   of decimals if that is more.
 /// - Csv: one row per (row, outcome) with every number at full precision.
 /// - Json: `{"comparison": "published-table", "title", "level", "sample",
-///   "z_critical", "cells_tested", "consistent", "inconsistent", "rows"}`.
+///   "z_critical", "cells_tested", "consistent", "inconsistent", "rows"}`,
+///   and `"missing_rows"` and `"notes"` when there are any.
 /// - Latex: a booktabs tabular of the matrix, inconsistent cells in bold
 ///   with the exact percentage after them, and the row p-values.
 ///
@@ -61,13 +71,14 @@ pub fn render_agreements(title: &str, agreements: &[Agreement], format: Format) 
 pub fn render_published_check(
     title: &str,
     check: &PublishedCheck,
+    notes: &[String],
     format: Format,
     options: &RenderOptions,
 ) -> String {
     match format {
-        Format::Table | Format::Md => published_text(title, check, format, options),
+        Format::Table | Format::Md => published_text(title, check, notes, format, options),
         Format::Csv => published_csv(check),
-        Format::Json => published_json(title, check),
+        Format::Json => published_json(title, check, notes),
         Format::Latex => published_latex(title, check, options),
     }
 }
@@ -79,6 +90,11 @@ pub fn render_published_check(
 fn agreements_text(title: &str, agreements: &[Agreement], format: Format) -> String {
     let mut out = Blocks::new(format);
     out.title(title);
+    // The terminal leads with the answer; the Markdown files stay as they
+    // were.
+    if format == Format::Table && !agreements.is_empty() {
+        out.text(&overall_sentence(agreements));
+    }
     if agreements.is_empty() {
         out.text("(no distributions to compare)");
         return out.finish();
@@ -282,6 +298,27 @@ fn agreements_latex(title: &str, agreements: &[Agreement]) -> String {
     out
 }
 
+/// The verdict over all `agreements`: `verdict: agree (all 10 at level
+/// 0.001)` or `verdict: disagree: 2 of 10 (upcard=5, upcard=A) at level
+/// 0.001`.
+fn overall_sentence(agreements: &[Agreement]) -> String {
+    let overall = OverallVerdict::of(agreements);
+    let level = common_level(agreements).map_or_else(
+        || "their levels".to_string(),
+        |l| format!("level {}", level_text(l)),
+    );
+    match (overall.agrees(), overall.tested) {
+        (true, 1) => format!("verdict: agree at {level}"),
+        (true, n) => format!("verdict: agree (all {n} at {level})"),
+        (false, 1) => format!("verdict: DISAGREE at {level}"),
+        (false, n) => format!(
+            "verdict: DISAGREE: {} of {n} ({}) at {level}",
+            overall.disagreeing.len(),
+            overall.disagreeing.join(", ")
+        ),
+    }
+}
+
 fn trials_text(a: &Agreement) -> String {
     match a.trials_b {
         Some(b) => format!("{} / {b}", a.trials),
@@ -346,11 +383,24 @@ fn common_level(agreements: &[Agreement]) -> Option<f64> {
 fn published_text(
     title: &str,
     check: &PublishedCheck,
+    notes: &[String],
     format: Format,
     options: &RenderOptions,
 ) -> String {
     let mut out = Blocks::new(format);
     out.title(title);
+    if format == Format::Table {
+        // The terminal leads with the answer.
+        let cells = check.cells();
+        out.text(&if check.all_consistent() {
+            format!("verdict: consistent (all {cells} cells)")
+        } else {
+            format!(
+                "verdict: INCONSISTENT: {} of {cells} cells",
+                check.inconsistent.len()
+            )
+        });
+    }
     out.text(&sample_sentence(check));
 
     let outcomes = published_outcomes(check);
@@ -402,6 +452,15 @@ fn published_text(
         out.list(&chi_lines);
     }
     out.text(&verdict_sentence(check));
+    if !check.missing_rows.is_empty() {
+        out.text(&format!(
+            "Missing rows: the table has none for {}, so they were not checked.",
+            check.missing_rows.join(", ")
+        ));
+    }
+    for note in notes {
+        out.text(note);
+    }
     out.finish()
 }
 
@@ -446,7 +505,7 @@ fn published_csv(check: &PublishedCheck) -> String {
     csv_text(&header, &records)
 }
 
-fn published_json(title: &str, check: &PublishedCheck) -> String {
+fn published_json(title: &str, check: &PublishedCheck, notes: &[String]) -> String {
     let (kind, hands) = match check.sample {
         SampleSize::Exact => ("exact", Value::Null),
         SampleSize::PerRow(n) => ("per-row", number(n)),
@@ -473,7 +532,7 @@ fn published_json(title: &str, check: &PublishedCheck) -> String {
             })
         })
         .collect();
-    let value = json!({
+    let mut value = json!({
         "comparison": "published-table",
         "title": title,
         "level": number(check.level),
@@ -484,6 +543,16 @@ fn published_json(title: &str, check: &PublishedCheck) -> String {
         "inconsistent": check.inconsistent,
         "rows": rows,
     });
+    // Only when there are any, so that complete tables' files are as
+    // before.
+    if let Some(object) = value.as_object_mut() {
+        if !check.missing_rows.is_empty() {
+            object.insert("missing_rows".into(), json!(check.missing_rows));
+        }
+        if !notes.is_empty() {
+            object.insert("notes".into(), json!(notes));
+        }
+    }
     json_text(&value)
 }
 
@@ -535,17 +604,30 @@ fn published_latex(title: &str, check: &PublishedCheck, options: &RenderOptions)
 /// so the table reads side by side.
 fn cell_text(cell: &PublishedCellCheck, options: &RenderOptions) -> String {
     let mark = if cell.consistent { "✓" } else { "✗" };
-    let exact = fixed(cell.exact_percent, shown_decimals(cell, options));
-    match cell.z {
-        Some(z) => format!("{} {mark} ({exact}, z={})", cell.text, z_text(Some(z), 1)),
-        None => format!("{} {mark} ({exact})", cell.text),
+    let decimals = shown_decimals(cell, options);
+    let exact = fixed(cell.exact_percent, decimals);
+    // An exact fraction is shown as its percentage: the fraction is in the
+    // file, and a column of them would not fit a screen.
+    let printed = if cell.exact {
+        fixed(cell.published_percent, decimals)
+    } else {
+        cell.text.clone()
+    };
+    match (cell.z, cell.exact && cell.consistent) {
+        (_, true) => format!("{printed} {mark}"),
+        (Some(z), false) => format!("{printed} {mark} ({exact}, z={})", z_text(Some(z), 1)),
+        (None, false) => format!("{printed} {mark} ({exact})"),
     }
 }
 
 /// Decimals for an exact percentage beside a printed one: one more than the
 /// printed figure has (at least `percent_decimals`), so the reader sees
-/// which way the exact value rounds.
+/// which way the exact value rounds; for an exact fraction, two more than
+/// `percent_decimals`.
 fn shown_decimals(cell: &PublishedCellCheck, options: &RenderOptions) -> usize {
+    if cell.exact {
+        return options.percent_decimals + 2;
+    }
     let printed = cell.text.split_once('.').map_or(0, |(_, f)| f.len());
     options.percent_decimals.max(printed + 1)
 }
@@ -968,6 +1050,7 @@ mod tests {
         insta::assert_snapshot!(render_published_check(
             "Seed simulation",
             &published(SampleSize::Total(3000.0)),
+            &[],
             Format::Table,
             &RenderOptions::default()
         ));
@@ -978,6 +1061,7 @@ mod tests {
         insta::assert_snapshot!(render_published_check(
             "Seed simulation",
             &published(SampleSize::PerRow(1000.0)),
+            &[],
             Format::Md,
             &RenderOptions::default()
         ));
@@ -988,6 +1072,7 @@ mod tests {
         insta::assert_snapshot!(render_published_check(
             "Seed exact table",
             &published(SampleSize::Exact),
+            &[],
             Format::Table,
             &RenderOptions::default()
         ));
@@ -1009,12 +1094,14 @@ mod tests {
                 render_published_check(
                     "t",
                     &published(SampleSize::Exact),
+                    &[],
                     format,
                     &RenderOptions::default(),
                 ),
                 render_published_check(
                     "t",
                     &published(SampleSize::PerRow(500.0)),
+                    &[],
                     format,
                     &RenderOptions::default(),
                 ),
@@ -1056,7 +1143,7 @@ mod tests {
     #[test]
     fn published_csv_has_one_row_per_cell() {
         let check = published(SampleSize::PerRow(1000.0));
-        let text = render_published_check("t", &check, Format::Csv, &RenderOptions::default());
+        let text = render_published_check("t", &check, &[], Format::Csv, &RenderOptions::default());
         let mut reader = csv::Reader::from_reader(text.as_bytes());
         let records: Vec<csv::StringRecord> = reader
             .records()
@@ -1122,7 +1209,8 @@ mod tests {
     #[test]
     fn published_json_names_inconsistent_cells() {
         let check = published(SampleSize::PerRow(1000.0));
-        let text = render_published_check("t", &check, Format::Json, &RenderOptions::default());
+        let text =
+            render_published_check("t", &check, &[], Format::Json, &RenderOptions::default());
         let value: Value = serde_json::from_str(&text).expect("valid JSON");
         assert_eq!(value["comparison"], "published-table");
         assert_eq!(value["sample"]["kind"], "per-row");
@@ -1135,6 +1223,7 @@ mod tests {
         let exact: Value = serde_json::from_str(&render_published_check(
             "t",
             &published(SampleSize::Exact),
+            &[],
             Format::Json,
             &RenderOptions::default(),
         ))
@@ -1166,6 +1255,7 @@ mod tests {
         let published = render_published_check(
             "t",
             &published(SampleSize::PerRow(1000.0)),
+            &[],
             Format::Latex,
             &RenderOptions::default(),
         );

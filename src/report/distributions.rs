@@ -12,7 +12,8 @@
 //! formed. Outcome labels and numbers are paired up to the shorter of the
 //! two lists, zero trials give estimate 0 and the interval `[0, 1]`, and a
 //! rational with a zero denominator prints as `n/0` with value NaN (`null`
-//! in JSON) instead of panicking.
+//! in JSON, `n/a` in the terminal table) instead of panicking; a caller
+//! may use one to mark a figure that does not exist.
 
 use std::fmt::Write as _;
 
@@ -30,6 +31,7 @@ use super::{
     latex_escape,
 };
 use crate::distribution::rational_to_f64;
+use crate::headline::Headline;
 use crate::stats::{Interval, Z95, wilson_interval};
 
 /// Percentages never get more decimals than this. Beyond it an `f64`
@@ -49,10 +51,33 @@ const MAX_PERCENT_DECIMALS: usize = 30;
 /// (exact probabilities are rounded from the rational, half away from
 /// zero, not from a float).
 pub fn render(report: &Report, format: Format, options: &RenderOptions) -> String {
+    render_with(report, None, format, options)
+}
+
+/// Renders `report` in `format` as [`render`] does, and in the terminal
+/// table leads with `headline` (the answer the reader came for: the odds
+/// of winning, say), under the one-line description and above the full
+/// tables. The other formats are exactly [`render`]'s: files made from
+/// them do not change.
+pub fn render_with_headline(
+    report: &Report,
+    headline: &Headline,
+    format: Format,
+    options: &RenderOptions,
+) -> String {
+    render_with(report, Some(headline), format, options)
+}
+
+fn render_with(
+    report: &Report,
+    headline: Option<&Headline>,
+    format: Format,
+    options: &RenderOptions,
+) -> String {
     let view = View::new(report);
     let decimals = options.percent_decimals.min(MAX_PERCENT_DECIMALS);
     let mut text = match format {
-        Format::Table => render_table(&view, decimals),
+        Format::Table => render_table(&view, headline, decimals),
         Format::Md => render_markdown(&view, decimals),
         Format::Csv => render_csv(&view),
         Format::Json => render_json(&view),
@@ -83,13 +108,41 @@ enum Figure<'a> {
 }
 
 impl Figure<'_> {
-    /// The percentage with `decimals` places. Exact probabilities are
-    /// rounded from the rational so a published table never inherits a
-    /// float's rounding.
-    fn percent(&self, decimals: usize) -> String {
+    /// The percentage with `decimals` places (or, with
+    /// [`Percents::Readable`], as many as a rare outcome needs to show).
+    /// Exact probabilities are rounded from the rational so a published
+    /// table never inherits a float's rounding.
+    fn percent(&self, decimals: usize, percents: Percents) -> String {
         match self {
-            Figure::Exact { probability, .. } => exact_percent(probability, decimals),
-            Figure::Count { estimate, .. } => float_percent(*estimate, decimals),
+            Figure::Exact { probability, .. } => match percents {
+                Percents::Fixed => exact_percent(probability, decimals),
+                Percents::Readable => readable_exact_percent(probability, decimals),
+            },
+            Figure::Count { estimate, .. } => percents.float(*estimate, decimals),
+        }
+    }
+}
+
+/// How percentages are written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Percents {
+    /// Always `decimals` places: the files (md, LaTeX), whose columns
+    /// line up and whose bytes `reproduce` checks.
+    Fixed,
+    /// `decimals` places, except that a value that is not zero never
+    /// prints as zero: it gets two significant digits (`0.00050`, or
+    /// `1.2e-15` when that needs more than [`MAX_READABLE_DECIMALS`]
+    /// places). The terminal table, where a rare event must not read as
+    /// an impossible one.
+    Readable,
+}
+
+impl Percents {
+    /// `100 p` written this way.
+    fn float(self, p: f64, decimals: usize) -> String {
+        match self {
+            Percents::Fixed => float_percent(p, decimals),
+            Percents::Readable => readable_float_percent(p, decimals),
         }
     }
 }
@@ -380,11 +433,17 @@ impl<'a> View<'a> {
     }
 
     /// One line per summary figure, under the tables and means.
-    fn summary_lines(&self, decimals: usize) -> Vec<String> {
+    fn summary_lines(&self, decimals: usize, percents: Percents) -> Vec<String> {
         self.report
             .summary
             .iter()
-            .map(|item| format!("{}: {}", item.label, summary_text(&item.figure, decimals)))
+            .map(|item| {
+                format!(
+                    "{}: {}",
+                    item.label,
+                    summary_text(&item.figure, decimals, percents)
+                )
+            })
             .collect()
     }
 
@@ -401,6 +460,12 @@ impl<'a> View<'a> {
         }
         (!title.is_empty()).then_some(title)
     }
+}
+
+/// The one-line description above a report's human table: the game and
+/// method, its parameters, seed and trials.
+pub(super) fn header_line(report: &Report) -> String {
+    one_line(&View::new(report).header_parts().join("; "))
 }
 
 /// The matrix row head and labels: when every key is `name=value` with the
@@ -445,7 +510,7 @@ fn params_text(params: &Map<String, Value>) -> String {
 // Numbers.
 
 /// The 95% Wilson interval of an outcome's count.
-fn interval95(count: u64, trials: u64) -> Interval {
+pub(super) fn interval95(count: u64, trials: u64) -> Interval {
     wilson_interval(count, trials, Z95)
 }
 
@@ -473,7 +538,7 @@ fn rational_value(r: &BigRational) -> f64 {
 /// integer (`"0"`, `"1"`) when the denominator is 1. Reduces again rather
 /// than trusting `Display`, because a `Ratio::new_raw` value need not be
 /// reduced.
-fn fraction_text(r: &BigRational) -> String {
+pub(super) fn fraction_text(r: &BigRational) -> String {
     let (numer, denom) = (r.numer(), r.denom());
     if denom.is_zero() {
         return format!("{numer}/0");
@@ -489,6 +554,60 @@ fn fraction_text(r: &BigRational) -> String {
         numer.to_string()
     } else {
         format!("{numer}/{denom}")
+    }
+}
+
+/// Past this many decimals a rare percentage is written in scientific
+/// notation (`1.2e-15`) in the terminal table.
+const MAX_READABLE_DECIMALS: usize = 12;
+
+/// Whether `text` (a written number) shows a digit other than zero.
+fn shows_nonzero(text: &str) -> bool {
+    text.chars().any(|c| c.is_ascii_digit() && c != '0')
+}
+
+/// Decimals that give `percent` (not zero) two significant digits, or
+/// `None` beyond [`MAX_READABLE_DECIMALS`].
+fn significant_decimals(percent: f64) -> Option<usize> {
+    let magnitude = percent.abs();
+    if !(magnitude.is_finite() && magnitude > 0.0) {
+        return None;
+    }
+    // 0.00049 has its first significant digit 4 places in; one more shows
+    // the second.
+    let decimals = 1 - magnitude.log10().floor() as i64;
+    usize::try_from(decimals.max(0))
+        .ok()
+        .filter(|&d| d <= MAX_READABLE_DECIMALS)
+}
+
+/// [`exact_percent`], except that a probability that is not zero never
+/// prints as zero (see [`Percents::Readable`]).
+pub(super) fn readable_exact_percent(r: &BigRational, decimals: usize) -> String {
+    if r.denom().is_zero() {
+        return "n/a".to_string();
+    }
+    let fixed = exact_percent(r, decimals);
+    if r.is_zero() || shows_nonzero(&fixed) {
+        return fixed;
+    }
+    let percent = rational_percent_value(r);
+    match significant_decimals(percent) {
+        Some(places) => exact_percent(r, places),
+        None => format!("{percent:.1e}"),
+    }
+}
+
+/// [`float_percent`], except that a value that is not zero never prints as
+/// zero (see [`Percents::Readable`]).
+pub(super) fn readable_float_percent(p: f64, decimals: usize) -> String {
+    let fixed = float_percent(p, decimals);
+    if p == 0.0 || !p.is_finite() || shows_nonzero(&fixed) {
+        return fixed;
+    }
+    match significant_decimals(100.0 * p) {
+        Some(places) => float_percent(p, places),
+        None => format!("{:.1e}", 100.0 * p),
     }
 }
 
@@ -526,13 +645,13 @@ fn exact_percent(r: &BigRational, decimals: usize) -> String {
 }
 
 /// `100 p` with `decimals` places.
-fn float_percent(p: f64, decimals: usize) -> String {
+pub(super) fn float_percent(p: f64, decimals: usize) -> String {
     format!("{:.*}", decimals, p * 100.0)
 }
 
 /// `x` rounded up to two significant digits, so a bound stays a bound and
 /// still shows its size however small it is (0.0437 prints as 0.044).
-fn round_up_two_significant(x: f64) -> String {
+pub(super) fn round_up_two_significant(x: f64) -> String {
     if !(x.is_finite() && x > 0.0) {
         return "0".to_string();
     }
@@ -565,9 +684,9 @@ enum Cell {
 
 /// A header row plus body rows. Column 0 holds labels; every other column
 /// holds numbers and is right-aligned.
-struct Grid {
-    head: Vec<String>,
-    rows: Vec<Vec<String>>,
+pub(super) struct Grid {
+    pub(super) head: Vec<String>,
+    pub(super) rows: Vec<Vec<String>>,
 }
 
 impl Grid {
@@ -577,7 +696,7 @@ impl Grid {
 }
 
 /// The matrix: rows = keys, columns = outcomes.
-fn matrix_grid(view: &View, cell: Cell, decimals: usize) -> Grid {
+fn matrix_grid(view: &View, cell: Cell, decimals: usize, percents: Percents) -> Grid {
     let mut head = vec![view.row_head.clone()];
     head.extend(view.matrix_outcomes().iter().map(|o| o.to_string()));
     let rows = view
@@ -587,7 +706,7 @@ fn matrix_grid(view: &View, cell: Cell, decimals: usize) -> Grid {
         .map(|(d, label)| {
             let mut row = vec![label.clone()];
             row.extend(d.outcomes.iter().map(|o| match (cell, &o.figure) {
-                (Cell::Percent, figure) => figure.percent(decimals),
+                (Cell::Percent, figure) => figure.percent(decimals, percents),
                 (Cell::Fraction, Figure::Exact { probability, .. }) => fraction_text(probability),
                 // A Monte-Carlo row in a mixed report has no fraction.
                 (Cell::Fraction, Figure::Count { .. }) => String::new(),
@@ -599,7 +718,12 @@ fn matrix_grid(view: &View, cell: Cell, decimals: usize) -> Grid {
 }
 
 /// One distribution, one row per outcome.
-fn single_grid(distribution: &DistView, decimals: usize, style: IntervalStyle) -> Grid {
+fn single_grid(
+    distribution: &DistView,
+    decimals: usize,
+    style: IntervalStyle,
+    percents: Percents,
+) -> Grid {
     let head: Vec<String> = if distribution.is_exact {
         vec!["outcome", "percent", "probability"]
     } else {
@@ -614,18 +738,18 @@ fn single_grid(distribution: &DistView, decimals: usize, style: IntervalStyle) -
         .map(|o| match &o.figure {
             Figure::Exact { probability, .. } => vec![
                 o.outcome.to_string(),
-                o.figure.percent(decimals),
+                o.figure.percent(decimals, percents),
                 fraction_text(probability),
             ],
             Figure::Count {
                 count, interval, ..
             } => {
-                let low = float_percent(interval.low, decimals);
-                let high = float_percent(interval.high, decimals);
+                let low = percents.float(interval.low, decimals);
+                let high = percents.float(interval.high, decimals);
                 vec![
                     o.outcome.to_string(),
                     count.to_string(),
-                    o.figure.percent(decimals),
+                    o.figure.percent(decimals, percents),
                     match style {
                         IntervalStyle::Brackets => format!("[{low}, {high}]"),
                         IntervalStyle::LatexDash => format!("{low}--{high}"),
@@ -638,30 +762,39 @@ fn single_grid(distribution: &DistView, decimals: usize, style: IntervalStyle) -
 }
 
 /// The tables of a report in display order, each with an optional title.
-fn grids(view: &View, decimals: usize, style: IntervalStyle) -> Vec<(Option<String>, Grid)> {
+fn grids(
+    view: &View,
+    decimals: usize,
+    style: IntervalStyle,
+    percents: Percents,
+) -> Vec<(Option<String>, Grid)> {
     if view.matrix {
-        vec![(None, matrix_grid(view, Cell::Percent, decimals))]
+        vec![(None, matrix_grid(view, Cell::Percent, decimals, percents))]
     } else {
         view.distributions
             .iter()
-            .map(|d| (view.title(d), single_grid(d, decimals, style)))
+            .map(|d| (view.title(d), single_grid(d, decimals, style, percents)))
             .collect()
     }
 }
 
 /// Replaces line breaks, which would break a one-line header or a table
 /// row in every text format.
-fn one_line(text: &str) -> String {
+pub(super) fn one_line(text: &str) -> String {
     text.replace(['\r', '\n'], " ")
 }
 
 // ---------------------------------------------------------------------------
 // Table (tabled).
 
-fn render_table(view: &View, decimals: usize) -> String {
+fn render_table(view: &View, headline: Option<&Headline>, decimals: usize) -> String {
     let mut out = one_line(&view.header_parts().join("; "));
     out.push('\n');
-    for (title, grid) in grids(view, decimals, IntervalStyle::Brackets) {
+    for line in headline.map_or_else(Vec::new, |h| super::headline::lines(h, decimals)) {
+        out.push_str(&one_line(&line));
+        out.push('\n');
+    }
+    for (title, grid) in grids(view, decimals, IntervalStyle::Brackets, Percents::Readable) {
         out.push('\n');
         if let Some(title) = title {
             out.push_str(&one_line(&title));
@@ -677,7 +810,7 @@ fn render_table(view: &View, decimals: usize) -> String {
     for line in view
         .mean_lines()
         .into_iter()
-        .chain(view.summary_lines(decimals))
+        .chain(view.summary_lines(decimals, Percents::Readable))
     {
         out.push_str(&one_line(&line));
         out.push('\n');
@@ -685,7 +818,13 @@ fn render_table(view: &View, decimals: usize) -> String {
     out
 }
 
-fn tabled_text(grid: &Grid) -> String {
+pub(super) fn tabled_text(grid: &Grid) -> String {
+    tabled_text_with_labels(grid, 1)
+}
+
+/// [`tabled_text`] with the first `labels` columns holding labels (left
+/// aligned) and the rest numbers (right aligned).
+pub(super) fn tabled_text_with_labels(grid: &Grid, labels: usize) -> String {
     let mut builder = Builder::new();
     builder.push_record(grid.head.iter().map(|s| one_line(s)));
     for row in &grid.rows {
@@ -693,7 +832,7 @@ fn tabled_text(grid: &Grid) -> String {
     }
     let mut table = builder.build();
     table.with(Style::rounded());
-    table.modify(Columns::new(1..), Alignment::right());
+    table.modify(Columns::new(labels..), Alignment::right());
     table.to_string()
 }
 
@@ -715,7 +854,7 @@ fn render_markdown(view: &View, decimals: usize) -> String {
     }
     let mut out = parts.join("; ");
     out.push('\n');
-    for (title, grid) in grids(view, decimals, IntervalStyle::Brackets) {
+    for (title, grid) in grids(view, decimals, IntervalStyle::Brackets, Percents::Fixed) {
         out.push('\n');
         if let Some(title) = title {
             out.push_str(&markdown_escape(&title));
@@ -731,7 +870,7 @@ fn render_markdown(view: &View, decimals: usize) -> String {
     for line in view
         .mean_lines()
         .into_iter()
-        .chain(view.summary_lines(decimals))
+        .chain(view.summary_lines(decimals, Percents::Fixed))
     {
         out.push('\n');
         out.push_str(&markdown_escape(&line));
@@ -746,6 +885,7 @@ fn render_markdown(view: &View, decimals: usize) -> String {
             view,
             Cell::Fraction,
             decimals,
+            Percents::Fixed,
         )));
     }
     out
@@ -753,7 +893,7 @@ fn render_markdown(view: &View, decimals: usize) -> String {
 
 /// A GitHub pipe table, padded so the source reads as a table too, with
 /// number columns right-aligned (`--:`).
-fn markdown_table(grid: &Grid) -> String {
+pub(super) fn markdown_table(grid: &Grid) -> String {
     let escape_row =
         |row: &[String]| -> Vec<String> { row.iter().map(|c| markdown_escape(c)).collect() };
     let head = escape_row(&grid.head);
@@ -799,7 +939,7 @@ fn markdown_table(grid: &Grid) -> String {
 }
 
 /// Escapes what would end a cell (`|`) and removes line breaks.
-fn markdown_escape(text: &str) -> String {
+pub(super) fn markdown_escape(text: &str) -> String {
     one_line(text).replace('|', "\\|")
 }
 
@@ -931,7 +1071,7 @@ fn summary_interval(figure: SummaryFigure) -> Option<(f64, f64)> {
 /// A summary figure for people: `-12.0123 (standard error 0.0049, 95%
 /// interval [-12.0219, -12.0027])`, `-120123456`, or `129000 of 10000000,
 /// 1.29% (95% interval [1.28%, 1.30%])`.
-fn summary_text(figure: &SummaryFigure, decimals: usize) -> String {
+fn summary_text(figure: &SummaryFigure, decimals: usize, percents: Percents) -> String {
     match *figure {
         SummaryFigure::Mean {
             estimate,
@@ -947,9 +1087,9 @@ fn summary_text(figure: &SummaryFigure, decimals: usize) -> String {
             let (low, high) = summary_interval(*figure).unwrap_or((0.0, 1.0));
             format!(
                 "{count} of {trials}, {}% (95% interval [{}%, {}%])",
-                float_percent(summary_value(*figure), decimals),
-                float_percent(low, decimals),
-                float_percent(high, decimals)
+                percents.float(summary_value(*figure), decimals),
+                percents.float(low, decimals),
+                percents.float(high, decimals)
             )
         }
     }
@@ -1002,8 +1142,9 @@ pub fn to_json(report: &Report) -> Value {
     json_value(&View::new(report))
 }
 
-fn json_value(view: &View) -> Value {
-    let report = view.report;
+/// The head of a report's JSON, in the contract's order: `game`, `method`,
+/// `params`, `seed`, `trials`.
+pub(super) fn json_head(report: &Report) -> Map<String, Value> {
     let mut root = Map::new();
     root.insert("game".into(), Value::from(report.game.clone()));
     root.insert("method".into(), Value::from(report.method.name()));
@@ -1013,6 +1154,12 @@ fn json_value(view: &View) -> Value {
         "trials".into(),
         report.trials.map_or(Value::Null, Value::from),
     );
+    root
+}
+
+fn json_value(view: &View) -> Value {
+    let report = view.report;
+    let mut root = json_head(report);
     let distributions = view
         .distributions
         .iter()
@@ -1073,7 +1220,7 @@ fn outcome_json(o: &OutcomeView) -> Value {
 const LONGTABLE_ROWS: usize = 40;
 
 fn render_latex(view: &View, decimals: usize) -> String {
-    let grids = grids(view, decimals, IntervalStyle::LatexDash);
+    let grids = grids(view, decimals, IntervalStyle::LatexDash, Percents::Fixed);
     let mut out = String::from("% generated by deckodds\n");
     if grids
         .iter()
@@ -1101,7 +1248,7 @@ fn render_latex(view: &View, decimals: usize) -> String {
     for line in view
         .mean_lines()
         .into_iter()
-        .chain(view.summary_lines(decimals))
+        .chain(view.summary_lines(decimals, Percents::Fixed))
     {
         let _ = writeln!(out, "% {}", one_line(&line));
     }
@@ -1112,7 +1259,7 @@ fn render_latex(view: &View, decimals: usize) -> String {
 /// [`LONGTABLE_ROWS`] rows (its header repeated on every page). `spanner`
 /// is `(first column, text)`: a title row spanning from that column to the
 /// last, ruled off above the header.
-fn latex_tabular(grid: &Grid, spanner: Option<(usize, String)>) -> String {
+pub(super) fn latex_tabular(grid: &Grid, spanner: Option<(usize, String)>) -> String {
     let columns = grid.columns();
     let spec: Vec<&str> = (0..columns)
         .map(|i| if i == 0 { "l" } else { "r" })
@@ -1791,6 +1938,96 @@ mod tests {
         let csv = render(&report, Format::Csv, &options());
         assert!(csv.contains("summary,total-net,,,-12500,,\n"), "{csv}");
         assert!(csv.contains(&format!("summary,went-out,10,1000,0.01,{},", interval.low)));
+    }
+
+    // -- rare events and headlines --------------------------------------
+
+    #[test]
+    fn rare_events_never_print_as_zero_in_the_terminal_table() {
+        let mut report = monte_carlo_report();
+        report.distributions = vec![counts("zero-strike", &["yes", "no"], &[50, 9_999_950])];
+        let table = render(&report, Format::Table, &options());
+        // Wilson's interval for 50 in 10^7: 3.79e-6 to 6.59e-6.
+        assert!(
+            table.contains("│ yes     │      50 │ 0.00050 │ [0.00038, 0.00066] │"),
+            "{table}"
+        );
+        // The files keep their fixed decimals (and their bytes).
+        let md = render(&report, Format::Md, &options());
+        assert!(md.contains("|    0.00 |     [0.00, 0.00] |"), "{md}");
+        let latex = render(&report, Format::Latex, &options());
+        assert!(
+            latex.contains("yes & 50 & 0.00 & 0.00--0.00 \\\\"),
+            "{latex}"
+        );
+
+        let mut exact_report = exact_matrix_report();
+        exact_report.distributions = vec![exact(
+            "k",
+            &["rare", "tiny", "none", "common"],
+            vec![
+                q(1, 720_000),
+                BigRational::new(BigInt::from(1), BigInt::from(10).pow(30)),
+                q(0, 1),
+                BigRational::one()
+                    - q(1, 720_000)
+                    - BigRational::new(BigInt::from(1), BigInt::from(10).pow(30)),
+            ],
+        )];
+        let table = render(&exact_report, Format::Table, &options());
+        assert!(table.contains("│ rare    │ 0.00014 │"), "{table}");
+        // 10^-28 percent needs more places than the table gives: scientific.
+        assert!(table.contains(" 1.0e-28 │"), "{table}");
+        assert!(table.contains("│ none    │    0.00 │"), "{table}");
+        assert!(table.contains("100.00"), "{table}");
+        let md = render(&exact_report, Format::Md, &options());
+        assert!(md.contains("| rare    |    0.00 |"), "{md}");
+    }
+
+    #[test]
+    fn readable_percentages_keep_the_digits_asked_for_otherwise() {
+        assert_eq!(readable_float_percent(0.1234, 2), "12.34");
+        assert_eq!(readable_float_percent(0.00004, 2), "0.0040");
+        assert_eq!(readable_float_percent(0.00004, 4), "0.0040");
+        assert_eq!(readable_float_percent(0.0, 2), "0.00");
+        assert_eq!(readable_float_percent(-0.000_000_5, 2), "-0.000050");
+        assert_eq!(readable_float_percent(1e-20, 2), "1.0e-18");
+        assert_eq!(readable_exact_percent(&q(1, 3), 2), "33.33");
+        assert_eq!(readable_exact_percent(&q(1, 30_000), 2), "0.0033");
+        assert_eq!(
+            readable_exact_percent(&Ratio::new_raw(BigInt::from(0), BigInt::from(0)), 2),
+            "n/a"
+        );
+    }
+
+    #[test]
+    fn a_headline_leads_the_terminal_table_only() {
+        let report = monte_carlo_report();
+        let headline = Headline::of([crate::headline::HeadlineFigure::probability(
+            "dealer busts",
+            &report.distributions[0],
+            "bust",
+        )
+        .unwrap()]);
+        let table = render_with_headline(&report, &headline, Format::Table, &options());
+        let lines: Vec<&str> = table.lines().collect();
+        assert!(
+            lines[0].starts_with("blackjack-dealer (monte-carlo)"),
+            "{table}"
+        );
+        assert!(
+            lines[1].starts_with("dealer busts: 35.40% (95% interval ["),
+            "{table}"
+        );
+        assert!(lines[1].ends_with("; 354 of 1,000)"), "{table}");
+        assert_eq!(lines[2], "");
+        for format in [Format::Md, Format::Csv, Format::Json, Format::Latex] {
+            assert_eq!(
+                render_with_headline(&report, &headline, format, &options()),
+                render(&report, format, &options()),
+                "{format:?}"
+            );
+        }
     }
 
     #[test]

@@ -8,6 +8,7 @@ pub mod chart;
 pub mod comparison;
 pub mod distributions;
 pub mod figures;
+pub mod headline;
 pub mod klondike_record;
 
 pub use distributions::to_json;

@@ -1,5 +1,6 @@
 //! deckodds' integration tests: one binary, one module per subject.
 
+mod answers;
 mod blackjack_cli;
 mod blackjack_exact;
 mod blackjack_monte_carlo;

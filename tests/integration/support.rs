@@ -8,11 +8,22 @@ pub fn deckodds() -> Command {
     Command::cargo_bin("deckodds").unwrap()
 }
 
-/// Runs deckodds with `args`, expecting success; returns stdout.
+/// Whether a run did its work: it succeeded, or it is a comparison that
+/// found disagreement, which exits with status 1 once its whole output is
+/// written (as `diff` does), and prints no error.
+pub fn completed(output: &std::process::Output) -> bool {
+    output.status.success()
+        || (output.status.code() == Some(1)
+            && !String::from_utf8_lossy(&output.stderr).contains("error:"))
+}
+
+/// Runs deckodds with `args`, expecting it to complete (see
+/// [`completed`]: a comparison's verdict is the caller's to check);
+/// returns stdout.
 pub fn run_ok(args: &[&str]) -> String {
     let output = deckodds().args(args).output().unwrap();
     assert!(
-        output.status.success(),
+        completed(&output),
         "{args:?}: {}",
         String::from_utf8_lossy(&output.stderr)
     );
@@ -80,9 +91,8 @@ pub fn assert_bad_input(cases: &[(&str, &str)]) {
     }
 }
 
-/// The exact probability (as its fraction text) of `outcome` in the
-/// distribution `key` of a JSON report.
-pub fn probability(report: &Value, key: &str, outcome: &str) -> String {
+/// The entry of `outcome` in the distribution `key` of a JSON report.
+pub fn outcome_entry<'a>(report: &'a Value, key: &str, outcome: &str) -> &'a Value {
     report["distributions"]
         .as_array()
         .unwrap()
@@ -93,7 +103,13 @@ pub fn probability(report: &Value, key: &str, outcome: &str) -> String {
         .unwrap()
         .iter()
         .find(|o| o["outcome"] == outcome)
-        .unwrap_or_else(|| panic!("no outcome {outcome} in {key}"))["probability"]
+        .unwrap_or_else(|| panic!("no outcome {outcome} in {key}"))
+}
+
+/// The exact probability (as its fraction text) of `outcome` in the
+/// distribution `key` of a JSON report.
+pub fn probability(report: &Value, key: &str, outcome: &str) -> String {
+    outcome_entry(report, key, outcome)["probability"]
         .as_str()
         .unwrap()
         .to_string()
@@ -109,7 +125,7 @@ pub fn fnv1a64(bytes: &[u8]) -> String {
 }
 
 /// Runs deckodds quietly with the words of `line` and `--out path`,
-/// expecting success; returns the file's bytes.
+/// expecting it to complete (see [`completed`]); returns the file's bytes.
 pub fn run_into(path: &std::path::Path, line: &str) -> Vec<u8> {
     let output = deckodds()
         .arg("--quiet")
@@ -119,7 +135,7 @@ pub fn run_into(path: &std::path::Path, line: &str) -> Vec<u8> {
         .output()
         .unwrap();
     assert!(
-        output.status.success(),
+        completed(&output),
         "{line}: {}",
         String::from_utf8_lossy(&output.stderr)
     );

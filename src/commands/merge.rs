@@ -229,32 +229,43 @@ struct Summed {
 }
 
 fn read_part(path: &Path) -> Result<Part> {
-    let bad = |message: String| Error::BadInputFile {
-        path: path.to_path_buf(),
-        message,
-    };
     let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
         path: path.to_path_buf(),
         source,
     })?;
-    let mut value: Value = serde_json::from_str(&text)
-        .map_err(|e| bad(format!("not a count file: not JSON ({e})")))?;
+    parse_part(path, &text).map_err(|message| Error::BadInputFile {
+        path: path.to_path_buf(),
+        message,
+    })
+}
+
+/// Checks the text of a count file as `merge` reads it: a one-line message
+/// for whatever is wrong. Public for the tests that feed it damaged count
+/// files.
+pub fn check(text: &str) -> std::result::Result<(), String> {
+    parse_part(Path::new("count file"), text).map(drop)
+}
+
+/// The part that the count file at `path`, whose text is `text`, holds;
+/// or what is wrong, in one line.
+fn parse_part(path: &Path, text: &str) -> std::result::Result<Part, String> {
+    let mut value: Value =
+        serde_json::from_str(text).map_err(|e| format!("not a count file: not JSON ({e})"))?;
     let format = value["shard"]["format"].as_str().map(String::from);
     if format.as_deref() == Some(FORMAT_WITHOUT_CHECKSUM) {
-        return Err(bad(
+        return Err(
             "a count file of an older layout, without a checksum: run its part again".into(),
-        ));
+        );
     }
-    let block: &mut Map<String, Value> = value["shard"]
-        .as_object_mut()
+    let block: &mut Map<String, Value> = value
+        .get_mut("shard")
+        .and_then(Value::as_object_mut)
         .filter(|_| format.as_deref() == Some(FORMAT))
         .ok_or_else(|| {
-            bad(
-                "not a count file: no \"shard\" block (write one with --shard k/n --out FILE.json)"
-                    .into(),
-            )
+            "not a count file: no \"shard\" block (write one with --shard k/n --out FILE.json)"
+                .to_string()
         })?;
-    let corrupt = |what: &str| bad(format!("corrupt count file: {what}"));
+    let corrupt = |what: &str| format!("corrupt count file: {what}");
     // The checksum was added last, so removing it leaves the block as it
     // was summed.
     let recorded = block
@@ -267,23 +278,29 @@ fn read_part(path: &Path) -> Result<Part> {
         ));
     }
     let block = &*block;
-    let made_by = block["program"]
-        .as_str()
+    let made_by = block
+        .get("program")
+        .and_then(Value::as_str)
         .ok_or_else(|| corrupt("no program"))?;
     if made_by != program() {
-        return Err(bad(format!(
+        return Err(format!(
             "made by {made_by}, and this is {}: merge with the program that made it",
             program()
-        )));
+        ));
     }
-    let command = block["command"]
-        .as_array()
+    let command = block
+        .get("command")
+        .and_then(Value::as_array)
         .and_then(|args| args.iter().map(|a| a.as_str().map(String::from)).collect())
         .ok_or_else(|| corrupt("no command"))?;
-    let part = block["part"].as_str().ok_or_else(|| corrupt("no part"))?;
+    let part = block
+        .get("part")
+        .and_then(Value::as_str)
+        .ok_or_else(|| corrupt("no part"))?;
     let shard = Shard::parse(part).map_err(|_| corrupt(&format!("part {part:?}")))?;
-    let samples = block["samples"]
-        .as_array()
+    let samples = block
+        .get("samples")
+        .and_then(Value::as_array)
         .and_then(|samples| {
             samples
                 .iter()

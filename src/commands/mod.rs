@@ -40,13 +40,14 @@ use checkpoint::Checkpointing;
 use files::{Destination, write_atomically};
 use sampling::{Prior, PriorSource, Until};
 
-/// The parsers of user input that live in this layer (values of options
-/// and the files `--resume` reads), public so that the tests can feed them
+/// The parsers of user input that live in this layer (values of options,
+/// and the files `--resume` and `merge` read), public so that the tests can feed them
 /// damaged input from outside (tests/integration/parsers.rs). Each returns
 /// a value or a one-line error.
 pub mod input {
     pub use super::checkpoint::check as check_checkpoint;
     pub use super::klondike::parse_deal as parse_card_deal;
+    pub use super::merge::check as check_count_file;
     pub use super::{parse_count, parse_level, parse_rank_deal, parse_seed};
 }
 

@@ -423,3 +423,48 @@ fn checkpoints() {
         as_is.unwrap_or_else(|| results[0].clone())
     });
 }
+
+/// Count files (`merge`), seeded with real parts of a Monte-Carlo run and
+/// of an exhaustive enumeration; each mutated input is tried as it is and
+/// with the checksum of its count block made to match again.
+#[test]
+fn count_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut seeds = Vec::new();
+    for (k, args) in [
+        "klondike mc --trials 300000 --seed 3 --shard 1/2",
+        "roll-call mc --trials 200000 --shard 0/3",
+        "idiots-delight exact --suits 2 --ranks 3 --engine exhaustive --shard 0/2",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let path = dir.path().join(format!("part-{k}.json"));
+        let output = deckodds()
+            .args(args.split_whitespace())
+            .arg("--quiet")
+            .arg("--out")
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{args}: {output:?}");
+        seeds.push(std::fs::read_to_string(&path).unwrap());
+    }
+    check_parser("count file", seeds, |text| {
+        let as_is = input::check_count_file(text).map_err(in_file);
+        if let Ok(mut value) = serde_json::from_str::<Value>(text)
+            && let Some(block) = value.get_mut("shard").and_then(Value::as_object_mut)
+        {
+            block.remove("checksum");
+            let sum = fnv1a64(serde_json::to_string(&block).unwrap().as_bytes());
+            block.insert("checksum".into(), Value::String(sum));
+            let forged = serde_json::to_string_pretty(&value).unwrap();
+            if let Err(message) = input::check_count_file(&forged).map_err(in_file)
+                && (message.trim().is_empty() || message.contains('\n'))
+            {
+                return Err(message);
+            }
+        }
+        as_is
+    });
+}

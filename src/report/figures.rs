@@ -149,8 +149,9 @@ fn game_name(game: &str) -> &str {
     }
 }
 
-/// `10000000` as `10,000,000`.
-pub(crate) fn thousands(n: u64) -> String {
+/// `10000000` as `10,000,000`: how every count in deckodds' output is
+/// grouped.
+pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut text = String::new();
     for (i, digit) in digits.chars().enumerate() {

@@ -13,6 +13,8 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use serde_json::Value;
 
+use deckodds::report::figures::thousands;
+
 use crate::support::{assert_bad_input, deckodds, outcome_entry, probability, run_line};
 
 /// Runs a command line (words), returning (exit status, stdout, stderr).
@@ -34,19 +36,6 @@ fn count(report: &Value, key: &str, outcome: &str) -> u64 {
     outcome_entry(report, key, outcome)["count"]
         .as_u64()
         .unwrap()
-}
-
-/// `n` with thousands separators, as the headline writes counts.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut text = String::new();
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            text.push(',');
-        }
-        text.push(digit);
-    }
-    text
 }
 
 /// A headline figure to look for: (label as printed, distribution key,

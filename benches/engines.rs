@@ -5,8 +5,9 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use deckodds::cards::DeckSpec;
-use deckodds::exact::dealer::dealer_table;
-use deckodds::games::SequentialGame;
+use deckodds::engine::SequentialGame;
+use deckodds::engine::Simulation;
+use deckodds::games::blackjack::dealer::dealer_table;
 use deckodds::games::blackjack::{DealerParams, DealerSimulation, Decks, Soft17};
 use deckodds::games::idiots_delight::{IdiotsDelight, IdiotsDelightSimulation};
 use deckodds::games::klondike::{Klondike, KlondikeParams, KlondikeSimulation};
@@ -16,7 +17,6 @@ use deckodds::games::prisoners_patience::{
 use deckodds::games::roll_call::{
     Count, Kernel, PassOrder, RollCall, RollCallParams, RollCallSimulation, Silent,
 };
-use deckodds::montecarlo::Simulation;
 use deckodds::rng::{Shuffle, shuffle, stream_rng};
 use rand::seq::SliceRandom;
 

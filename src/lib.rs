@@ -11,15 +11,12 @@ pub mod cli;
 pub mod commands;
 pub mod compare;
 pub mod distribution;
+pub mod engine;
 pub mod error;
-pub mod exact;
 pub mod games;
-pub mod headline;
-pub mod montecarlo;
 pub mod report;
 pub mod rng;
 pub mod rulebook;
-pub mod search;
 pub mod stats;
 
 pub use error::{Error, Result};

@@ -10,15 +10,15 @@ use super::{Context, output_format, parse_count, parse_level, parse_seed};
 use crate::cli::{BlackjackCommand, BlackjackRules, OutputArgs, SamplingArgs};
 use crate::compare::{self, OverallVerdict, PublishedTable, SampleSize};
 use crate::distribution::{CountDistribution, ExactDistribution};
+use crate::engine::montecarlo::RunPlan;
 use crate::error::{Error, Result};
-use crate::exact::dealer::{RemovalEffect, dealer_distributions, effect_of_removal};
+use crate::games::blackjack::dealer::{RemovalEffect, dealer_distributions, effect_of_removal};
 use crate::games::blackjack::{
     DealerParams, Decks, OUTCOME_LABELS, Scoring, Soft17, UPCARDS, dealer_monte_carlo_chunks,
     outcome_labels, parse_value, upcard_key, value_name,
 };
-use crate::headline::{Headline, HeadlineFigure};
-use crate::montecarlo::RunPlan;
 use crate::report::distributions::render_with_headline;
+use crate::report::headline::{Headline, HeadlineFigure};
 use crate::report::{self, Format, Method, Report, ReportDistribution, comparison};
 
 /// The game name in reports.

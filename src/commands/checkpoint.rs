@@ -22,8 +22,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use serde_json::{Value, json};
 
 use super::merge::{Sample, program, run_arguments};
+use crate::engine::Shard;
 use crate::error::{Error, Result};
-use crate::exact::arrangements::Shard;
 
 /// Marks a checkpoint, and its layout's version.
 const FORMAT: &str = "deckodds checkpoint 1";

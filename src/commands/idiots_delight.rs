@@ -14,19 +14,20 @@ use super::{
 use crate::cli::{IdiotsDelightCommand, IdiotsDelightDeck, OutputArgs};
 use crate::compare::{self, Agreement, OverallVerdict};
 use crate::distribution::{CountDistribution, ExactDistribution, parse_count_table};
+use crate::engine::ArrangementCounts;
+use crate::engine::SequentialGame;
+use crate::engine::Shard;
+use crate::engine::arrangements;
+use crate::engine::montecarlo::{self, RunPlan};
+use crate::engine::naive_shuffle;
+use crate::engine::sequential::{self, SequentialParams};
 use crate::error::{Error, Result};
-use crate::exact::ArrangementCounts;
-use crate::exact::arrangements::{self, Shard};
-use crate::exact::naive_shuffle;
-use crate::exact::sequential::{self, SequentialParams};
-use crate::games::SequentialGame;
 use crate::games::idiots_delight::{
     EXACT_MAX_CARDS, ExactCost, IdiotsDelight, IdiotsDelightSimulation, SAS_PAPER_COUNTS,
 };
-use crate::headline::{Headline, HeadlineFigure};
-use crate::montecarlo::{self, RunPlan};
 use crate::report::chart::{self, BarChart, Series};
 use crate::report::distributions::render_with_headline;
+use crate::report::headline::{Headline, HeadlineFigure};
 use crate::report::{self, Method, Report, ReportDistribution, comparison};
 use crate::rng::Shuffle;
 use crate::stats;

@@ -10,14 +10,14 @@ use super::{Context, emit, game_sampling, output_format, parse_count, parse_seed
 use crate::cards::{Card, parse_card};
 use crate::cli::{KlondikeCommand, KlondikeRules};
 use crate::distribution::CountDistribution;
+use crate::engine::montecarlo::{self, RunPlan};
 use crate::error::{Error, Result};
+use crate::games::klondike::record::{RecordOptions, SuitStyle, render_record};
 use crate::games::klondike::{
     Klondike, KlondikeParams, KlondikeSimulation, Money, OUTCOMES, PAY_PER_CARD, STAKE, sorted_deck,
 };
-use crate::headline::{Headline, HeadlineFigure};
-use crate::montecarlo::{self, RunPlan};
 use crate::report::distributions::render_with_headline;
-use crate::report::klondike_record::{RecordOptions, SuitStyle, render_record};
+use crate::report::headline::{Headline, HeadlineFigure};
 use crate::report::{Method, Report, ReportDistribution, SummaryFigure, SummaryItem};
 
 /// The game name in reports.

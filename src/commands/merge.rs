@@ -32,10 +32,10 @@ use super::sampling::{Prior, PriorSource};
 use super::{Context, checkpoint};
 use crate::cli::{Cli, OutputArgs};
 use crate::distribution::CountDistribution;
+use crate::engine::ArrangementCounts;
+use crate::engine::Shard;
+use crate::engine::montecarlo::RunPlan;
 use crate::error::{Error, Result};
-use crate::exact::ArrangementCounts;
-use crate::exact::arrangements::Shard;
-use crate::montecarlo::RunPlan;
 use num_bigint::BigUint;
 
 /// Marks a count file, and its layout's version (2: with a checksum).

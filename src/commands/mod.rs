@@ -30,11 +30,11 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::analysis::Profile;
 use crate::cli::{Cli, Command, GlobalArgs, LongRunArgs, OutputArgs, PrecisionArgs};
+use crate::engine::ArrangementCounts;
+use crate::engine::Progress;
+use crate::engine::Shard;
+use crate::engine::precision::PrecisionTarget;
 use crate::error::{Error, Result};
-use crate::exact::ArrangementCounts;
-use crate::exact::arrangements::Shard;
-use crate::montecarlo::Progress;
-use crate::montecarlo::precision::PrecisionTarget;
 use crate::report::{Format, RenderOptions};
 use checkpoint::Checkpointing;
 use files::{Destination, write_atomically};

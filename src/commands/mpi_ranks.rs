@@ -16,8 +16,8 @@ use super::merge::Sample;
 use super::sampling::{Prior, PriorSource};
 use super::{Context, run_in};
 use crate::cli::{Cli, LongRunArgs};
+use crate::engine::Shard;
 use crate::error::{Error, Result};
-use crate::exact::arrangements::Shard;
 
 /// Runs `cli` as this process's rank of the MPI job.
 pub(super) fn run(cli: Cli, long_runs: &LongRunArgs) -> Result<()> {

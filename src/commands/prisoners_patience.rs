@@ -19,24 +19,26 @@ use super::{
 use crate::cli::{PrisonersCommand, PrisonersVersion};
 use crate::compare::{self, Agreement, OverallVerdict};
 use crate::distribution::{CountDistribution, ExactDistribution};
+use crate::engine::ArrangementCounts;
+use crate::engine::SequentialGame;
+use crate::engine::Shard;
+use crate::engine::arrangements;
+use crate::engine::montecarlo::{self, RunPlan};
+use crate::engine::sequential::{self, SequentialParams};
+use crate::engine::{Progress, Simulation};
 use crate::error::{Error, Result};
-use crate::exact::ArrangementCounts;
-use crate::exact::arrangements::{self, Shard};
-use crate::exact::sequential::{self, SequentialParams};
-use crate::games::SequentialGame;
-use crate::games::prisoners_patience::{
-    EXACT_MAX_CARDS, Move, Observer, PrisonersParams, PrisonersPatience, PrisonersSimulation,
-    StackMove, Table,
-};
-use crate::headline::Headline;
-use crate::montecarlo::{self, Progress, RunPlan, Simulation};
-use crate::report::distributions::render_with_headline;
-use crate::report::{Method, Report, ReportDistribution, comparison};
-use crate::search::prisoners_patience::{
+use crate::games::prisoners_patience::search::{
     SWEEP_LOST_UNDECIDED, SWEEP_LOST_UNWINNABLE, SWEEP_LOST_WINNABLE, SWEEP_WON_UNDECIDED,
     SWEEP_WON_UNWINNABLE, SWEEP_WON_WINNABLE, Solution, SolveParams, SolveSimulation, Verdict,
     exact_cross_tabulation, labels as solve_labels, solve, verify,
 };
+use crate::games::prisoners_patience::{
+    EXACT_MAX_CARDS, Move, Observer, PrisonersParams, PrisonersPatience, PrisonersSimulation,
+    StackMove, Table,
+};
+use crate::report::distributions::render_with_headline;
+use crate::report::headline::Headline;
+use crate::report::{Method, Report, ReportDistribution, comparison};
 
 /// The game name in reports.
 const GAME: &str = "prisoners-patience";

@@ -15,21 +15,22 @@ use super::{
 use crate::cli::{RollCallCommand, RollCallVersion};
 use crate::compare::{self, Agreement, OverallVerdict};
 use crate::distribution::{CountDistribution, ExactDistribution};
+use crate::engine::ArrangementCounts;
+use crate::engine::Shard;
+use crate::engine::arrangements;
+use crate::engine::montecarlo::{self, RunPlan};
 use crate::error::{Error, Result};
-use crate::exact::ArrangementCounts;
-use crate::exact::arrangements::{self, Shard};
-use crate::exact::first_pass::first_pass_matches;
+use crate::games::roll_call::first_pass::first_pass_matches;
+use crate::games::roll_call::search::{ZeroStrikeFound, ZeroStrikeSearch, longest_zero_strike};
 use crate::games::roll_call::{
     Count, LIMITS, Observer, PassOrder, RollCall, RollCallParams, RollCallSimulation, Tally,
 };
-use crate::headline::VersionTable;
-use crate::headline::{Headline, HeadlineFigure};
-use crate::montecarlo::{self, RunPlan};
 use crate::report::distributions::render_with_headline;
 use crate::report::figures::thousands;
+use crate::report::headline::VersionTable;
 use crate::report::headline::render_version_table;
+use crate::report::headline::{Headline, HeadlineFigure};
 use crate::report::{Method, Report, ReportDistribution, comparison};
-use crate::search::roll_call::{ZeroStrikeFound, ZeroStrikeSearch, longest_zero_strike};
 
 /// The game name in reports.
 const GAME: &str = "roll-call";

@@ -22,9 +22,9 @@ use serde_json::{Value, json};
 use super::merge::{self, Sample};
 use super::{Context, ProgressReporter, checkpoint, throughput};
 use crate::distribution::CountDistribution;
+use crate::engine::montecarlo::RunPlan;
+use crate::engine::precision::{PrecisionTarget, Watch, Widest};
 use crate::error::{Error, Result};
-use crate::montecarlo::RunPlan;
-use crate::montecarlo::precision::{PrecisionTarget, Watch, Widest};
 use crate::report::figures::thousands;
 
 /// The most chunks in one block: bounds the per-chunk tallies held at once.
@@ -72,7 +72,7 @@ pub(super) struct Prior {
     pub samples: Mutex<VecDeque<Sample>>,
     /// `merge`: the summed counts of the exhaustive enumerations, in
     /// order.
-    pub enumerations: Mutex<VecDeque<crate::exact::ArrangementCounts>>,
+    pub enumerations: Mutex<VecDeque<crate::engine::ArrangementCounts>>,
     /// `merge`: each count file and its own samples, in the order of
     /// `samples` (their sums), handed back in step with them so that each
     /// part's tallies are checked against the distributions the command

@@ -31,7 +31,7 @@ use super::{
     latex_escape,
 };
 use crate::distribution::rational_to_f64;
-use crate::headline::Headline;
+use crate::report::headline::Headline;
 use crate::stats::{Interval, Z95, wilson_interval};
 
 /// Percentages never get more decimals than this. Beyond it an `f64`
@@ -2003,7 +2003,7 @@ mod tests {
     #[test]
     fn a_headline_leads_the_terminal_table_only() {
         let report = monte_carlo_report();
-        let headline = Headline::of([crate::headline::HeadlineFigure::probability(
+        let headline = Headline::of([crate::report::headline::HeadlineFigure::probability(
             "dealer busts",
             &report.distributions[0],
             "bust",

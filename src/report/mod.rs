@@ -9,7 +9,6 @@ pub mod comparison;
 pub mod distributions;
 pub mod figures;
 pub mod headline;
-pub mod klondike_record;
 
 pub use distributions::to_json;
 

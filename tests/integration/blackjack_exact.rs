@@ -2,7 +2,7 @@
 //! and an independent brute-force enumeration through the play function.
 
 use deckodds::cards::Card;
-use deckodds::exact::dealer::{OutcomeRow, dealer_table};
+use deckodds::games::blackjack::dealer::{OutcomeRow, dealer_table};
 use deckodds::games::blackjack::{
     DealerParams, DealerRules, Decks, N_OUTCOMES, N_VALUES, PER_DECK, Scoring, Soft17, UPCARDS,
     play,

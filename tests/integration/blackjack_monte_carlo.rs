@@ -2,9 +2,9 @@
 
 use deckodds::compare::{Verdict, goodness_of_fit};
 use deckodds::distribution::CountDistribution;
-use deckodds::exact::dealer::dealer_distributions;
+use deckodds::engine::NoProgress;
+use deckodds::games::blackjack::dealer::dealer_distributions;
 use deckodds::games::blackjack::{DealerParams, Decks, Scoring, Soft17, dealer_monte_carlo};
-use deckodds::montecarlo::NoProgress;
 
 use crate::support::with_threads;
 

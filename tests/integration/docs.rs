@@ -15,8 +15,8 @@ use num_rational::BigRational;
 
 use crate::support::{assert_bad_input, deckodds, require_tool, run_ok};
 use deckodds::cli::Cli;
-use deckodds::exact::first_pass::first_pass_matches;
 use deckodds::games::idiots_delight::SAS_PAPER_COUNTS;
+use deckodds::games::roll_call::first_pass::first_pass_matches;
 use deckodds::rulebook::{self, Game};
 
 /// The repository's root.

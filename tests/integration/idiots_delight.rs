@@ -9,13 +9,15 @@ use serde_json::Value;
 
 use deckodds::compare::goodness_of_fit;
 use deckodds::distribution::CountDistribution;
-use deckodds::exact::ArrangementCounts;
-use deckodds::exact::arrangements::{Shard, count_arrangements_with};
-use deckodds::exact::naive_shuffle::naive_shuffle_counts;
-use deckodds::exact::sequential::{SequentialParams, count_outcomes};
-use deckodds::games::SequentialGame;
+use deckodds::engine::ArrangementCounts;
+use deckodds::engine::NoProgress;
+use deckodds::engine::SequentialGame;
+use deckodds::engine::Shard;
+use deckodds::engine::arrangements::count_arrangements_with;
+use deckodds::engine::montecarlo::{RunPlan, run};
+use deckodds::engine::naive_shuffle::naive_shuffle_counts;
+use deckodds::engine::sequential::{SequentialParams, count_outcomes};
 use deckodds::games::idiots_delight::{IdiotsDelight, IdiotsDelightSimulation};
-use deckodds::montecarlo::{NoProgress, RunPlan, run};
 use deckodds::rng::Shuffle;
 
 use crate::support::{deckodds, outcome_labels, run_line, with_threads};

@@ -3,10 +3,11 @@
 //! (proptest), Monte-Carlo determinism and money, records, bad input.
 
 use deckodds::cards::Card;
+use deckodds::engine::NoProgress;
+use deckodds::engine::montecarlo::{RunPlan, run};
 use deckodds::games::klondike::{
     Event, Klondike, KlondikeParams, KlondikeSimulation, Observer, PILES, Table, sorted_deck,
 };
-use deckodds::montecarlo::{NoProgress, RunPlan, run};
 use deckodds::rng::{shuffle, stream_rng};
 use proptest::prelude::*;
 use serde_json::Value;

@@ -5,14 +5,16 @@
 use num_bigint::BigUint;
 use serde_json::Value;
 
-use deckodds::exact::ArrangementCounts;
-use deckodds::exact::arrangements::{Shard, count_arrangements};
-use deckodds::exact::sequential::{SequentialParams, count_outcomes};
-use deckodds::games::SequentialGame;
+use deckodds::engine::ArrangementCounts;
+use deckodds::engine::NoProgress;
+use deckodds::engine::SequentialGame;
+use deckodds::engine::Shard;
+use deckodds::engine::arrangements::count_arrangements;
+use deckodds::engine::montecarlo::{RunPlan, run};
+use deckodds::engine::sequential::{SequentialParams, count_outcomes};
 use deckodds::games::prisoners_patience::{
     PrisonersParams, PrisonersPatience, PrisonersSimulation, StackMove, literally,
 };
-use deckodds::montecarlo::{NoProgress, RunPlan, run};
 
 use crate::support::{
     assert_bad_input, deckodds, probability, rank_arrangements, run_line, with_threads,

@@ -7,9 +7,12 @@ use std::collections::{HashMap, HashSet};
 use num_bigint::BigUint;
 use serde_json::Value;
 
-use deckodds::exact::arrangements::{Shard, count_arrangements_with};
+use deckodds::engine::arrangements::count_arrangements_with;
+
+use deckodds::engine::NoProgress;
+use deckodds::engine::Shard;
+use deckodds::engine::montecarlo::{RunPlan, run};
 use deckodds::games::roll_call::{Count, PassOrder, RollCall, RollCallParams, RollCallSimulation};
-use deckodds::montecarlo::{NoProgress, RunPlan, run};
 
 use crate::support::{assert_bad_input, probability, rank_arrangements, run_line, with_threads};
 

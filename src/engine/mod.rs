@@ -1,20 +1,35 @@
-//! Exact enumerators: every deal accounted for, results as exact rationals.
+//! The game-agnostic engines, and the traits through which games plug into
+//! them: the parallel Monte-Carlo runner and its precision targets
+//! ([`montecarlo`], [`precision`]), the memoised enumerator over what is
+//! left in the deck ([`sequential`]), the exhaustive enumerator of every
+//! arrangement ([`arrangements`]), the exact distribution of arrangements
+//! after the naive shuffle ([`naive_shuffle`]), a run cut into parts
+//! ([`shard`]), and [`ArrangementCounts`], the common result of the exact
+//! engines.
 //!
-//! Architecture invariant: enumerators apply a game's rules only through
-//! the game's own functions in `crate::games`; they never restate a rule.
-//! They do no I/O and use integer counting in their inner loops, checking
-//! every operation for overflow.
+//! Architecture invariants (checked by `tests/integration/house.rs`): this
+//! folder imports only the ground floor (`cards`, `rng`, `distribution`,
+//! `stats`, `error`), never a game, a renderer or the command line; it does
+//! no I/O (progress goes through [`Progress`]). Exact engines count with
+//! integers in their inner loops and check every operation for overflow.
+//! Monte-Carlo counts depend only on (seed, stream, trials, chunk size),
+//! never on the number of threads.
+
+pub mod arrangements;
+pub mod montecarlo;
+pub mod naive_shuffle;
+pub mod precision;
+pub mod sequential;
+pub mod shard;
+pub mod traits;
+
+pub use shard::Shard;
+pub use traits::{NoProgress, Player, Progress, SequentialGame, Simulation};
 
 use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 
 use crate::distribution::ExactDistribution;
-
-pub mod arrangements;
-pub mod dealer;
-pub mod first_pass;
-pub mod naive_shuffle;
-pub mod sequential;
 
 /// How many equally likely arrangements (or weighted ones, for a biased
 /// shuffle) lead to each outcome.

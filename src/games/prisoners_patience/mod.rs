@@ -27,12 +27,14 @@
 //! positions the removal does not change, and the next sweep begins by
 //! dropping the empty stacks anyway.
 
+pub mod search;
+
 use std::fmt;
 
 use crate::cards::{Card, RankDeck};
+use crate::engine::SequentialGame;
+use crate::engine::Simulation;
 use crate::error::{Error, Result};
-use crate::games::SequentialGame;
-use crate::montecarlo::Simulation;
 use crate::rng::{GameRng, shuffle};
 
 /// The most ranks (the rank cycle 1..=R).
@@ -632,9 +634,10 @@ mod tests {
     /// played, on every deck of up to 9 cards.
     #[test]
     fn memoised_equals_exhaustive_on_small_decks() {
-        use crate::exact::arrangements::{Shard, count_arrangements};
-        use crate::exact::sequential::{SequentialParams, count_outcomes};
-        use crate::montecarlo::NoProgress;
+        use crate::engine::NoProgress;
+        use crate::engine::Shard;
+        use crate::engine::arrangements::count_arrangements;
+        use crate::engine::sequential::{SequentialParams, count_outcomes};
         let params = SequentialParams {
             min_memo_remaining: 2,
             ..SequentialParams::default()

@@ -4,11 +4,13 @@
 //! takes a card, [`DealerHand::must_draw`] decides whether to draw again
 //! (the soft-17 rule is there), and [`DealerHand::outcome`] names the result.
 //! The Monte-Carlo runner plays hands through [`play_with`]; the exact
-//! enumerator (`crate::exact::dealer`) branches on every card through the
+//! enumerator (`crate::games::blackjack::dealer`) branches on every card through the
 //! same three methods. So the two engines cannot disagree about the rules.
 //!
 //! Suits never matter, so cards here are blackjack *values*: 1 (ace) to 10
 //! (ten, jack, queen, king).
+
+pub mod dealer;
 
 use std::fmt;
 use std::ops::Range;
@@ -17,8 +19,9 @@ use serde_json::{Map, Value, json};
 
 use crate::cards::{Card, parse_rank};
 use crate::distribution::CountDistribution;
+use crate::engine::montecarlo::{self, RunPlan};
+use crate::engine::{Progress, Simulation};
 use crate::error::{Error, Result};
-use crate::montecarlo::{self, Progress, RunPlan, Simulation};
 use crate::rng::{GameRng, bounded, draw};
 
 /// Number of distinct card values: ace (1), 2..9, and ten-valued (10).

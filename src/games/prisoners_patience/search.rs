@@ -115,13 +115,14 @@
 use ahash::AHashMap;
 
 use crate::cards::Card;
+use crate::engine::ArrangementCounts;
+use crate::engine::arrangements::count_arrangements_with;
+use crate::engine::{Player, Shard};
+use crate::engine::{Progress, Simulation};
 use crate::error::{Error, Result};
-use crate::exact::ArrangementCounts;
-use crate::exact::arrangements::{Player, Shard, count_arrangements_with};
 use crate::games::prisoners_patience::{
     MAX_CARDS, MAX_RANKS, Move, Observer, PrisonersPatience, StackMove, Table,
 };
-use crate::montecarlo::{Progress, Simulation};
 use crate::rng::{GameRng, shuffle};
 
 /// The node budget of [`SolveParams::default`].
@@ -776,10 +777,11 @@ mod tests {
     use rand_xoshiro::Xoshiro256PlusPlus;
 
     use super::*;
-    use crate::exact::arrangements::n_arrangements;
-    use crate::exact::sequential::{SequentialParams, count_outcomes};
+    use crate::engine::NoProgress;
+    use crate::engine::arrangements::n_arrangements;
+    use crate::engine::montecarlo::{RunPlan, run, with_threads};
+    use crate::engine::sequential::{SequentialParams, count_outcomes};
     use crate::games::prisoners_patience::{PrisonersParams, fit};
-    use crate::montecarlo::{NoProgress, RunPlan, run, with_threads};
 
     const RULES: [StackMove; 2] = [StackMove::Reversed, StackMove::Kept];
 

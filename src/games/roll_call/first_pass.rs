@@ -51,8 +51,8 @@
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Zero};
 
+use crate::engine::ArrangementCounts;
 use crate::error::Result;
-use crate::exact::ArrangementCounts;
 use crate::games::roll_call::{RollCall, RollCallParams};
 
 /// For each `j` in `0..=n` (`n = ranks * copies`), the number of distinct
@@ -174,10 +174,11 @@ mod tests {
 
     use super::*;
     use crate::cards::Card;
+    use crate::engine::NoProgress;
+    use crate::engine::Shard;
+    use crate::engine::arrangements::{count_arrangements, n_arrangements};
     use crate::error::Error;
-    use crate::exact::arrangements::{Shard, count_arrangements, n_arrangements};
     use crate::games::roll_call::{Count, PassOrder};
-    use crate::montecarlo::NoProgress;
 
     /// The deck as identical cards, `copies` of each rank: its distinct
     /// arrangements are the multiset arrangements counted above.

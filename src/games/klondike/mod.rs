@@ -25,9 +25,11 @@
 //! pile (+1). `P` is a natural number, so the moves between two turns are
 //! finite, and the stock is turned at most `24 x passes` times.
 
+pub mod record;
+
 use crate::cards::Card;
+use crate::engine::Simulation;
 use crate::error::{Error, Result};
-use crate::montecarlo::Simulation;
 use crate::rng::{GameRng, shuffle};
 
 /// Piles on the table.

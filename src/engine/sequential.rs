@@ -68,10 +68,10 @@ use num_traits::{ToPrimitive, Zero};
 use rayon::prelude::*;
 
 use crate::cards::Card;
+use crate::engine::ArrangementCounts;
+use crate::engine::Progress;
+use crate::engine::SequentialGame;
 use crate::error::{Error, Result};
-use crate::exact::ArrangementCounts;
-use crate::games::SequentialGame;
-use crate::montecarlo::Progress;
 
 /// The most distinct cards a deck may have: the set of values still to come
 /// is one bit each of a `u64`.
@@ -720,8 +720,9 @@ mod tests {
     use num_integer::binomial;
 
     use super::*;
+    use crate::engine::NoProgress;
+    use crate::engine::montecarlo::with_threads;
     use crate::games::idiots_delight::IdiotsDelight;
-    use crate::montecarlo::{NoProgress, with_threads};
 
     fn no_memo() -> SequentialParams {
         SequentialParams {

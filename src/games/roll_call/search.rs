@@ -99,9 +99,9 @@ use std::cmp::Reverse;
 
 use rand_xoshiro::rand_core::Rng;
 
+use crate::engine::Progress;
 use crate::error::{Error, Result};
 use crate::games::roll_call::{Count, MAX_CARDS, MAX_RANKS, PassOrder, RollCall};
-use crate::montecarlo::Progress;
 use crate::rng::{GameRng, stream_rng};
 
 /// The node budget of [`ZeroStrikeSearch::default`]: about a second for the
@@ -915,8 +915,8 @@ mod tests {
     use std::sync::atomic::{AtomicU64, Ordering};
 
     use super::*;
+    use crate::engine::NoProgress;
     use crate::games::roll_call::RollCallParams;
-    use crate::montecarlo::NoProgress;
 
     const VERSIONS: [(Count, PassOrder); 4] = [
         (Count::Continuous, PassOrder::Same),

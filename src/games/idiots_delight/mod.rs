@@ -21,10 +21,10 @@
 use serde_json::json;
 
 use crate::cards::{Card, DeckSpec, MAX_RANKS, MAX_SUITS};
+use crate::engine::Player;
+use crate::engine::SequentialGame;
+use crate::engine::Simulation;
 use crate::error::{Error, Result};
-use crate::exact::arrangements::Player;
-use crate::games::SequentialGame;
-use crate::montecarlo::Simulation;
 use crate::rng::{GameRng, Shuffle};
 
 /// The most cards a deck may have. The hand is a fixed array of this many
@@ -713,8 +713,9 @@ impl IdiotsDelight {
 mod tests {
     use super::*;
     use crate::cards::parse_card;
-    use crate::exact::arrangements::{Shard, count_arrangements};
-    use crate::montecarlo::NoProgress;
+    use crate::engine::NoProgress;
+    use crate::engine::Shard;
+    use crate::engine::arrangements::count_arrangements;
     use crate::rng::{shuffle, stream_rng};
     use proptest::strategy::Strategy;
 

@@ -43,8 +43,8 @@ use num_bigint::BigUint;
 use rayon::prelude::*;
 
 use crate::cards::Card;
+use crate::engine::ArrangementCounts;
 use crate::error::{Error, Result};
-use crate::exact::ArrangementCounts;
 
 /// Largest deck accepted. Measured on two cores (AMD EPYC, release): 9
 /// cards take 0.05 s and 10 cards 0.7 s, with a peak of about 300 MB for
@@ -348,8 +348,8 @@ mod tests {
     use std::collections::{BTreeMap, HashMap};
 
     use super::*;
-    use crate::exact::arrangements::n_arrangements;
-    use crate::games::SequentialGame;
+    use crate::engine::SequentialGame;
+    use crate::engine::arrangements::n_arrangements;
     use crate::games::idiots_delight::IdiotsDelight;
 
     fn cards(ranks: &[u8]) -> Vec<Card> {

@@ -15,75 +15,17 @@
 //! through the [`Progress`] trait; the caller draws the bar. The thread
 //! count is the caller's choice too (the ambient rayon pool is used).
 
-pub mod precision;
-
 use std::ops::Range;
 
 use rayon::prelude::*;
 
-use crate::rng::{GameRng, stream_rng};
+use crate::engine::{Progress, Simulation};
+use crate::rng::stream_rng;
 
 /// Trials per chunk unless a caller says otherwise: large enough that the
 /// per-chunk setup (a generator, scratch space, a histogram) costs nothing
 /// measurable, small enough that two cores share even short runs evenly.
 pub const DEFAULT_CHUNK_SIZE: u64 = 1 << 16;
-
-/// A game as the runner sees it: a way to play one random trial and count
-/// its outcome.
-pub trait Simulation: Sync {
-    /// Scratch space reused across the trials of one chunk (a deck to
-    /// shuffle, say), so that the hot loop never allocates.
-    type Scratch;
-
-    /// The number of counters a trial adds to: the outcome bins of a game
-    /// with one outcome, or the bins of several distributions side by side
-    /// for a game that reports several at once (each trial then adds one in
-    /// each distribution's range).
-    fn n_bins(&self) -> usize;
-
-    /// Fresh scratch space, made at the start of every chunk. A chunk's
-    /// result must depend only on its generator, so the scratch must always
-    /// start the same way.
-    fn new_scratch(&self) -> Self::Scratch;
-
-    /// Plays one trial with `rng` and adds one to `counts` (of length
-    /// [`Simulation::n_bins`]) at its outcome bin, or at each of its bins.
-    fn trial(&self, rng: &mut GameRng, scratch: &mut Self::Scratch, counts: &mut [u64]);
-
-    /// Plays `n_trials` trials with `rng`, each counted as
-    /// [`Simulation::trial`] counts it; this is what the runner calls.
-    ///
-    /// Contract: the counts are exactly those of calling
-    /// [`Simulation::trial`] `n_trials` times (the same draws from `rng` in
-    /// the same order, the same scratch carried from trial to trial). A
-    /// game overrides it only to play several deals at once, which is
-    /// faster when a game is limited by unpredictable branches.
-    fn trials(
-        &self,
-        rng: &mut GameRng,
-        scratch: &mut Self::Scratch,
-        n_trials: u64,
-        counts: &mut [u64],
-    ) {
-        for _ in 0..n_trials {
-            self.trial(rng, scratch, counts);
-        }
-    }
-}
-
-/// Receives progress from a run, in trials completed. Implementations must
-/// be cheap: they are called once per chunk, from any thread.
-pub trait Progress: Sync {
-    /// `trials` more trials are done.
-    fn advance(&self, trials: u64);
-}
-
-/// Progress that goes nowhere.
-pub struct NoProgress;
-
-impl Progress for NoProgress {
-    fn advance(&self, _trials: u64) {}
-}
 
 /// What to run: how many trials, from which seed and stream, in which
 /// chunks.
@@ -284,7 +226,8 @@ pub(crate) fn with_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::bounded;
+    use crate::engine::NoProgress;
+    use crate::rng::{GameRng, bounded};
 
     /// A die with `faces` faces.
     struct Die {

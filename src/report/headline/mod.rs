@@ -10,6 +10,10 @@
 //! module only finds it and carries it, so that a headline can never
 //! disagree with the table under it.
 
+mod render;
+
+pub use render::*;
+
 use num_rational::BigRational;
 use num_traits::Zero;
 

@@ -38,14 +38,18 @@
 //! no match on the first pass is lost at once). Unlimited play ends, lost,
 //! after exactly `m` strikes in a row; no pass cap is involved.
 
+pub mod first_pass;
+pub mod search;
+
 use std::fmt;
 
 use num_integer::Integer;
 
 use crate::cards::{Card, RankDeck};
+use crate::engine::Player;
+use crate::engine::Simulation;
+use crate::engine::montecarlo::{self, RunPlan};
 use crate::error::{Error, Result};
-use crate::exact::arrangements::Player;
-use crate::montecarlo::{self, RunPlan, Simulation};
 use crate::rng::{GameRng, shuffle};
 
 /// The most ranks a deck may have (counts are small integers).

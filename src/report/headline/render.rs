@@ -1,5 +1,5 @@
 //! Rendering of headlines (the answer a report leads with, see
-//! [`crate::headline`]) and of version tables (one headline per version
+//! [`crate::report::headline`]) and of version tables (one headline per version
 //! of a game, side by side).
 //!
 //! Percentages here are the terminal table's: `percent_decimals` places,
@@ -7,20 +7,20 @@
 
 use serde_json::{Map, Value, json};
 
-use super::distributions::{
+use crate::report::distributions::{
     Grid, fraction_text, header_line, interval95, json_head, latex_tabular, markdown_escape,
     markdown_table, one_line, readable_exact_percent, readable_float_percent,
     round_up_two_significant, tabled_text_with_labels,
 };
-use super::figures::thousands;
-use super::{Format, RenderOptions, Report};
-use crate::headline::{Headline, HeadlineFigure, HeadlineValue, VersionTable};
+use crate::report::figures::thousands;
+use crate::report::headline::{Headline, HeadlineFigure, HeadlineValue, VersionTable};
+use crate::report::{Format, RenderOptions, Report};
 use crate::stats::Z95;
 
 /// The headline as lines for the terminal table: one per figure, labels
 /// aligned, e.g. `P(win) = P(0 cards left): 0.69% (95% interval [0.67%,
 /// 0.71%]; 6,910 of 1,000,000)`.
-pub(super) fn lines(headline: &Headline, decimals: usize) -> Vec<String> {
+pub(crate) fn lines(headline: &Headline, decimals: usize) -> Vec<String> {
     let width = headline
         .figures
         .iter()
@@ -322,7 +322,7 @@ fn version_json(report: &Report, table: &VersionTable, reports: &[Report]) -> St
                 .collect();
             entry.insert("figures".into(), Value::Array(figures));
             if let Some(full) = reports.get(i) {
-                entry.insert("report".into(), super::to_json(full));
+                entry.insert("report".into(), crate::report::to_json(full));
             }
             Value::Object(entry)
         })

@@ -4,7 +4,7 @@
 //! # Why it exists
 //!
 //! This is the independent cross-check of the memoised enumerator
-//! (`crate::exact::sequential`). It knows nothing about any game: it hands
+//! (`crate::engine::sequential`). It knows nothing about any game: it hands
 //! every distinct arrangement of the deck to a [`Player`] (a plain play
 //! function, or a game's driver that plays several at once) and counts the
 //! outcome bins. Nothing is memoised, merged or skipped, so a bug in a
@@ -43,16 +43,14 @@
 //! arrangement into its batch); the enumeration itself is about 3 ns an
 //! arrangement and the game the rest.
 
-use std::fmt;
-
 use num_bigint::BigUint;
 use num_traits::One;
 use rayon::prelude::*;
 
 use crate::cards::Card;
+use crate::engine::ArrangementCounts;
+use crate::engine::{Player, Progress, Shard};
 use crate::error::{Error, Result};
-use crate::exact::ArrangementCounts;
-use crate::montecarlo::Progress;
 
 /// The most cards [`count_arrangements`] accepts.
 pub const MAX_CARDS: usize = 64;
@@ -67,122 +65,6 @@ pub const MAX_ARRANGEMENTS: u64 = 1 << 63;
 /// to keep every core busy to the end (the last tasks to start are a small
 /// fraction of the run) and to cut a run into many shards.
 pub const MIN_TASKS: usize = 1024;
-
-/// What `--shard` allows.
-const SHARD_ALLOWED: &str = "must be k/n with 0 <= k < n (part k of n, counted from 0: 0/4 .. 3/4)";
-
-/// One part of an enumeration split into `count` parts: part `index`
-/// (0-based).
-///
-/// Shard `index` of `count` takes the tasks `t` (see [`progress_units`])
-/// with `t % count == index`. Interleaving rather than contiguous ranges
-/// spreads large and small tasks evenly over the shards. Guarantee: the
-/// shards `0..count` of a deck partition its arrangements, so their counts
-/// add up exactly to the whole enumeration's (with
-/// [`ArrangementCounts::add`]). A shard may be empty if `count` exceeds the
-/// number of tasks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    /// This part, `0..count`.
-    pub index: u64,
-    /// The number of parts, at least 1.
-    pub count: u64,
-}
-
-impl Shard {
-    /// The whole enumeration as one part.
-    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
-
-    /// Parses `k/n`, part `k` of `n` counted from 0 (`--shard 0/4` to
-    /// `--shard 3/4`, as GNU parallel's `::: 0 1 2 3` and a SLURM array
-    /// `--array=0-3` number them), so `0 <= k < n`. Errors name `--shard`.
-    pub fn parse(text: &str) -> Result<Shard> {
-        let invalid = || Error::invalid("--shard", text, SHARD_ALLOWED);
-        let (k, n) = text.split_once('/').ok_or_else(invalid)?;
-        let k: u64 = k.trim().parse().map_err(|_| invalid())?;
-        let n: u64 = n.trim().parse().map_err(|_| invalid())?;
-        Shard { index: k, count: n }
-            .validated()
-            .map_err(|_| invalid())
-    }
-
-    /// Checks `count >= 1` and `index < count` (the fields are public, so a
-    /// shard may have been built by hand).
-    pub fn validated(self) -> Result<Shard> {
-        if self.count == 0 || self.index >= self.count {
-            return Err(Error::invalid("--shard", self, SHARD_ALLOWED));
-        }
-        Ok(self)
-    }
-
-    /// This shard's chunks of a run of `n_chunks`: a contiguous range, the
-    /// shards' ranges in order covering `0..n_chunks` with no gap and no
-    /// overlap.
-    pub fn chunk_range(self, n_chunks: u64) -> std::ops::Range<u64> {
-        let bound =
-            |part: u64| (u128::from(n_chunks) * u128::from(part) / u128::from(self.count)) as u64;
-        bound(self.index)..bound(self.index + 1)
-    }
-
-    /// Whether task `task` belongs to this shard.
-    #[inline]
-    pub fn contains(self, task: u64) -> bool {
-        task % self.count == self.index
-    }
-
-    /// How many of the tasks `0..n_tasks` belong to this shard: the progress
-    /// units of this shard when `n_tasks` is [`progress_units`].
-    pub fn share(self, n_tasks: u64) -> u64 {
-        if self.index >= n_tasks {
-            0
-        } else {
-            (n_tasks - self.index).div_ceil(self.count)
-        }
-    }
-}
-
-/// Shows a shard as the command line writes it, `k/n` counted from 1.
-impl fmt::Display for Shard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
-
-/// How the enumerator plays arrangements. A plain play function
-/// (`Fn(&[Card]) -> usize`, returning the outcome bin) is a player; a game
-/// whose driver plays several deals at once implements it to be handed
-/// arrangements one by one and play them in batches.
-pub trait Player: Sync {
-    /// A task's workspace (for a batching player, the batch being filled).
-    type Workspace;
-
-    /// A fresh workspace, made once per task.
-    fn workspace(&self) -> Self::Workspace;
-
-    /// Plays `deal`, now or at the latest at the next [`Player::flush`],
-    /// adding one to `tally` at its outcome bin (or at each of its bins, for
-    /// a game reporting several distributions side by side). `deal` is only
-    /// valid during the call, so a batching player copies it.
-    fn add(&self, workspace: &mut Self::Workspace, deal: &[Card], tally: &mut [u64]);
-
-    /// Plays whatever [`Player::add`] has kept back; called at the end of
-    /// every task.
-    fn flush(&self, workspace: &mut Self::Workspace, tally: &mut [u64]);
-}
-
-/// A play function plays one arrangement at a time.
-impl<F: Fn(&[Card]) -> usize + Sync> Player for F {
-    type Workspace = ();
-
-    fn workspace(&self) {}
-
-    #[inline]
-    fn add(&self, _: &mut (), deal: &[Card], tally: &mut [u64]) {
-        tally[self(deal)] += 1;
-    }
-
-    fn flush(&self, _: &mut (), _: &mut [u64]) {}
-}
 
 /// Counts, for each outcome bin, the distinct arrangements of `deck` in
 /// shard `shard` whose play gives that bin.
@@ -452,9 +334,10 @@ mod tests {
     use std::sync::atomic::{AtomicU64, Ordering};
 
     use super::*;
-    use crate::games::SequentialGame;
+    use crate::engine::NoProgress;
+    use crate::engine::SequentialGame;
+    use crate::engine::montecarlo::with_threads;
     use crate::games::idiots_delight::IdiotsDelight;
-    use crate::montecarlo::{NoProgress, with_threads};
 
     /// Every permutation of `items` (all n! of them, duplicates included),
     /// by Heap's algorithm, passed to `visit`.

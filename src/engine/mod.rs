@@ -7,7 +7,7 @@
 //! ([`shard`]), and [`ArrangementCounts`], the common result of the exact
 //! engines.
 //!
-//! Architecture invariants (checked by `tests/integration/house.rs`): this
+//! Architecture invariants (to be checked by a test over the imports): this
 //! folder imports only the ground floor (`cards`, `rng`, `distribution`,
 //! `stats`, `error`), never a game, a renderer or the command line; it does
 //! no I/O (progress goes through [`Progress`]). Exact engines count with

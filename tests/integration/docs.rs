@@ -297,7 +297,7 @@ fn the_reference_check_catches_what_it_is_for() {
     // Good: files, directories, globs, links relative to docs/, placeholders.
     for good in [
         "See `ARCHITECTURE.md` and [the rules](../RULES.md#2-roll-call).",
-        "Specs live in `analysis/` and `src/games/roll_call.rs`; see CONTRACTS.md.",
+        "Specs live in `analysis/` and `src/games/roll_call/mod.rs`; see CONTRACTS.md.",
         "The runs are `results/roll-call-52-*`, indexed in results/README.md.",
         "Each table writes `results/NAME.md`; RULES.md section 5.",
     ] {

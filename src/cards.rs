@@ -98,6 +98,25 @@ pub fn parse_rank(text: &str) -> Option<u8> {
     }
 }
 
+/// Parses a deal of ranks (a deck where only ranks matter: [`RankDeck`]):
+/// ranks as [`parse_rank`] reads them, first card first, separated by
+/// spaces or commas. Errors name `deal` and the first token that is no
+/// rank; [`RankDeck::check_deal`] then checks the deal against a deck.
+pub fn parse_rank_deal(text: &str) -> Result<Vec<u8>> {
+    text.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|token| !token.is_empty())
+        .map(|token| {
+            parse_rank(token).ok_or_else(|| {
+                Error::invalid(
+                    "deal",
+                    token,
+                    "cards must be ranks A, 2..10, J, Q, K (or 1..13), separated by spaces",
+                )
+            })
+        })
+        .collect()
+}
+
 /// Parses a card such as `AS`, `10H`, `td`, `Q♣`. Suits: `C D H S` or the
 /// Unicode suit symbols.
 pub fn parse_card(text: &str) -> Result<Card> {
@@ -156,13 +175,13 @@ impl RankDeck {
     }
 
     /// Checks that `deal` is an arrangement of this deck: ranks 1..=R,
-    /// each exactly `copies` times. The error names `--deal`.
+    /// each exactly `copies` times. The error names `deal`.
     pub fn check_deal(self, deal: &[u8]) -> Result<()> {
         let mut seen = [0usize; MAX_RANKS as usize + 1];
         for &rank in deal {
             if rank == 0 || rank > self.ranks {
                 return Err(Error::invalid(
-                    "--deal",
+                    "deal",
                     format!("rank {rank}"),
                     format!("ranks must be 1 to {}", self.ranks),
                 ));
@@ -176,7 +195,7 @@ impl RankDeck {
                 .any(|&s| s != copies)
         {
             return Err(Error::invalid(
-                "--deal",
+                "deal",
                 format!("{} cards", deal.len()),
                 format!(
                     "must hold each of the {} ranks exactly {} times ({} cards)",
@@ -241,24 +260,20 @@ impl DeckSpec {
     pub fn validated(self) -> Result<DeckSpec> {
         if !(1..=MAX_SUITS).contains(&self.suits) {
             return Err(Error::invalid(
-                "--suits",
+                "suits",
                 self.suits,
                 format!("must be 1..={MAX_SUITS}"),
             ));
         }
         if !(1..=MAX_RANKS).contains(&self.ranks) {
             return Err(Error::invalid(
-                "--ranks",
+                "ranks",
                 self.ranks,
                 format!("must be 1..={MAX_RANKS}"),
             ));
         }
         if self.copies == 0 {
-            return Err(Error::invalid(
-                "--copies",
-                self.copies,
-                "must be at least 1",
-            ));
+            return Err(Error::invalid("copies", self.copies, "must be at least 1"));
         }
         Ok(self)
     }
@@ -292,6 +307,19 @@ impl DeckSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rank_deals_parse_as_ranks_and_name_the_bad_token() {
+        assert_eq!(
+            parse_rank_deal("A 10,t J q K 1").unwrap(),
+            [1, 10, 10, 11, 12, 13, 1]
+        );
+        assert_eq!(parse_rank_deal(" ").unwrap(), Vec::<u8>::new());
+        for (bad, token) in [("A Z", "Z"), ("14", "14"), ("0 A", "0"), ("AS", "AS")] {
+            let message = parse_rank_deal(bad).unwrap_err().to_string();
+            assert!(message.starts_with(&format!("deal {token}: ")), "{message}");
+        }
+    }
 
     #[test]
     fn card_packs_rank_and_suit() {
@@ -354,14 +382,14 @@ mod tests {
     }
 
     #[test]
-    fn deck_spec_validation_names_the_option() {
+    fn deck_spec_validation_names_the_parameter() {
         let bad = DeckSpec {
             suits: 0,
             ..DeckSpec::STANDARD
         };
         assert_eq!(
             bad.validated().unwrap_err().to_string(),
-            "--suits 0: must be 1..=16"
+            "suits 0: must be 1..=16"
         );
         assert!(DeckSpec::STANDARD.validated().is_ok());
     }

@@ -506,7 +506,7 @@ fn check_level(level: f64) -> Result<()> {
         Ok(())
     } else {
         Err(Error::invalid(
-            "--level",
+            "level",
             level,
             "the significance level must be strictly between 0 and 1, e.g. 0.05",
         ))
@@ -1121,8 +1121,8 @@ pub fn check_published(
     }
     let hands = match sample {
         SampleSize::Exact => None,
-        SampleSize::PerRow(n) => Some(check_hands("--hands-per-row", n)?),
-        SampleSize::Total(n) => Some(check_hands("--hands", n)? / table.rows.len() as f64),
+        SampleSize::PerRow(n) => Some(check_hands("hands_per_row", n)?),
+        SampleSize::Total(n) => Some(check_hands("hands", n)? / table.rows.len() as f64),
     };
 
     // First pass: find each cell's exact probability, decide the exact
@@ -1295,12 +1295,12 @@ fn row_chi_square(
     )
 }
 
-fn check_hands(option: &str, hands: f64) -> Result<f64> {
+fn check_hands(parameter: &str, hands: f64) -> Result<f64> {
     if hands.is_finite() && hands > 0.0 {
         Ok(hands)
     } else {
         Err(Error::invalid(
-            option,
+            parameter,
             hands,
             "the number of hands must be a positive number",
         ))

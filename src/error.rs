@@ -7,12 +7,16 @@ use std::path::PathBuf;
 /// is one line (control characters in quoted values are escaped).
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// A command-line value or input value outside what is allowed.
-    /// Rendered as `--decks 0: must be 1..=64 or "inf"`.
-    #[error("{} {}: {}", one_line(option), one_line(value), one_line(allowed))]
+    /// A value outside what is allowed, named by what it is the value of:
+    /// a parameter of the library (`decks 0: must be 1..=64 or "inf"`), or
+    /// on the command line the flag that sets it (`--decks 0: ...`; the CLI
+    /// layer names the flag, see `cli::name_flags`), or a field of an input.
+    #[error("{} {}: {}", one_line(parameter), one_line(value), one_line(allowed))]
     InvalidValue {
-        /// The option or input field, e.g. `--decks`.
-        option: String,
+        /// What the value is of: a parameter such as `decks` (or `suits x
+        /// ranks` for two that are refused together), a flag such as
+        /// `--decks`, or an input field.
+        parameter: String,
         /// The offending value as the user wrote it.
         value: String,
         /// What would have been accepted, or what to do instead.
@@ -54,11 +58,26 @@ pub enum Error {
 
 impl Error {
     /// Shorthand for [`Error::InvalidValue`].
-    pub fn invalid(option: &str, value: impl ToString, allowed: impl ToString) -> Error {
+    pub fn invalid(parameter: &str, value: impl ToString, allowed: impl ToString) -> Error {
         Error::InvalidValue {
-            option: option.to_string(),
+            parameter: parameter.to_string(),
             value: value.to_string(),
             allowed: allowed.to_string(),
+        }
+    }
+
+    /// This error with `parameter` naming what its value is of (an
+    /// [`Error::InvalidValue`]; any other error is returned as it is): for
+    /// a caller that knows better, such as the command line, which names
+    /// the flag where a parser names the kind of value.
+    pub fn naming(self, parameter: &str) -> Error {
+        match self {
+            Error::InvalidValue { value, allowed, .. } => Error::InvalidValue {
+                parameter: parameter.to_string(),
+                value,
+                allowed,
+            },
+            other => other,
         }
     }
 

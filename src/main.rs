@@ -26,7 +26,12 @@ fn main() -> ExitCode {
                     }
                 }
                 _ => {
-                    eprintln!("{} (see --help)", one_line(&error));
+                    // A bad value reads as the library's errors do (`--decks
+                    // 0: must be ...`); any other mistake, as clap says it.
+                    match deckodds::cli::value_error(&error) {
+                        Some(error) => eprintln!("error: {error}"),
+                        None => eprintln!("{} (see --help)", one_line(&error)),
+                    }
                     ExitCode::from(2)
                 }
             };
@@ -56,8 +61,8 @@ fn main() -> ExitCode {
 }
 
 /// A clap error on one line, as every other error: its first line (which
-/// names the value and what is allowed) and its suggestions, which clap
-/// puts on later lines (`(did you mean '--h17'?)`).
+/// names what is wrong) and its suggestions, which clap puts on later
+/// lines (`(did you mean '--h17'?)`).
 fn one_line(error: &clap::Error) -> String {
     let rendered = error.render().to_string();
     let mut line = rendered

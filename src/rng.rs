@@ -156,9 +156,7 @@ impl Shuffle {
         Shuffle::ALL
             .into_iter()
             .find(|shuffle| shuffle.name() == text)
-            .ok_or_else(|| {
-                Error::invalid("--shuffle", text, "must be uniform, naive or naive-carry")
-            })
+            .ok_or_else(|| Error::invalid("shuffle", text, "must be uniform, naive or naive-carry"))
     }
 
     /// The name used on the command line and in JSON.
@@ -317,7 +315,7 @@ mod tests {
         }
         assert_eq!(
             Shuffle::parse("riffle").unwrap_err().to_string(),
-            "--shuffle riffle: must be uniform, naive or naive-carry"
+            "shuffle riffle: must be uniform, naive or naive-carry"
         );
     }
 

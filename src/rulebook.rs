@@ -69,7 +69,7 @@ impl Game {
             .find(|game| game.name() == text.trim())
             .ok_or_else(|| {
                 let names: Vec<&str> = Game::ALL.iter().map(|game| game.name()).collect();
-                Error::invalid("GAME", text, format!("must be one of {}", names.join(", ")))
+                Error::invalid("game", text, format!("must be one of {}", names.join(", ")))
             })
     }
 }
@@ -180,7 +180,7 @@ mod tests {
         let message = Game::parse("poker").unwrap_err().to_string();
         assert_eq!(
             message,
-            "GAME poker: must be one of idiots-delight, roll-call, prisoners-patience, klondike, blackjack"
+            "game poker: must be one of idiots-delight, roll-call, prisoners-patience, klondike, blackjack"
         );
     }
 }

@@ -6,15 +6,15 @@ use num_rational::BigRational;
 use serde_json::json;
 
 use super::sampling::Sampling;
-use super::{Context, output_format, parse_count, parse_level, parse_seed};
-use crate::cli::{BlackjackCommand, BlackjackRules, OutputArgs, SamplingArgs};
+use super::{Context, output_format};
+use crate::cli::{self, BlackjackCommand, BlackjackRules, OneOrAll, OutputArgs, SamplingArgs};
 use crate::compare::{self, OverallVerdict, PublishedTable, SampleSize};
 use crate::distribution::{CountDistribution, ExactDistribution};
 use crate::engine::montecarlo::RunPlan;
 use crate::error::{Error, Result};
 use crate::games::blackjack::dealer::{RemovalEffect, dealer_distributions, effect_of_removal};
 use crate::games::blackjack::{
-    DealerParams, Decks, OUTCOME_LABELS, Scoring, Soft17, UPCARDS, dealer_monte_carlo_chunks,
+    DealerParams, OUTCOME_LABELS, Scoring, Soft17, UPCARDS, dealer_monte_carlo_chunks,
     outcome_labels, parse_value, upcard_key, value_name,
 };
 use crate::report::distributions::render_with_headline;
@@ -25,6 +25,11 @@ use crate::report::{self, Format, Method, Report, ReportDistribution, comparison
 const GAME: &str = "blackjack-dealer";
 
 pub(super) fn run(command: BlackjackCommand, context: &Context) -> Result<()> {
+    // The library names parameters (`decks`); the user gave flags.
+    run_command(command, context).map_err(cli::name_flags::<BlackjackCommand>)
+}
+
+fn run_command(command: BlackjackCommand, context: &Context) -> Result<()> {
     match command {
         BlackjackCommand::Exact { rules, output } => exact(&rules, &output, context),
         BlackjackCommand::Mc {
@@ -41,44 +46,37 @@ pub(super) fn run(command: BlackjackCommand, context: &Context) -> Result<()> {
             hands_per_row,
             level,
             output,
-        } => {
-            let level = parse_level(&level)?;
-            match published {
-                Some(path) => {
-                    let sample = match (hands, hands_per_row) {
-                        (Some(total), _) => {
-                            SampleSize::Total(parse_count("--hands", &total)? as f64)
-                        }
-                        (None, Some(per_row)) => {
-                            SampleSize::PerRow(parse_count("--hands-per-row", &per_row)? as f64)
-                        }
-                        (None, None) => SampleSize::Exact,
-                    };
-                    compare_published(&rules, &path, sample, level, &output, context)
-                }
-                None => compare_monte_carlo(&rules, &sampling, level, &output, context),
+        } => match published {
+            Some(path) => {
+                let sample = match (hands, hands_per_row) {
+                    (Some(total), _) => SampleSize::Total(total as f64),
+                    (None, Some(per_row)) => SampleSize::PerRow(per_row as f64),
+                    (None, None) => SampleSize::Exact,
+                };
+                compare_published(&rules, &path, sample, level, &output, context)
             }
-        }
+            None => compare_monte_carlo(&rules, &sampling, level, &output, context),
+        },
         BlackjackCommand::Eor {
             rules,
             outcome,
             output,
-        } => eor(&rules, &outcome, &output, context),
+        } => eor(&rules, outcome, &output, context),
     }
 }
 
-/// Validates the rule options into parameters.
+/// The rule options as parameters, checked.
 fn dealer_params(rules: &BlackjackRules) -> Result<DealerParams> {
     let params = DealerParams {
-        decks: Decks::parse(&rules.decks)?,
+        decks: rules.decks,
         soft17: if rules.h17 {
             Soft17::Hit
         } else {
             Soft17::Stand
         },
-        scoring: Scoring::parse(&rules.scoring)?,
+        scoring: rules.scoring,
         peek: rules.peek,
-        removed: DealerParams::parse_removed(&rules.remove)?,
+        removed: rules.removed.clone(),
     };
     // Building the shoe checks the removals against it.
     params.shoe()?;
@@ -109,14 +107,6 @@ fn exact(rules: &BlackjackRules, output: &OutputArgs, context: &Context) -> Resu
     outputs.emit(context, |format, options| {
         render_with_headline(&report, &headline, format, options)
     })
-}
-
-/// Validated sampling options: (hands per upcard, seed).
-fn sampling_plan(sampling: &SamplingArgs) -> Result<(u64, u64)> {
-    Ok((
-        parse_count("--trials", &sampling.trials)?,
-        parse_seed(&sampling.seed)?,
-    ))
 }
 
 /// Runs the Monte-Carlo counts for every upcard with a progress bar: the
@@ -191,7 +181,7 @@ fn monte_carlo(
     context: &Context,
 ) -> Result<()> {
     let params = dealer_params(rules)?;
-    let (n_trials, seed) = sampling_plan(sampling)?;
+    let (n_trials, seed) = (sampling.trials, sampling.seed);
     let outputs = output_format(output, 2)?;
     let (n_trials, counts) = monte_carlo_counts(&params, n_trials, seed, context)?;
     let report = monte_carlo_report(&params, n_trials, seed, counts);
@@ -238,7 +228,7 @@ fn compare_monte_carlo(
     context: &Context,
 ) -> Result<()> {
     let params = dealer_params(rules)?;
-    let (n_trials, seed) = sampling_plan(sampling)?;
+    let (n_trials, seed) = (sampling.trials, sampling.seed);
     let outputs = output_format(output, 2)?;
     let exact = dealer_distributions(&params)?;
     let (_, simulated) = monte_carlo_counts(&params, n_trials, seed, context)?;
@@ -305,26 +295,15 @@ fn compare_published(
 
 fn eor(
     rules: &BlackjackRules,
-    outcome: &str,
+    outcome: OneOrAll<usize>,
     output: &OutputArgs,
     context: &Context,
 ) -> Result<()> {
     let params = dealer_params(rules)?;
     let outputs = output_format(output, 3)?;
     let outcomes: Vec<usize> = match outcome {
-        "all" => (0..OUTCOME_LABELS.len()).collect(),
-        label => vec![
-            OUTCOME_LABELS
-                .iter()
-                .position(|&l| l == label)
-                .ok_or_else(|| {
-                    Error::invalid(
-                        "--outcome",
-                        label,
-                        format!("must be one of {}, or all", OUTCOME_LABELS.join(", ")),
-                    )
-                })?,
-        ],
+        OneOrAll::All => (0..OUTCOME_LABELS.len()).collect(),
+        OneOrAll::One(outcome) => vec![outcome],
     };
     let effects = effect_of_removal(&params)?;
     let reports: Vec<Report> = outcomes

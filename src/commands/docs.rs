@@ -12,37 +12,14 @@ use crate::cli::Cli;
 use crate::error::{Error, Result};
 use crate::rulebook::{self, Game};
 
-/// The shells `deckodds completions` writes scripts for, by the name it
-/// takes.
-const SHELLS: [(&str, Shell); 5] = [
-    ("bash", Shell::Bash),
-    ("zsh", Shell::Zsh),
-    ("fish", Shell::Fish),
-    ("powershell", Shell::PowerShell),
-    ("elvish", Shell::Elvish),
-];
-
 /// `deckodds rules [GAME]`: the whole rule book, or its general part and
 /// GAME's section.
-pub(super) fn rules(game: Option<&str>, context: &Context) -> Result<()> {
-    let game = game.map(Game::parse).transpose()?;
+pub(super) fn rules(game: Option<Game>, context: &Context) -> Result<()> {
     emit(&rulebook::text_for(game), None, context)
 }
 
 /// `deckodds completions SHELL`: the completion script on standard output.
-pub(super) fn completions(shell: &str, context: &Context) -> Result<()> {
-    let shell = SHELLS
-        .iter()
-        .find(|(name, _)| *name == shell.trim())
-        .map(|&(_, shell)| shell)
-        .ok_or_else(|| {
-            let names: Vec<&str> = SHELLS.iter().map(|(name, _)| *name).collect();
-            Error::invalid(
-                "SHELL",
-                shell,
-                format!("must be one of {}", names.join(", ")),
-            )
-        })?;
+pub(super) fn completions(shell: Shell, context: &Context) -> Result<()> {
     let mut command = Cli::command();
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut command, "deckodds", &mut script);

@@ -1,17 +1,15 @@
 //! `deckodds idiots-delight ...`: the distribution of cards left.
 
 use std::fs;
-use std::path::Path;
 use std::time::Instant;
 
 use serde_json::{Map, Value, json};
 
 use super::sampling::Sampling;
-use super::{
-    Context, Engine, game_sampling, human_seconds, output_format, parse_count, parse_level,
-    peak_memory_bytes,
+use super::{Context, human_seconds, output_format, peak_memory_bytes};
+use crate::cli::{
+    self, Engine, IdiotsDelightCommand, IdiotsDelightDeck, LevelArgs, OutputArgs, PublishedCounts,
 };
-use crate::cli::{IdiotsDelightCommand, IdiotsDelightDeck, OutputArgs};
 use crate::compare::{self, Agreement, OverallVerdict};
 use crate::distribution::{CountDistribution, ExactDistribution, parse_count_table};
 use crate::engine::ArrangementCounts;
@@ -43,28 +41,27 @@ const KEY: &str = "cards-left";
 const MAX_EXACT_SECONDS: f64 = 600.0;
 
 pub(super) fn run(command: IdiotsDelightCommand, context: &Context) -> Result<()> {
+    // The library names parameters (`suits x ranks`); the user gave flags.
+    run_command(command, context).map_err(cli::name_flags::<IdiotsDelightCommand>)
+}
+
+fn run_command(command: IdiotsDelightCommand, context: &Context) -> Result<()> {
     match command {
         IdiotsDelightCommand::Exact {
             deck,
             engine,
-            shuffle,
+            shuffle: shuffles,
             force,
             memory,
             output,
             ..
         } => {
-            let shuffles = match shuffle.as_str() {
-                "both" => vec![Shuffle::Uniform, Shuffle::Naive],
-                _ => vec![Shuffle::parse(&shuffle).map_err(|_| {
-                    Error::invalid("--shuffle", &shuffle, "must be uniform, naive or both")
-                })?],
-            };
             let request = ExactRequest {
                 game: game(&deck)?,
-                engine: Engine::parse(&engine)?,
+                engine,
                 shuffle: shuffles[0],
                 force,
-                memory_bytes: parse_gib(&memory)?,
+                memory_bytes: memory,
                 shard: context.shard_of_enumeration(),
             };
             exact(&request, &shuffles, &output, context)
@@ -77,8 +74,7 @@ pub(super) fn run(command: IdiotsDelightCommand, context: &Context) -> Result<()
             ..
         } => {
             let game = game(&deck)?;
-            let shuffle = Shuffle::parse(&shuffle)?;
-            let (n_trials, seed) = game_sampling(&sampling)?;
+            let (n_trials, seed) = (sampling.trials, sampling.seed);
             let outputs = output_format(&output, 2)?;
             let counts = monte_carlo_counts(game, shuffle, n_trials, seed, context)?;
             // The games played: --trials, or as many as --until-halfwidth took.
@@ -92,16 +88,14 @@ pub(super) fn run(command: IdiotsDelightCommand, context: &Context) -> Result<()
         IdiotsDelightCommand::Compare {
             deck,
             sampling,
-            shuffle,
+            shuffle: shuffles,
             published,
-            level,
+            level: LevelArgs { level },
             chart,
             output,
         } => {
             let game = game(&deck)?;
-            let shuffles = parse_shuffles(&shuffle)?;
-            let (n_trials, seed) = game_sampling(&sampling)?;
-            let level = parse_level(&level)?;
+            let (n_trials, seed) = (sampling.trials, sampling.seed);
             let outputs = output_format(&output, 2)?;
             let (title, agreements) = match published {
                 Some(source) => {
@@ -131,20 +125,7 @@ pub(super) fn run(command: IdiotsDelightCommand, context: &Context) -> Result<()
             output,
         } => {
             let game = game(&deck)?;
-            let shuffle = Shuffle::parse(&shuffle)?;
-            if shuffle == Shuffle::Uniform {
-                return Err(Error::invalid(
-                    "--shuffle",
-                    "uniform",
-                    "must be naive or naive-carry: the power is that of detecting a biased shuffle against the uniform one",
-                ));
-            }
-            let (n_trials, seed) = game_sampling(&sampling)?;
-            let level = parse_level(&level)?;
-            let replicates = match replicates.trim() {
-                "0" => 0,
-                text => parse_count("--replicates", text)?,
-            };
+            let (n_trials, seed) = (sampling.trials, sampling.seed);
             let outputs = output_format(&output, 2)?;
             let study = power(game, shuffle, n_trials, seed, level, replicates, context)?;
             outputs.emit(context, |format, _| render_power(&study, format))
@@ -152,53 +133,9 @@ pub(super) fn run(command: IdiotsDelightCommand, context: &Context) -> Result<()
     }
 }
 
-/// The game for `--suits` and `--ranks`.
+/// The game of `--suits` and `--ranks`.
 fn game(deck: &IdiotsDelightDeck) -> Result<IdiotsDelight> {
-    let dimension = |option: &str, text: &str, max: u8| {
-        text.trim()
-            .parse::<u8>()
-            .ok()
-            .filter(|v| (1..=max).contains(v))
-            .ok_or_else(|| {
-                Error::invalid(option, text, format!("must be a whole number 1..={max}"))
-            })
-    };
-    IdiotsDelight::new(
-        dimension("--suits", &deck.suits, crate::cards::MAX_SUITS)?,
-        dimension("--ranks", &deck.ranks, crate::cards::MAX_RANKS)?,
-    )
-}
-
-/// Parses `--shuffle` where `all` is allowed too.
-fn parse_shuffles(text: &str) -> Result<Vec<Shuffle>> {
-    match text {
-        "all" => Ok(Shuffle::ALL.to_vec()),
-        _ => Shuffle::parse(text)
-            .map(|shuffle| vec![shuffle])
-            .map_err(|_| {
-                Error::invalid(
-                    "--shuffle",
-                    text,
-                    "must be uniform, naive, naive-carry or all",
-                )
-            }),
-    }
-}
-
-/// Parses `--memory` in GiB (fractions allowed) into bytes.
-fn parse_gib(text: &str) -> Result<u64> {
-    text.trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|gib| *gib > 0.0 && *gib <= 1024.0)
-        .map(|gib| (gib * GIB) as u64)
-        .ok_or_else(|| {
-            Error::invalid(
-                "--memory",
-                text,
-                "must be a number of GiB, more than 0 and at most 1024",
-            )
-        })
+    IdiotsDelight::new(deck.suits, deck.ranks)
 }
 
 const GIB: f64 = (1u64 << 30) as f64;
@@ -572,7 +509,7 @@ struct PublishedComparison {
 fn compare_published(
     game: IdiotsDelight,
     shuffles: &[Shuffle],
-    source: &str,
+    source: &PublishedCounts,
     n_trials: u64,
     seed: u64,
     level: f64,
@@ -656,9 +593,12 @@ fn chart_svg(comparison: &PublishedComparison) -> Result<String> {
 }
 
 /// The published counts named by `--published`: `sas` or a CSV file.
-fn published_counts(game: IdiotsDelight, source: &str) -> Result<(String, CountDistribution)> {
+fn published_counts(
+    game: IdiotsDelight,
+    source: &PublishedCounts,
+) -> Result<(String, CountDistribution)> {
     let labels = game.outcome_labels();
-    if source == "sas" {
+    let PublishedCounts::File(path) = source else {
         if game.deck() != IdiotsDelight::standard().deck() {
             return Err(Error::invalid(
                 "--published",
@@ -674,8 +614,7 @@ fn published_counts(game: IdiotsDelight, source: &str) -> Result<(String, CountD
                 counts: SAS_PAPER_COUNTS.iter().map(|&(_, count)| count).collect(),
             },
         ));
-    }
-    let path = Path::new(source);
+    };
     let text = fs::read_to_string(path).map_err(|source| Error::Io {
         path: path.to_path_buf(),
         source,

@@ -6,15 +6,14 @@ use std::fmt::Write as _;
 use serde_json::{Map, json};
 
 use super::sampling::{Sampled, Sampling};
-use super::{Context, emit, game_sampling, output_format, parse_count, parse_seed, parse_small};
-use crate::cards::{Card, parse_card};
-use crate::cli::{KlondikeCommand, KlondikeRules};
+use super::{Context, emit, output_format};
+use crate::cli::{self, KlondikeCommand, KlondikeRules};
 use crate::distribution::CountDistribution;
 use crate::engine::montecarlo::{self, RunPlan};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::games::klondike::record::{RecordOptions, SuitStyle, render_record};
 use crate::games::klondike::{
-    Klondike, KlondikeParams, KlondikeSimulation, Money, OUTCOMES, PAY_PER_CARD, STAKE, sorted_deck,
+    Klondike, KlondikeParams, KlondikeSimulation, Money, OUTCOMES, PAY_PER_CARD, STAKE,
 };
 use crate::report::distributions::render_with_headline;
 use crate::report::headline::{Headline, HeadlineFigure};
@@ -26,13 +25,15 @@ const GAME: &str = "klondike";
 /// The distribution key of every report (the contract).
 const KEY: &str = "foundation-cards";
 
-/// `record` refuses more games than this: records are for reading.
-const MAX_RECORDS: u64 = 1000;
-
 /// `record --went-out` searches at most this many games of the run.
 const WENT_OUT_SEARCH: u64 = 100_000_000;
 
 pub(super) fn run(command: KlondikeCommand, context: &Context) -> Result<()> {
+    // The library names parameters (`draw`); the user gave flags.
+    run_command(command, context).map_err(cli::name_flags::<KlondikeCommand>)
+}
+
+fn run_command(command: KlondikeCommand, context: &Context) -> Result<()> {
     match command {
         KlondikeCommand::Mc {
             rules,
@@ -41,7 +42,7 @@ pub(super) fn run(command: KlondikeCommand, context: &Context) -> Result<()> {
             ..
         } => {
             let game = game(&rules)?;
-            let (n_trials, seed) = game_sampling(&sampling)?;
+            let (n_trials, seed) = (sampling.trials, sampling.seed);
             let outputs = output_format(&output, 2)?;
             let simulation = KlondikeSimulation::new(game);
             let Sampled {
@@ -82,26 +83,8 @@ pub(super) fn run(command: KlondikeCommand, context: &Context) -> Result<()> {
                 },
             };
             let text = match deal {
-                Some(deal) => {
-                    let deal = parse_deal(&deal)?;
-                    render_record(&game, &deal, &options)
-                }
-                None => {
-                    let n_games = parse_count("--games", &games)
-                        .ok()
-                        .filter(|&n| n <= MAX_RECORDS)
-                        .ok_or_else(|| {
-                            Error::invalid(
-                                "--games",
-                                &games,
-                                format!(
-                                    "must be a whole number 1..={MAX_RECORDS}: records are for reading; use `klondike mc` for odds"
-                                ),
-                            )
-                        })?;
-                    let seed = parse_seed(&seed)?;
-                    records(game, n_games as usize, seed, went_out, &options, context)
-                }
+                Some(deal) => render_record(&game, &deal, &options),
+                None => records(game, games as usize, seed, went_out, &options, context),
             };
             emit(&text, out.as_deref(), context)
         }
@@ -111,12 +94,8 @@ pub(super) fn run(command: KlondikeCommand, context: &Context) -> Result<()> {
 /// The game of `--draw` and `--passes`, checked.
 fn game(rules: &KlondikeRules) -> Result<Klondike> {
     Klondike::new(KlondikeParams {
-        draw: parse_small("--draw", &rules.draw, "must be 1 or 3")?,
-        passes: parse_small(
-            "--passes",
-            &rules.passes,
-            "must be 1..=255 (passes through the stock; 1 = no redeal)",
-        )?,
+        draw: rules.draw,
+        passes: rules.passes,
     })
 }
 
@@ -241,99 +220,4 @@ fn rules_flags(game: Klondike) -> String {
         let _ = write!(flags, " --passes {passes}");
     }
     flags
-}
-
-/// Parses `--deal`: 52 cards separated by spaces or commas, each card of
-/// the standard deck exactly once.
-pub fn parse_deal(text: &str) -> Result<[Card; 52]> {
-    const ALLOWED: &str = "must be the 52 cards of a standard deck, each once, first dealt first, e.g. \"7C 10D AS ...\"";
-    let cards = text
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|token| !token.is_empty())
-        .map(|token| {
-            parse_card(token).map_err(|_| {
-                Error::invalid(
-                    "--deal",
-                    token,
-                    "is not a card: a rank (A, 2..10, T, J, Q, K) and a suit (C, D, H, S or ♣ ♦ ♥ ♠)",
-                )
-            })
-        })
-        .collect::<Result<Vec<Card>>>()?;
-    let mut seen = [false; 256];
-    for &card in &cards {
-        let seen = &mut seen[usize::from(card.code())];
-        if *seen {
-            return Err(Error::invalid(
-                "--deal",
-                format!("has {card} twice"),
-                ALLOWED,
-            ));
-        }
-        *seen = true;
-    }
-    if cards.len() != 52 {
-        let missing: Vec<String> = sorted_deck()
-            .iter()
-            .filter(|card| !seen[usize::from(card.code())])
-            .map(|card| card.to_string())
-            .collect();
-        // A few missing cards are named; a short deal would list dozens.
-        let named = match missing.len() {
-            n if n > 5 => format!("{} and {} more", missing[..5].join(" "), n - 5),
-            _ => missing.join(" "),
-        };
-        return Err(Error::invalid(
-            "--deal",
-            format!("has {} cards (missing {named})", cards.len()),
-            ALLOWED,
-        ));
-    }
-    cards
-        .try_into()
-        .map_err(|_| Error::invalid("--deal", text, ALLOWED))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn deck_text() -> String {
-        sorted_deck()
-            .iter()
-            .map(|c| c.to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-
-    #[test]
-    fn a_deal_parses_in_letters_and_symbols() {
-        assert_eq!(parse_deal(&deck_text()).unwrap(), sorted_deck());
-        let symbols = deck_text()
-            .replace('C', "♣")
-            .replace('D', "♦")
-            .replace('H', "♥")
-            .replace('S', "♠");
-        assert_eq!(parse_deal(&symbols).unwrap(), sorted_deck());
-    }
-
-    #[test]
-    fn a_bad_deal_is_named() {
-        let check = |text: &str, expected: &str| {
-            let message = parse_deal(text).unwrap_err().to_string();
-            assert!(message.starts_with(expected), "{message}");
-        };
-        let full = deck_text();
-        check(&full.replacen("AC", "AD", 1), "--deal has AD twice:");
-        check(
-            &full.replacen("AC ", "", 1),
-            "--deal has 51 cards (missing AC):",
-        );
-        check(&format!("{full} 2C"), "--deal has 2C twice:");
-        check(&full.replacen("AC", "1X", 1), "--deal 1X: is not a card");
-        check(
-            "",
-            "--deal has 0 cards (missing AC 2C 3C 4C 5C and 47 more):",
-        );
-    }
 }

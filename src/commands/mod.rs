@@ -40,15 +40,14 @@ use checkpoint::Checkpointing;
 use files::{Destination, write_atomically};
 use sampling::{Prior, PriorSource, Until};
 
-/// The parsers of user input that live in this layer (values of options,
-/// and the files `--resume` and `merge` read), public so that the tests can feed them
-/// damaged input from outside (tests/integration/parsers.rs). Each returns
-/// a value or a one-line error.
+/// The parsers of user input that live in this layer (the files
+/// `--resume` and `merge` read; the values of options are parsed by
+/// `cli`), public so that the tests can feed them damaged input from
+/// outside (tests/integration/parsers.rs). Each returns a value or a
+/// one-line error.
 pub mod input {
     pub use super::checkpoint::check as check_checkpoint;
-    pub use super::klondike::parse_deal as parse_card_deal;
     pub use super::merge::check as check_count_file;
-    pub use super::{parse_count, parse_level, parse_rank_deal, parse_seed};
 }
 
 /// How a command that ran to its end ended.
@@ -138,8 +137,8 @@ fn run_in(cli: Cli, context: &Context) -> Result<()> {
             context,
         ),
         Command::Merge { files, output } => merge::run(&files, &output, context),
-        Command::Rules { game } => docs::rules(game.as_deref(), context),
-        Command::Completions { shell } => docs::completions(&shell, context),
+        Command::Rules { game } => docs::rules(game, context),
+        Command::Completions { shell } => docs::completions(shell, context),
         Command::Man { out } => docs::man(out.as_deref(), context),
     }
 }
@@ -165,7 +164,7 @@ enum Writes {
 fn check_files(cli: &Cli) -> Result<()> {
     use crate::cli::{
         BlackjackCommand as B, IdiotsDelightCommand as I, KlondikeCommand as K,
-        PrisonersCommand as P, RollCallCommand as R,
+        PrisonersCommand as P, PublishedCounts, RollCallCommand as R,
     };
     let mut plan = files::Plan::default();
     let named = |option: &'static str, path: &Path| files::NamedPath {
@@ -222,8 +221,8 @@ fn check_files(cli: &Cli) -> Result<()> {
             output,
             ..
         }) => {
-            if let Some(path) = published.as_deref().filter(|source| *source != "sas") {
-                plan.inputs.push(named("--published", Path::new(path)));
+            if let Some(PublishedCounts::File(path)) = published {
+                plan.inputs.push(named("--published", path));
             }
             if let Some(path) = chart {
                 let is_svg = path
@@ -485,17 +484,8 @@ impl Context {
 
     fn new(global: &GlobalArgs, long_runs: &LongRunArgs) -> Result<Context> {
         let run = &long_runs.run;
-        let threads = match &global.threads {
-            None => None,
-            Some(text) => Some(
-                text.parse::<usize>()
-                    .ok()
-                    .filter(|&n| (1..=1024).contains(&n))
-                    .ok_or_else(|| Error::invalid("--threads", text, "must be 1..=1024"))?,
-            ),
-        };
-        let mut context = Context::plain(global.quiet, threads);
-        context.shard = run.parts.shard.as_deref().map(Shard::parse).transpose()?;
+        let mut context = Context::plain(global.quiet, global.threads);
+        context.shard = run.parts.shard;
         context.until = until(&long_runs.precision)?;
         if let (Some(shard), Some(_)) = (context.shard, &context.until) {
             return Err(Error::invalid(
@@ -504,24 +494,17 @@ impl Context {
                 "cannot cut a run that stops at a precision target (where it stops depends on every chunk before): run it whole, or give the parts --trials",
             ));
         }
-        let checkpoint_every = match &run.checkpoint_every {
-            None => Duration::from_secs(5),
-            Some(text) => text
-                .parse::<f64>()
-                .ok()
-                .filter(|s| (0.0..=86_400.0).contains(s))
-                .map(Duration::from_secs_f64)
-                .ok_or_else(|| {
-                    Error::invalid("--checkpoint-every", text, "must be seconds, 0..=86400")
-                })?,
-        };
-        if run.checkpoint_every.is_some() && run.checkpoint.is_none() && run.resume.is_none() {
+        if let Some(every) = run.checkpoint_every
+            && run.checkpoint.is_none()
+            && run.resume.is_none()
+        {
             return Err(Error::invalid(
                 "--checkpoint-every",
-                run.checkpoint_every.as_deref().unwrap_or_default(),
+                every.as_secs_f64(),
                 "says how often --checkpoint saves: give --checkpoint FILE too",
             ));
         }
+        let checkpoint_every = run.checkpoint_every.unwrap_or(Duration::from_secs(5));
         if let Some(path) = &run.checkpoint
             && path.exists()
             && run.resume.as_ref() != Some(path)
@@ -613,10 +596,10 @@ impl Context {
 
 /// `--until-halfwidth X [--for OUTCOME] [--max-trials N]`, validated.
 fn until(precision: &PrecisionArgs) -> Result<Option<Until>> {
-    let Some(text) = &precision.until_halfwidth else {
+    let Some(half_width) = precision.until_halfwidth else {
         for (option, given) in [
-            ("--for", &precision.for_outcome),
-            ("--max-trials", &precision.max_trials),
+            ("--for", precision.for_outcome.clone()),
+            ("--max-trials", precision.max_trials.map(|n| n.to_string())),
         ] {
             if let Some(value) = given {
                 return Err(Error::invalid(
@@ -628,27 +611,7 @@ fn until(precision: &PrecisionArgs) -> Result<Option<Until>> {
         }
         return Ok(None);
     };
-    let (number, scale) = match text.strip_suffix('%') {
-        Some(percent) => (percent, 0.01),
-        None => (text.as_str(), 1.0),
-    };
-    let half_width = number
-        .trim()
-        .parse::<f64>()
-        .ok()
-        .map(|x| x * scale)
-        .filter(|x| *x > 0.0 && *x <= 0.5)
-        .ok_or_else(|| {
-            Error::invalid(
-                "--until-halfwidth",
-                text,
-                "must be a proportion in (0, 0.5], such as 0.0005, or percentage points, such as 0.05%",
-            )
-        })?;
-    let max_trials = match &precision.max_trials {
-        Some(text) => parse_count("--max-trials", text)?,
-        None => DEFAULT_MAX_TRIALS,
-    };
+    let max_trials = precision.max_trials.unwrap_or(DEFAULT_MAX_TRIALS);
     Ok(Some(Until {
         target: PrecisionTarget {
             half_width,
@@ -836,13 +799,7 @@ fn output_format(output: &OutputArgs, default_digits: usize) -> Result<Outputs> 
             })
             .collect::<Result<_>>()?
     };
-    let percent_decimals = match output.digits {
-        Some(digits) if digits > 12 => {
-            return Err(Error::invalid("--digits", digits, "must be 0..=12"));
-        }
-        Some(digits) => digits,
-        None => default_digits,
-    };
+    let percent_decimals = output.digits.unwrap_or(default_digits);
     Ok(Outputs {
         targets,
         options: RenderOptions { percent_decimals },
@@ -998,110 +955,11 @@ fn check_parts_used(context: &Context) -> Result<()> {
     }
 }
 
-/// Parses a count such as `1000000`, `1_000_000` or `1e6` for `option`,
-/// which must be at least 1.
-pub fn parse_count(option: &str, text: &str) -> Result<u64> {
-    let invalid = || {
-        Error::invalid(
-            option,
-            text,
-            "must be a whole number of at least 1 (e.g. 1000000, 1_000_000 or 1e6)",
-        )
-    };
-    let cleaned = text.trim().replace('_', "");
-    let value = match cleaned.split_once(['e', 'E']) {
-        Some((mantissa, exponent)) => {
-            let mantissa: u64 = mantissa.parse().map_err(|_| invalid())?;
-            let exponent: u32 = exponent.parse().map_err(|_| invalid())?;
-            10u64
-                .checked_pow(exponent)
-                .and_then(|power| power.checked_mul(mantissa))
-                .ok_or_else(invalid)?
-        }
-        None => cleaned.parse().map_err(|_| invalid())?,
-    };
-    if value == 0 {
-        return Err(invalid());
-    }
-    Ok(value)
-}
-
-/// Parses a seed: any unsigned 64-bit integer.
-pub fn parse_seed(text: &str) -> Result<u64> {
-    text.trim().replace('_', "").parse().map_err(|_| {
-        Error::invalid(
-            "--seed",
-            text,
-            "must be a whole number 0..=18446744073709551615",
-        )
-    })
-}
-
-/// Parses a significance level in (0, 1).
-pub fn parse_level(text: &str) -> Result<f64> {
-    text.trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|level| *level > 0.0 && *level < 1.0)
-        .ok_or_else(|| {
-            Error::invalid(
-                "--level",
-                text,
-                "must be a probability between 0 and 1, e.g. 0.001",
-            )
-        })
-}
-
-/// A small whole number for `option` (a deck dimension); the library then
-/// checks its range. `allowed` says what is allowed, for the error.
-fn parse_small(option: &str, text: &str, allowed: &str) -> Result<u8> {
-    text.trim()
-        .parse::<u8>()
-        .map_err(|_| Error::invalid(option, text, allowed))
-}
-
-/// Validated sampling options of a game's Monte-Carlo run: (games, seed).
-fn game_sampling(sampling: &crate::cli::GameSamplingArgs) -> Result<(u64, u64)> {
-    Ok((
-        parse_count("--trials", &sampling.trials)?,
-        parse_seed(&sampling.seed)?,
-    ))
-}
-
-/// Which exact enumerator a game's `exact` runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Engine {
-    /// The memoised sequential enumerator.
-    Memo,
-    /// Every arrangement through the play function.
-    Exhaustive,
-}
-
-impl Engine {
-    fn parse(text: &str) -> Result<Engine> {
-        match text {
-            "memo" => Ok(Engine::Memo),
-            "exhaustive" => Ok(Engine::Exhaustive),
-            _ => Err(Error::invalid(
-                "--engine",
-                text,
-                "must be memo or exhaustive",
-            )),
-        }
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            Engine::Memo => "memo",
-            Engine::Exhaustive => "exhaustive",
-        }
-    }
-}
-
 /// `--save-wins N FILE`, validated: how many won deals to keep, and where.
 fn save_wins_request(args: Option<Vec<String>>) -> Result<Option<(usize, String)>> {
     args.map(|args| -> Result<(usize, String)> {
-        let n = parse_count("--save-wins", &args[0])? as usize;
+        let n = crate::cli::values::parse_count(&args[0])
+            .map_err(|error| error.naming("--save-wins"))? as usize;
         Ok((n, args[1].clone()))
     })
     .transpose()
@@ -1123,31 +981,6 @@ fn save_deals(path: &str, title: &str, deals: &[(u64, Vec<u8>)], context: &Conte
             Ok(())
         }
     }
-}
-
-/// Parses a deal: ranks A, 2..10, J, Q, K (or 1..13, T for ten), separated
-/// by spaces or commas. The error names `--deal`.
-pub fn parse_rank_deal(text: &str) -> Result<Vec<u8>> {
-    text.split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|t| !t.is_empty())
-        .map(|token| {
-            let rank = match token.to_ascii_uppercase().as_str() {
-                "A" => Some(1),
-                "T" => Some(10),
-                "J" => Some(11),
-                "Q" => Some(12),
-                "K" => Some(13),
-                number => number.parse::<u8>().ok().filter(|r| (1..=13).contains(r)),
-            };
-            rank.ok_or_else(|| {
-                Error::invalid(
-                    "--deal",
-                    token,
-                    "cards must be ranks A, 2..10, J, Q, K (or 1..13), separated by spaces",
-                )
-            })
-        })
-        .collect()
 }
 
 pub(super) fn rank_text(rank: u8) -> String {
@@ -1192,20 +1025,5 @@ mod tests {
             .unwrap();
         let expected = 600.0 / cores.min(64) as f64;
         assert!((per_core - expected).abs() <= expected * 0.01, "{line}");
-    }
-
-    #[test]
-    fn counts_parse_in_every_spelling() {
-        assert_eq!(parse_count("--trials", "1000000").unwrap(), 1_000_000);
-        assert_eq!(parse_count("--trials", "1_000_000").unwrap(), 1_000_000);
-        assert_eq!(parse_count("--trials", "1e6").unwrap(), 1_000_000);
-        assert_eq!(parse_count("--trials", "25E2").unwrap(), 2_500);
-        for bad in ["0", "-1", "x", "1e99", "1.5", ""] {
-            let message = parse_count("--trials", bad).unwrap_err().to_string();
-            assert!(
-                message.starts_with(&format!("--trials {bad}:")),
-                "{message}"
-            );
-        }
     }
 }

@@ -12,11 +12,8 @@ use num_traits::ToPrimitive;
 use serde_json::{Map, Value, json};
 
 use super::sampling::{Sampled, Sampling};
-use super::{
-    Context, Engine, deal_text, game_sampling, output_format, parse_count, parse_level,
-    parse_rank_deal, parse_seed, parse_small, rank_text, save_deals, save_wins_request,
-};
-use crate::cli::{PrisonersCommand, PrisonersVersion};
+use super::{Context, deal_text, output_format, rank_text, save_deals, save_wins_request};
+use crate::cli::{self, Engine, LevelArgs, PrisonersBaseline, PrisonersCommand, PrisonersVersion};
 use crate::compare::{self, Agreement, OverallVerdict};
 use crate::distribution::{CountDistribution, ExactDistribution};
 use crate::engine::ArrangementCounts;
@@ -58,6 +55,11 @@ const SEED_WINS: u64 = 661;
 const SEED_GAMES: u64 = 16_000_000;
 
 pub(super) fn run(command: PrisonersCommand, context: &Context) -> Result<()> {
+    // The library names parameters (`suits x ranks`); the user gave flags.
+    run_command(command, context).map_err(cli::name_flags::<PrisonersCommand>)
+}
+
+fn run_command(command: PrisonersCommand, context: &Context) -> Result<()> {
     match command {
         PrisonersCommand::Exact {
             version,
@@ -67,7 +69,6 @@ pub(super) fn run(command: PrisonersCommand, context: &Context) -> Result<()> {
             ..
         } => {
             let game = game(&version)?;
-            let engine = Engine::parse(&engine)?;
             let shard = context.shard_of_enumeration();
             if shard.is_some() && engine == Engine::Memo {
                 return Err(Error::invalid(
@@ -111,7 +112,7 @@ pub(super) fn run(command: PrisonersCommand, context: &Context) -> Result<()> {
             ..
         } => {
             let game = game(&version)?;
-            let (n_trials, seed) = game_sampling(&sampling)?;
+            let (n_trials, seed) = (sampling.trials, sampling.seed);
             let save_wins = save_wins_request(save_wins)?;
             let outputs = output_format(&output, 4)?;
             let Sampled {
@@ -152,24 +153,16 @@ pub(super) fn run(command: PrisonersCommand, context: &Context) -> Result<()> {
             version,
             sampling,
             with,
-            level,
+            level: LevelArgs { level },
             output,
         } => {
             let game = game(&version)?;
-            let (n_trials, seed) = game_sampling(&sampling)?;
-            let level = parse_level(&level)?;
+            let (n_trials, seed) = (sampling.trials, sampling.seed);
             let outputs = output_format(&output, 2)?;
-            let (title, agreements) = match with.as_str() {
-                "exact" => compare_exact(game, n_trials, seed, level, context)?,
-                "seed" => compare_seed(game, n_trials, seed, level, context)?,
-                "rules" => compare_rules(game, n_trials, seed, level, context)?,
-                _ => {
-                    return Err(Error::invalid(
-                        "--with",
-                        &with,
-                        "must be exact, seed or rules",
-                    ));
-                }
+            let (title, agreements) = match with {
+                PrisonersBaseline::Exact => compare_exact(game, n_trials, seed, level, context)?,
+                PrisonersBaseline::Seed => compare_seed(game, n_trials, seed, level, context)?,
+                PrisonersBaseline::Rules => compare_rules(game, n_trials, seed, level, context)?,
             };
             outputs.emit(context, |format, _| {
                 comparison::render_agreements(&title, &agreements, format)
@@ -189,9 +182,7 @@ pub(super) fn run(command: PrisonersCommand, context: &Context) -> Result<()> {
             ..
         } => {
             let game = game(&version)?;
-            let params = SolveParams {
-                max_nodes: parse_count("--max-nodes", &max_nodes)?,
-            };
+            let params = SolveParams { max_nodes };
             if let (Some(path), None) = (&save_winnable, &trials) {
                 return Err(Error::invalid(
                     "--save-winnable",
@@ -201,13 +192,12 @@ pub(super) fn run(command: PrisonersCommand, context: &Context) -> Result<()> {
             }
             let request = match (deal, trials, every) {
                 (Some(deal), _, _) => {
-                    let deal = parse_rank_deal(&deal)?;
                     game.check_deal(&deal)?;
                     SolveRequest::Deal(deal)
                 }
-                (None, Some(trials), _) => SolveRequest::Sample {
-                    n_trials: parse_count("--trials", &trials)?,
-                    seed: parse_seed(&seed)?,
+                (None, Some(n_trials), _) => SolveRequest::Sample {
+                    n_trials,
+                    seed,
                     save_winnable,
                 },
                 (None, None, true) => SolveRequest::Every,
@@ -224,7 +214,6 @@ pub(super) fn run(command: PrisonersCommand, context: &Context) -> Result<()> {
         }
         PrisonersCommand::Replay { version, deal } => {
             let game = game(&version)?;
-            let deal = parse_rank_deal(&deal)?;
             game.check_deal(&deal)?;
             print!("{}", replay(game, &deal));
             Ok(())
@@ -235,9 +224,9 @@ pub(super) fn run(command: PrisonersCommand, context: &Context) -> Result<()> {
 /// The version named on the command line.
 fn game(version: &PrisonersVersion) -> Result<PrisonersPatience> {
     PrisonersPatience::new(PrisonersParams {
-        suits: parse_small("--suits", &version.suits, "must be at least 1")?,
-        ranks: parse_small("--ranks", &version.ranks, "must be 3 to 13")?,
-        stack_move: StackMove::parse(&version.stack_move)?,
+        suits: version.suits,
+        ranks: version.ranks,
+        stack_move: version.stack_move,
     })
 }
 

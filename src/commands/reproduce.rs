@@ -734,28 +734,36 @@ fn all_specs() -> Result<Vec<PathBuf>> {
 /// a value is reported against the spec's key and line.
 fn run_spec(spec: &Spec, profile: Profile, results: &Path, context: &Context) -> Result<()> {
     let cli = command_line(spec, profile, results, context)?;
-    let in_spec = |message: String| Error::BadInputFile {
-        path: spec.path.clone(),
-        message,
-    };
     // A comparison's verdict is read from its JSON for the summary; its
     // disagreement is a finding, not a failure of the run.
     super::run_nested(cli)
         .map(|_| ())
         .map_err(|error| match error {
-            Error::InvalidValue {
-                option,
-                value,
-                allowed,
-            } => match spec.key_of_option(&option, profile) {
-                Some((key, Some(line))) => {
-                    in_spec(format!("line {line}: {key} = {value}: {allowed}"))
-                }
-                Some((key, None)) => in_spec(format!("{key} = {value}: {allowed}")),
-                None => in_spec(format!("{option} {value}: {allowed}")),
-            },
+            Error::InvalidValue { .. } => value_in_spec(spec, profile, error),
             other => other,
         })
+}
+
+/// A bad value of `spec` (`error` names its flag) as an error of the spec
+/// file, naming the key and line that set it.
+fn value_in_spec(spec: &Spec, profile: Profile, error: Error) -> Error {
+    let Error::InvalidValue {
+        parameter: option,
+        value,
+        allowed,
+    } = error
+    else {
+        return error;
+    };
+    let message = match spec.key_of_option(&option, profile) {
+        Some((key, Some(line))) => format!("line {line}: {key} = {value}: {allowed}"),
+        Some((key, None)) => format!("{key} = {value}: {allowed}"),
+        None => format!("{option} {value}: {allowed}"),
+    };
+    Error::BadInputFile {
+        path: spec.path.clone(),
+        message,
+    }
 }
 
 /// The parsed command line of `spec`; an error names the spec.
@@ -773,10 +781,14 @@ fn command_line(spec: &Spec, profile: Profile, results: &Path, context: &Context
         path: spec.path.clone(),
         message,
     };
-    Cli::try_parse_from(&args).map_err(|e| {
-        let rendered = e.render().to_string();
-        let first = rendered.lines().next().unwrap_or("invalid parameters");
-        in_spec(first.trim_start_matches("error: ").to_string())
+    Cli::try_parse_from(&args).map_err(|e| match crate::cli::value_error(&e) {
+        // A value refused by its parser: named by the spec's key and line.
+        Some(error) => value_in_spec(spec, profile, error),
+        None => {
+            let rendered = e.render().to_string();
+            let first = rendered.lines().next().unwrap_or("invalid parameters");
+            in_spec(first.trim_start_matches("error: ").to_string())
+        }
     })
 }
 

@@ -9,10 +9,11 @@ use serde_json::{Map, Value, json};
 
 use super::sampling::{Sampled, Sampling};
 use super::{
-    Context, deal_text, game_sampling, human_seconds, output_format, parse_level, parse_rank_deal,
-    parse_seed, parse_small, rank_text, save_deals, save_wins_request,
+    Context, deal_text, human_seconds, output_format, rank_text, save_deals, save_wins_request,
 };
-use crate::cli::{RollCallCommand, RollCallVersion};
+use crate::cli::{
+    self, LevelArgs, OneOrAll, RollCallBaseline, RollCallCommand, RollCallDeck, RollCallVersion,
+};
 use crate::compare::{self, Agreement, OverallVerdict};
 use crate::distribution::{CountDistribution, ExactDistribution};
 use crate::engine::ArrangementCounts;
@@ -48,6 +49,11 @@ const OUT_OF_REACH_SECONDS: f64 = 365.25 * 86_400.0;
 const SECONDS_PER_ARRANGEMENT: f64 = 60e-9;
 
 pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
+    // The library names parameters (`ranks x copies`); the user gave flags.
+    run_command(command, context).map_err(cli::name_flags::<RollCallCommand>)
+}
+
+fn run_command(command: RollCallCommand, context: &Context) -> Result<()> {
     match command {
         RollCallCommand::Exact {
             version,
@@ -92,7 +98,7 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
             output,
             ..
         } => {
-            let (n_trials, seed) = game_sampling(&sampling)?;
+            let (n_trials, seed) = (sampling.trials, sampling.seed);
             let save_wins = save_wins_request(save_wins)?;
             let outputs = output_format(&output, 2)?;
             let versions = versions(&version)?;
@@ -134,23 +140,15 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
             version,
             sampling,
             with,
-            level,
+            level: LevelArgs { level },
             output,
         } => {
             let game = game(&version)?;
-            let (n_trials, seed) = game_sampling(&sampling)?;
-            let level = parse_level(&level)?;
+            let (n_trials, seed) = (sampling.trials, sampling.seed);
             let outputs = output_format(&output, 2)?;
-            let (title, agreements) = match with.as_str() {
-                "exact" => compare_exact(game, n_trials, seed, level, context)?,
-                "order" | "count" => compare_versions(game, &with, n_trials, seed, level, context)?,
-                _ => {
-                    return Err(Error::invalid(
-                        "--with",
-                        &with,
-                        "must be exact, order or count",
-                    ));
-                }
+            let (title, agreements) = match with {
+                RollCallBaseline::Exact => compare_exact(game, n_trials, seed, level, context)?,
+                other => compare_versions(game, other, n_trials, seed, level, context)?,
             };
             outputs.emit(context, |format, _| {
                 comparison::render_agreements(&title, &agreements, format)
@@ -158,16 +156,11 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
             context.verdict(OverallVerdict::of(&agreements).agrees());
             Ok(())
         }
-        RollCallCommand::FirstPass {
-            ranks,
-            copies,
-            output,
-        } => {
+        RollCallCommand::FirstPass { deck, output } => {
             let game = game(&RollCallVersion {
-                ranks,
-                copies,
-                count: "continuous".into(),
-                order: "same".into(),
+                deck,
+                count: OneOrAll::One(Count::Continuous),
+                order: OneOrAll::One(PassOrder::Same),
             })?;
             let outputs = output_format(&output, 4)?;
             let mut params = Map::new();
@@ -195,7 +188,6 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
 
         RollCallCommand::Replay { version, deal } => {
             let game = game(&version)?;
-            let deal = parse_rank_deal(&deal)?;
             game.check_deal(&deal)?;
             let text = replay(game, &deal);
             print!("{text}");
@@ -204,7 +196,7 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
         RollCallCommand::LongestZeroStrike { version, seed } => {
             let game = game(&version)?;
             let search = ZeroStrikeSearch {
-                seed: parse_seed(&seed)?,
+                seed,
                 ..ZeroStrikeSearch::default()
             };
             let progress = context.progress(search.max_nodes, "search", "nodes");
@@ -218,11 +210,14 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
 
 /// The version named on the command line.
 fn game(version: &RollCallVersion) -> Result<RollCall> {
-    for (option, value) in [("--count", &version.count), ("--order", &version.order)] {
-        if value == ALL {
+    for (option, all) in [
+        ("--count", version.count == OneOrAll::All),
+        ("--order", version.order == OneOrAll::All),
+    ] {
+        if all {
             return Err(Error::invalid(
                 option,
-                ALL,
+                "all",
                 "runs every version side by side in `roll-call mc` only: name one here",
             ));
         }
@@ -231,28 +226,19 @@ fn game(version: &RollCallVersion) -> Result<RollCall> {
     Ok(all[0])
 }
 
-/// `--count all` or `--order all`: every value of the option.
-const ALL: &str = "all";
-
 /// The versions named on the command line: one, or with `all` for
 /// `--count` or `--order` each value of it (continuous before restart,
 /// same before reversed).
 fn versions(version: &RollCallVersion) -> Result<Vec<RollCall>> {
-    let ranks = parse_small("--ranks", &version.ranks, "must be 2 to 13")?;
-    let copies = parse_small("--copies", &version.copies, "must be at least 1")?;
-    let counts = match version.count.as_str() {
-        ALL => vec![Count::Continuous, Count::Restart],
-        text => vec![Count::parse(text).map_err(|_| {
-            Error::invalid("--count", text, "must be continuous, restart or all (mc)")
-        })?],
+    let RollCallDeck { ranks, copies } = version.deck;
+    let counts = match version.count {
+        OneOrAll::All => vec![Count::Continuous, Count::Restart],
+        OneOrAll::One(count) => vec![count],
     };
-    let orders =
-        match version.order.as_str() {
-            ALL => vec![PassOrder::Same, PassOrder::Reversed],
-            text => vec![PassOrder::parse(text).map_err(|_| {
-                Error::invalid("--order", text, "must be same, reversed or all (mc)")
-            })?],
-        };
+    let orders = match version.order {
+        OneOrAll::All => vec![PassOrder::Same, PassOrder::Reversed],
+        OneOrAll::One(order) => vec![order],
+    };
     let mut versions = Vec::new();
     for &count in &counts {
         for &order in &orders {
@@ -327,7 +313,7 @@ fn versions_side_by_side(
     params.insert("copies".into(), json!(first.copies));
     let named = |values: Vec<&str>| match values[..] {
         [one] => json!(one),
-        _ => json!(ALL),
+        _ => json!("all"),
     };
     let mut counts: Vec<&str> = versions.iter().map(|g| g.params().count.name()).collect();
     counts.dedup();
@@ -629,7 +615,7 @@ fn exact_distributions_padded(
 /// chi-square homogeneity per distribution.
 fn compare_versions(
     game: RollCall,
-    what: &str,
+    what: RollCallBaseline,
     n_trials: u64,
     seed: u64,
     level: f64,
@@ -637,7 +623,7 @@ fn compare_versions(
 ) -> Result<(String, Vec<Agreement>)> {
     let p = game.params();
     let other = RollCall::new(match what {
-        "order" => RollCallParams {
+        RollCallBaseline::Order => RollCallParams {
             order: match p.order {
                 PassOrder::Same => PassOrder::Reversed,
                 PassOrder::Reversed => PassOrder::Same,

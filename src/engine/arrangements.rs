@@ -581,12 +581,12 @@ mod tests {
             "4/4", "5/4", "x", "1/0", "0/0", "1/", "/4", "-1/4", "1/4/2", "",
         ] {
             let err = Shard::parse(bad).unwrap_err().to_string();
-            assert!(err.starts_with(&format!("--shard {bad}:")), "{err}");
+            assert!(err.starts_with(&format!("shard {bad}:")), "{err}");
             assert!(err.contains("0 <= k < n"), "{err}");
         }
         let err = count_arrangements(&[], 1, |_| 0, Shard { index: 4, count: 4 }, &NoProgress)
             .unwrap_err();
-        assert!(err.to_string().starts_with("--shard 4/4:"), "{err}");
+        assert!(err.to_string().starts_with("shard 4/4:"), "{err}");
     }
 
     /// The parts' chunk ranges tile the run in order: no gap, no overlap,

@@ -129,11 +129,11 @@ impl WeightTable {
         let n = start.len();
         if n > MAX_CARDS {
             return Err(Error::invalid(
-                "--suits x --ranks",
+                "deck",
                 format!("{n} cards"),
                 format!(
                     "the exact naive-shuffle distribution handles at most {MAX_CARDS} cards; \
-                     use Monte Carlo with --shuffle naive for larger decks"
+                     sample larger decks by Monte Carlo with the naive shuffle"
                 ),
             ));
         }
@@ -469,7 +469,7 @@ mod tests {
     fn larger_decks_are_refused_by_name() {
         let start = IdiotsDelight::new(1, 11).unwrap().deck().sorted_cards();
         let err = naive_shuffle_weights(&start).unwrap_err().to_string();
-        assert!(err.starts_with("--suits x --ranks 11 cards:"), "{err}");
+        assert!(err.starts_with("deck 11 cards:"), "{err}");
         assert!(err.contains("at most 10 cards"), "{err}");
         assert!(naive_shuffle_counts(&start, 6, |_| 0).is_err());
     }

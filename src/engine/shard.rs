@@ -5,7 +5,7 @@ use std::fmt;
 
 use crate::error::{Error, Result};
 
-/// What `--shard` allows.
+/// What a shard may be, for errors.
 const SHARD_ALLOWED: &str = "must be k/n with 0 <= k < n (part k of n, counted from 0: 0/4 .. 3/4)";
 
 /// One part of an enumeration split into `count` parts: part `index`
@@ -32,9 +32,9 @@ impl Shard {
 
     /// Parses `k/n`, part `k` of `n` counted from 0 (`--shard 0/4` to
     /// `--shard 3/4`, as GNU parallel's `::: 0 1 2 3` and a SLURM array
-    /// `--array=0-3` number them), so `0 <= k < n`. Errors name `--shard`.
+    /// `--array=0-3` number them), so `0 <= k < n`. Errors name `shard`.
     pub fn parse(text: &str) -> Result<Shard> {
-        let invalid = || Error::invalid("--shard", text, SHARD_ALLOWED);
+        let invalid = || Error::invalid("shard", text, SHARD_ALLOWED);
         let (k, n) = text.split_once('/').ok_or_else(invalid)?;
         let k: u64 = k.trim().parse().map_err(|_| invalid())?;
         let n: u64 = n.trim().parse().map_err(|_| invalid())?;
@@ -47,7 +47,7 @@ impl Shard {
     /// shard may have been built by hand).
     pub fn validated(self) -> Result<Shard> {
         if self.count == 0 || self.index >= self.count {
-            return Err(Error::invalid("--shard", self, SHARD_ALLOWED));
+            return Err(Error::invalid("shard", self, SHARD_ALLOWED));
         }
         Ok(self)
     }

@@ -45,7 +45,7 @@ impl Format {
             "json" => Ok(Format::Json),
             "latex" | "tex" => Ok(Format::Latex),
             _ => Err(Error::invalid(
-                "--format",
+                "format",
                 text,
                 format!("must be one of {}", Format::NAMES),
             )),

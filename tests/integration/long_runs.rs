@@ -560,7 +560,7 @@ fn bad_precision_targets_are_refused() {
         ),
         (
             "klondike mc --max-trials 1e6",
-            "--max-trials 1e6: goes with",
+            "--max-trials 1000000: goes with",
         ),
         (
             "roll-call compare --with order --until-halfwidth 0.01",

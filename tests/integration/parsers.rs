@@ -13,9 +13,16 @@ use std::path::Path;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
+use clap::{CommandFactory, FromArgMatches};
 use deckodds::analysis::Spec;
-use deckodds::cards::{parse_card, parse_rank};
+use deckodds::cards::{parse_card, parse_rank, parse_rank_deal};
+use deckodds::cli::values::{
+    byte, parse_count, parse_count_or_zero, parse_digits, parse_half_width, parse_level,
+    parse_seconds, parse_seed, parse_threads, whole_number_in,
+};
+use deckodds::cli::{Cli, Engine, PrisonersBaseline, RollCallBaseline};
 use deckodds::commands::input;
+use deckodds::games::klondike::parse_deal;
 use serde_json::Value;
 
 use crate::support::{deckodds, fnv1a64};
@@ -177,6 +184,12 @@ fn in_file(message: String) -> String {
     .to_string()
 }
 
+/// A parser's result as [`check_parser`] takes it: its message, if it
+/// refused.
+fn refusal<T>(result: deckodds::Result<T>) -> Result<(), String> {
+    result.map(drop).map_err(|e| e.to_string())
+}
+
 fn words(list: &[&str]) -> Vec<String> {
     list.iter().map(|s| s.to_string()).collect()
 }
@@ -302,37 +315,58 @@ fn analysis_specs() {
     });
 }
 
-/// The values of options that the command layer parses: counts, seeds,
-/// levels, and deals of ranks and of cards.
+/// The plain values of options (`cli::values`): counts, seeds, levels,
+/// threads, half-widths, seconds, digits, small numbers; and the words
+/// `cli` parses itself.
 #[test]
 fn option_values() {
+    let counts = words(&["1000000", "1_000_000", "1e6", "25E2"]);
+    check_parser("count", counts, |t| refusal(parse_count(t)));
+    let counts = words(&["0", "100", "1e2"]);
+    check_parser("count or zero", counts, |t| refusal(parse_count_or_zero(t)));
+    let seeds = words(&["1", "18446744073709551615", "1_000"]);
+    check_parser("seed", seeds, |t| refusal(parse_seed(t)));
+    let levels = words(&["0.001", "0.05", "1e-9"]);
+    check_parser("level", levels, |t| refusal(parse_level(t)));
+    let threads = words(&["1", "2", "1024"]);
+    check_parser("threads", threads, |t| refusal(parse_threads(t)));
+    let widths = words(&["0.0005", "0.05%", "0.5"]);
+    check_parser("half-width", widths, |t| refusal(parse_half_width(t)));
+    let seconds = words(&["5", "0.5", "86400"]);
+    check_parser("seconds", seconds, |t| refusal(parse_seconds(t)));
+    let digits = words(&["0", "4", "12"]);
+    check_parser("digits", digits, |t| refusal(parse_digits(t)));
+    let draw = byte("must be 1 or 3");
+    check_parser("small number", words(&["1", "3", "255"]), |text| {
+        draw(text).map(drop).map_err(|e| e.to_string())
+    });
+    let suits = whole_number_in(1..=16);
+    check_parser("bounded number", words(&["1", "4", "16"]), |text| {
+        suits(text).map(drop).map_err(|e| e.to_string())
+    });
+    check_parser("--engine", words(&["memo", "exhaustive"]), |text| {
+        Engine::parse(text).map(drop).map_err(|e| e.to_string())
+    });
     check_parser(
-        "--trials",
-        words(&["1000000", "1_000_000", "1e6", "25E2"]),
-        |text| {
-            input::parse_count("--trials", text)
-                .map(drop)
-                .map_err(|e| e.to_string())
+        "--with",
+        words(&["exact", "order", "count", "seed", "rules"]),
+        |text| match (
+            RollCallBaseline::parse(text),
+            PrisonersBaseline::parse(text),
+        ) {
+            (Err(a), Err(b)) => Err(format!("{a} / {b}")),
+            _ => Ok(()),
         },
     );
-    check_parser(
-        "--seed",
-        words(&["1", "18446744073709551615", "1_000"]),
-        |text| input::parse_seed(text).map(drop).map_err(|e| e.to_string()),
-    );
-    check_parser("--level", words(&["0.001", "0.05", "1e-9"]), |text| {
-        input::parse_level(text)
-            .map(drop)
-            .map_err(|e| e.to_string())
-    });
+}
+
+/// Deals of ranks and of cards (`--deal`).
+#[test]
+fn deals() {
     check_parser(
         "--deal (ranks)",
         words(&["A 5 K 7 2 2 3", "1,13,12", "T J Q K"]),
-        |text| {
-            input::parse_rank_deal(text)
-                .map(drop)
-                .map_err(|e| e.to_string())
-        },
+        |text| parse_rank_deal(text).map(drop).map_err(|e| e.to_string()),
     );
     let deck: Vec<String> = ["C", "D", "H", "S"]
         .iter()
@@ -349,12 +383,208 @@ fn option_values() {
     check_parser(
         "--deal (cards)",
         vec![deck.join(" "), reversed.join(",")],
-        |text| {
-            input::parse_card_deal(text)
-                .map(drop)
-                .map_err(|e| e.to_string())
-        },
+        |text| parse_deal(text).map(drop).map_err(|e| e.to_string()),
     );
+}
+
+/// Inputs per option in [`every_option_on_the_command_line`]: fewer than
+/// [`CASES`], as each option's parser is fuzzed directly above too, and
+/// some on several commands.
+const CASES_PER_OPTION: u32 = 2_000;
+
+/// Every option that takes a value, on every command, parsed as the
+/// binary parses it (clap, with the value parsers `cli` gives it): each
+/// input must parse into the typed command line, or be refused with one
+/// line, and a value refused by its parser must read as every error does,
+/// `--flag value: what is allowed` ([`deckodds::cli::value_error`]).
+#[test]
+fn every_option_on_the_command_line() {
+    let mut root = Cli::command();
+    root.build();
+    let mut options = Vec::new();
+    collect_options(&root, &mut Vec::new(), &mut options);
+    // Built once and reused: parsing needs it mutable.
+    let root = std::cell::RefCell::new(root);
+    assert!(options.len() >= 60, "{} options", options.len());
+    for option in &options {
+        // A runner counts its cases over every run: one per option.
+        let mut runner = TestRunner::new(Config {
+            cases: CASES_PER_OPTION,
+            failure_persistence: None,
+            ..Config::default()
+        });
+        let argv = |value: &str| option.argv(value);
+        for seed in &option.seeds {
+            let matches = root
+                .borrow_mut()
+                .try_get_matches_from_mut(argv(seed))
+                .unwrap_or_else(|e| panic!("{}: a seed is refused: {seed:?}: {e}", option.name));
+            Cli::from_arg_matches(&matches).unwrap();
+        }
+        let result = runner.run(&inputs(option.seeds.clone()), |text| {
+            let parsed = root.borrow_mut().try_get_matches_from_mut(argv(&text));
+            match parsed {
+                Ok(matches) => {
+                    prop_assert!(Cli::from_arg_matches(&matches).is_ok());
+                }
+                Err(error) => {
+                    let message = match deckodds::cli::value_error(&error) {
+                        Some(error) => error.to_string(),
+                        None => {
+                            prop_assert!(
+                                error.kind() != clap::error::ErrorKind::ValueValidation,
+                                "{}: refused without a one-line reason: {error}",
+                                option.name
+                            );
+                            error
+                                .render()
+                                .to_string()
+                                .lines()
+                                .next()
+                                .unwrap_or("")
+                                .to_string()
+                        }
+                    };
+                    prop_assert!(
+                        !message.trim().is_empty() && !message.contains('\n'),
+                        "{}: not a one-line error for {text:?}: {message:?}",
+                        option.name
+                    );
+                }
+            }
+            Ok(())
+        });
+        if let Err(failure) = result {
+            panic!("{}: {failure}", option.name);
+        }
+    }
+}
+
+/// An option of a command, to fuzz.
+struct FuzzedOption {
+    /// `roll-call mc --ranks`.
+    name: String,
+    /// The command line up to the option (with any required option).
+    prefix: Vec<String>,
+    /// How the value is given: `--ranks=VALUE`, or after `--` for a
+    /// positional value.
+    flag: Option<String>,
+    /// Values after the fuzzed one (`--save-wins N FILE`: FILE).
+    suffix: Vec<String>,
+    seeds: Vec<String>,
+}
+
+impl FuzzedOption {
+    fn argv(&self, value: &str) -> Vec<String> {
+        let mut argv = self.prefix.clone();
+        match &self.flag {
+            // `--flag=VALUE`, so that a value starting with `-` is the
+            // value, not another flag.
+            Some(flag) if self.suffix.is_empty() => argv.push(format!("{flag}={value}")),
+            Some(flag) => argv.extend([flag.clone(), value.to_string()]),
+            None => argv.extend(["--".to_string(), value.to_string()]),
+        }
+        argv.extend(self.suffix.iter().cloned());
+        argv
+    }
+}
+
+/// Well-formed values of an option, for seeds: its default, and more.
+fn option_seeds(command: &[String], long: &str, default: Option<String>) -> Option<Vec<String>> {
+    let game = command.first().map(String::as_str).unwrap_or_default();
+    let mut seeds: Vec<String> = default.into_iter().filter(|d| !d.is_empty()).collect();
+    let more: &[&str] = match (game, long) {
+        // Paths and free text: nothing to parse.
+        (_, "checkpoint" | "resume" | "out" | "chart" | "save-winnable" | "for" | "results") => {
+            return None;
+        }
+        ("blackjack", "published") => return None,
+        (_, "format") => return None,
+        ("klondike", "deal") => {
+            let deck: Vec<String> = deckodds::games::klondike::sorted_deck()
+                .iter()
+                .map(|card| card.to_string())
+                .collect();
+            return Some(vec![deck.join(" "), deck.join(",")]);
+        }
+        (_, "deal") => &["A 5 K 7 2 2 3", "1,13,12"],
+        (_, "published") => &["sas", "published/sas.csv"],
+        (_, "shard") => &["0/4", "3/4"],
+        (_, "threads") => &["2"],
+        (_, "checkpoint-every") => &["5", "0.5"],
+        (_, "until-halfwidth") => &["0.05%", "0.001"],
+        (_, "max-trials" | "hands" | "hands-per-row") => &["1e6", "1000"],
+        (_, "trials") => &["1e3"],
+        (_, "digits") => &["4"],
+        (_, "remove") => &["10 10 6", "A,K"],
+        (_, "count" | "order") if command.get(1).map(String::as_str) == Some("mc") => &["all"],
+        (_, "save-wins") => &["3"],
+        (_, "GAME") => &["klondike"],
+        (_, "SHELL") => &["bash"],
+        _ => &[],
+    };
+    seeds.extend(more.iter().map(|s| s.to_string()));
+    (!seeds.is_empty()).then_some(seeds)
+}
+
+/// Every option of `command` and its subcommands that takes a value.
+fn collect_options(command: &clap::Command, path: &mut Vec<String>, out: &mut Vec<FuzzedOption>) {
+    for sub in command.get_subcommands().filter(|c| c.get_name() != "help") {
+        path.push(sub.get_name().to_string());
+        collect_options(sub, path, out);
+        path.pop();
+    }
+    if command.has_subcommands() {
+        return;
+    }
+    for arg in command.get_arguments() {
+        // A global option (`--threads`) is fuzzed on one command.
+        let global_elsewhere = arg.is_global_set() && path.as_slice() != ["klondike", "mc"];
+        if !arg.get_action().takes_values() || global_elsewhere {
+            continue;
+        }
+        let long = arg.get_long().map(String::from);
+        let name = long
+            .clone()
+            .unwrap_or_else(|| arg.get_id().to_string().to_uppercase());
+        let default = arg
+            .get_default_values()
+            .first()
+            .map(|d| d.to_string_lossy().into_owned());
+        let Some(seeds) = option_seeds(path, &name, default) else {
+            continue;
+        };
+        let mut prefix = vec!["deckodds".to_string()];
+        prefix.extend(path.iter().cloned());
+        // What the command requires besides this option, and what this
+        // option requires.
+        let required = command
+            .get_arguments()
+            .filter(|other| other.is_required_set() && other.get_id() != arg.get_id())
+            .filter_map(|other| other.get_long().map(|long| long.to_string()));
+        let required: Vec<String> = match long.as_deref() {
+            Some("hands" | "hands-per-row") => vec!["published".to_string()],
+            _ => required.collect(),
+        };
+        for other in required {
+            let value = match other.as_str() {
+                "deal" => "A 2".to_string(),
+                _ => "x.csv".to_string(),
+            };
+            prefix.extend([format!("--{other}"), value]);
+        }
+        let suffix = match arg.get_num_args().map(|n| n.min_values()) {
+            Some(2) => vec!["wins.txt".to_string()],
+            _ => Vec::new(),
+        };
+        out.push(FuzzedOption {
+            name: format!("{} {}", path.join(" "), name),
+            prefix,
+            flag: long.map(|long| format!("--{long}")),
+            suffix,
+            seeds,
+        });
+    }
 }
 
 /// Checkpoints (`--resume`), seeded with real ones; each mutated input is

@@ -110,7 +110,7 @@ pub fn dealer_table(params: &DealerParams) -> Result<Vec<OutcomeRow>> {
 pub fn effect_of_removal(params: &DealerParams) -> Result<Vec<(u8, Vec<RemovalEffect>)>> {
     if params.decks == Decks::Infinite {
         return Err(Error::invalid(
-            "--decks",
+            "decks",
             "inf",
             "the effect of removal needs a finite shoe (removing a card from an infinite deck changes nothing): give 1..=64 decks",
         ));
@@ -191,7 +191,7 @@ fn condition_on_no_natural(upcard: u8, row: OutcomeRow) -> Result<OutcomeRow> {
     let no_natural = BigRational::one() - &row[natural];
     if no_natural.is_zero() {
         return Err(Error::invalid(
-            "--peek",
+            "peek",
             format!("upcard {}", value_name(upcard)),
             "the dealer always has a natural in this shoe, so there is nothing to condition on",
         ));

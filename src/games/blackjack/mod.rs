@@ -72,16 +72,11 @@ pub enum Decks {
 }
 
 impl Decks {
-    /// Parses `--decks`: `1`..=`64` or `inf`.
+    /// Parses a number of decks: `1`..=`64` or `inf` (errors name `decks`).
     pub fn parse(text: &str) -> Result<Decks> {
         let text = text.trim();
-        let invalid = || {
-            Error::invalid(
-                "--decks",
-                text,
-                format!("must be 1..={MAX_DECKS} or \"inf\""),
-            )
-        };
+        let invalid =
+            || Error::invalid("decks", text, format!("must be 1..={MAX_DECKS} or \"inf\""));
         if text.eq_ignore_ascii_case("inf") || text.eq_ignore_ascii_case("infinite") {
             return Ok(Decks::Infinite);
         }
@@ -149,17 +144,14 @@ impl DealerParams {
         }
     }
 
-    /// Parses a `--remove` list such as `"10 10 6"` or `"A,K"` into values.
+    /// Parses a list of removed cards such as `"10 10 6"` or `"A,K"` into
+    /// values (errors name `removed`).
     pub fn parse_removed(text: &str) -> Result<Vec<u8>> {
         text.split(|c: char| c.is_whitespace() || c == ',')
             .filter(|token| !token.is_empty())
             .map(|token| {
                 parse_value(token).ok_or_else(|| {
-                    Error::invalid(
-                        "--remove",
-                        token,
-                        "each card must be A, 2..10, T, J, Q or K",
-                    )
+                    Error::invalid("removed", token, "each card must be A, 2..10, T, J, Q or K")
                 })
             })
             .collect()
@@ -175,9 +167,9 @@ impl DealerParams {
             Decks::Infinite => {
                 if let Some(&value) = self.removed.first() {
                     return Err(Error::invalid(
-                        "--remove",
+                        "removed",
                         value_name(value),
-                        "an infinite deck has no cards to remove; use a finite --decks",
+                        "an infinite deck has no cards to remove; use a finite number of decks",
                     ));
                 }
                 Ok(Shoe {
@@ -192,7 +184,7 @@ impl DealerParams {
                     if *count == 0 {
                         let asked = self.removed.iter().filter(|&&v| v == value).count();
                         return Err(Error::invalid(
-                            "--remove",
+                            "removed",
                             self.removed_text(),
                             format!(
                                 "removes {asked} cards of value {}, but {decks} deck(s) hold only {}",
@@ -269,7 +261,7 @@ impl Shoe {
         let count = &mut shoe.counts[usize::from(value - 1)];
         if *count == 0 {
             return Err(Error::invalid(
-                "--remove",
+                "removed",
                 value_name(value),
                 format!(
                     "leaves no card of value {} in the shoe, so upcard {} cannot be dealt",
@@ -338,20 +330,20 @@ pub enum Scoring {
 }
 
 impl Scoring {
-    /// Parses `--scoring`: `correct` or `sorted-fold`.
+    /// Parses a scoring: `correct` or `sorted-fold` (errors name `scoring`).
     pub fn parse(text: &str) -> Result<Scoring> {
         match text.trim() {
             "correct" => Ok(Scoring::Correct),
             "sorted-fold" => Ok(Scoring::SortedFold),
             _ => Err(Error::invalid(
-                "--scoring",
+                "scoring",
                 text,
                 "must be correct or sorted-fold",
             )),
         }
     }
 
-    /// The name `--scoring` takes.
+    /// The name [`Scoring::parse`] takes.
     pub fn name(self) -> &'static str {
         match self {
             Scoring::Correct => "correct",
@@ -525,7 +517,7 @@ impl DealerSimulation {
             !shoe.infinite && ((upcard == 1 && only(10)) || (upcard == 10 && only(1)));
         if params.peek && natural_is_certain {
             return Err(Error::invalid(
-                "--peek",
+                "peek",
                 format!("upcard {}", value_name(upcard)),
                 "the dealer always has a natural in this shoe, so there is nothing to condition on",
             ));

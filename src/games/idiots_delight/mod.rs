@@ -119,7 +119,7 @@ impl Hand {
 }
 
 impl IdiotsDelight {
-    /// The game on a `suits x ranks` deck. Errors name the bad option.
+    /// The game on a `suits x ranks` deck. Errors name the bad parameter.
     pub fn new(suits: u8, ranks: u8) -> Result<IdiotsDelight> {
         let deck = DeckSpec {
             suits,
@@ -129,7 +129,7 @@ impl IdiotsDelight {
         .validated()?;
         if deck.len() > MAX_CARDS {
             return Err(Error::invalid(
-                "--suits x --ranks",
+                "suits x ranks",
                 format!("{suits}x{ranks}"),
                 format!("the deck may have at most {MAX_CARDS} cards"),
             ));

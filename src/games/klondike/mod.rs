@@ -27,7 +27,7 @@
 
 pub mod record;
 
-use crate::cards::Card;
+use crate::cards::{Card, parse_card};
 use crate::engine::Simulation;
 use crate::error::{Error, Result};
 use crate::rng::{GameRng, shuffle};
@@ -272,11 +272,11 @@ impl Klondike {
     /// Checks the variants: `draw` 1 or 3, `passes` at least 1.
     pub fn new(params: KlondikeParams) -> Result<Klondike> {
         if !matches!(params.draw, 1 | 3) {
-            return Err(Error::invalid("--draw", params.draw, "must be 1 or 3"));
+            return Err(Error::invalid("draw", params.draw, "must be 1 or 3"));
         }
         if params.passes == 0 {
             return Err(Error::invalid(
-                "--passes",
+                "passes",
                 params.passes,
                 "must be at least 1 (passes through the stock; 1 = no redeal)",
             ));
@@ -559,9 +559,9 @@ impl Money {
             .sum();
         let total_net = i64::try_from(total).map_err(|_| {
             Error::invalid(
-                "--trials",
-                games,
-                "is too many games: the total net winnings exceed 64 bits",
+                "counts",
+                format!("of {games} games"),
+                "are too many games: the total net winnings exceed 64 bits",
             )
         })?;
         let n = games as f64;
@@ -588,6 +588,54 @@ impl Money {
             games_out: counts.get(52).copied().unwrap_or(0),
         })
     }
+}
+
+/// Parses a deal: 52 cards separated by spaces or commas (as
+/// [`crate::cards::parse_card`] reads them), each card of the standard deck
+/// exactly once, first dealt first. Errors name `deal`.
+pub fn parse_deal(text: &str) -> Result<[Card; 52]> {
+    const ALLOWED: &str = "must be the 52 cards of a standard deck, each once, first dealt first, e.g. \"7C 10D AS ...\"";
+    let cards = text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|token| !token.is_empty())
+        .map(|token| {
+            parse_card(token).map_err(|_| {
+                Error::invalid(
+                    "deal",
+                    token,
+                    "is not a card: a rank (A, 2..10, T, J, Q, K) and a suit (C, D, H, S or ♣ ♦ ♥ ♠)",
+                )
+            })
+        })
+        .collect::<Result<Vec<Card>>>()?;
+    let mut seen = [false; 256];
+    for &card in &cards {
+        let seen = &mut seen[usize::from(card.code())];
+        if *seen {
+            return Err(Error::invalid("deal", format!("has {card} twice"), ALLOWED));
+        }
+        *seen = true;
+    }
+    if cards.len() != 52 {
+        let missing: Vec<String> = sorted_deck()
+            .iter()
+            .filter(|card| !seen[usize::from(card.code())])
+            .map(|card| card.to_string())
+            .collect();
+        // A few missing cards are named; a short deal would list dozens.
+        let named = match missing.len() {
+            n if n > 5 => format!("{} and {} more", missing[..5].join(" "), n - 5),
+            _ => missing.join(" "),
+        };
+        return Err(Error::invalid(
+            "deal",
+            format!("has {} cards (missing {named})", cards.len()),
+            ALLOWED,
+        ));
+    }
+    cards
+        .try_into()
+        .map_err(|_| Error::invalid("deal", text, ALLOWED))
 }
 
 #[cfg(test)]
@@ -682,8 +730,8 @@ mod tests {
                 .unwrap_err()
                 .to_string()
         };
-        assert!(bad(2, 1).contains("--draw 2"));
-        assert!(bad(1, 0).contains("--passes 0"));
+        assert!(bad(2, 1).starts_with("draw 2:"));
+        assert!(bad(1, 0).starts_with("passes 0:"));
     }
 
     #[test]
@@ -726,5 +774,41 @@ mod tests {
         }
         assert_eq!(counts, replayed);
         assert_eq!(counts.iter().sum::<u64>(), 2_000);
+    }
+
+    fn deck_text() -> String {
+        sorted_deck()
+            .iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn a_deal_parses_in_letters_and_symbols() {
+        assert_eq!(parse_deal(&deck_text()).unwrap(), sorted_deck());
+        let symbols = deck_text()
+            .replace('C', "♣")
+            .replace('D', "♦")
+            .replace('H', "♥")
+            .replace('S', "♠");
+        assert_eq!(parse_deal(&symbols).unwrap(), sorted_deck());
+    }
+
+    #[test]
+    fn a_bad_deal_is_named() {
+        let check = |text: &str, expected: &str| {
+            let message = parse_deal(text).unwrap_err().to_string();
+            assert!(message.starts_with(expected), "{message}");
+        };
+        let full = deck_text();
+        check(&full.replacen("AC", "AD", 1), "deal has AD twice:");
+        check(
+            &full.replacen("AC ", "", 1),
+            "deal has 51 cards (missing AC):",
+        );
+        check(&format!("{full} 2C"), "deal has 2C twice:");
+        check(&full.replacen("AC", "1X", 1), "deal 1X: is not a card");
+        check("", "deal has 0 cards (missing AC 2C 3C 4C 5C and 47 more):");
     }
 }

@@ -64,7 +64,7 @@ impl StackMove {
             "reversed" => Ok(StackMove::Reversed),
             "kept" => Ok(StackMove::Kept),
             _ => Err(Error::invalid(
-                "--stack-move",
+                "stack_move",
                 text,
                 "must be \"reversed\" (card by card, the seed's program) or \"kept\" (as a unit)",
             )),
@@ -194,22 +194,18 @@ impl PrisonersPatience {
     pub fn new(params: PrisonersParams) -> Result<PrisonersPatience> {
         if !(MIN_RANKS..=MAX_RANKS).contains(&params.ranks) {
             return Err(Error::invalid(
-                "--ranks",
+                "ranks",
                 params.ranks,
                 "must be 3 to 13 (with 2 ranks every pair of different ranks fits)",
             ));
         }
         if params.suits == 0 {
-            return Err(Error::invalid(
-                "--suits",
-                params.suits,
-                "must be at least 1",
-            ));
+            return Err(Error::invalid("suits", params.suits, "must be at least 1"));
         }
         let n = usize::from(params.ranks) * usize::from(params.suits);
         if n > MAX_CARDS {
             return Err(Error::invalid(
-                "--suits x --ranks",
+                "suits x ranks",
                 format!("{} x {} = {n} cards", params.suits, params.ranks),
                 format!("must be at most {MAX_CARDS} cards"),
             ));
@@ -253,7 +249,7 @@ impl PrisonersPatience {
     }
 
     /// Checks that `deal` is an arrangement of this deck: ranks 1..=R,
-    /// each exactly `suits` times. The error names `--deal`.
+    /// each exactly `suits` times. The error names `deal`.
     pub fn check_deal(&self, deal: &[u8]) -> Result<()> {
         self.deck().check_deal(deal)
     }
@@ -676,15 +672,15 @@ mod tests {
             .unwrap_err()
             .to_string()
         };
-        assert!(bad(4, 2).contains("--ranks"));
-        assert!(bad(4, 14).contains("--ranks"));
-        assert!(bad(0, 13).contains("--suits"));
-        assert!(bad(5, 13).contains("--suits x --ranks"));
+        assert!(bad(4, 2).starts_with("ranks 2:"));
+        assert!(bad(4, 14).starts_with("ranks 14:"));
+        assert!(bad(0, 13).starts_with("suits 0:"));
+        assert!(bad(5, 13).starts_with("suits x ranks 5 x 13"));
         assert!(
             StackMove::parse("sideways")
                 .unwrap_err()
                 .to_string()
-                .contains("--stack-move")
+                .starts_with("stack_move sideways:")
         );
         let game = PrisonersPatience::standard();
         assert!(game.check_deal(&[1, 2, 3]).is_err());

@@ -71,8 +71,8 @@ use crate::games::roll_call::{RollCall, RollCallParams};
 /// count order, 1, 2, ..., R, 1, 2, ..., matches everywhere).
 ///
 /// Errors, exactly as [`RollCall::new`] (whose check this is): `ranks`
-/// outside 2..=13 (naming `--ranks`), `copies == 0` (`--copies`), or more
-/// than 64 cards (`--ranks x --copies`).
+/// outside 2..=13 (naming `ranks`), `copies == 0` (`copies`), or more
+/// than 64 cards (`ranks x copies`).
 pub fn first_pass_matches(ranks: u8, copies: u8) -> Result<ArrangementCounts> {
     // One check of the deck shape for the game and its exact engines, so
     // the errors (and what is allowed) are the same everywhere.
@@ -370,16 +370,18 @@ mod tests {
     #[test]
     fn bad_shapes_are_errors() {
         for (ranks, copies, option) in [
-            (0, 4, "--ranks"),
-            (1, 4, "--ranks"),
-            (14, 4, "--ranks"),
-            (13, 0, "--copies"),
-            (13, 5, "--ranks x --copies"),
-            (2, 33, "--ranks x --copies"),
-            (5, 255, "--ranks x --copies"),
+            (0, 4, "ranks"),
+            (1, 4, "ranks"),
+            (14, 4, "ranks"),
+            (13, 0, "copies"),
+            (13, 5, "ranks x copies"),
+            (2, 33, "ranks x copies"),
+            (5, 255, "ranks x copies"),
         ] {
             match first_pass_matches(ranks, copies) {
-                Err(Error::InvalidValue { option: named, .. }) => {
+                Err(Error::InvalidValue {
+                    parameter: named, ..
+                }) => {
                     assert_eq!(named, option, "{ranks} x {copies}")
                 }
                 other => panic!("{ranks} x {copies}: expected an error, got {other:?}"),

@@ -81,13 +81,13 @@ pub enum PassOrder {
 }
 
 impl Count {
-    /// Parses `continuous` or `restart`; the error names `--count`.
+    /// Parses `continuous` or `restart`; the error names `count`.
     pub fn parse(text: &str) -> Result<Count> {
         match text {
             "continuous" => Ok(Count::Continuous),
             "restart" => Ok(Count::Restart),
             _ => Err(Error::invalid(
-                "--count",
+                "count",
                 text,
                 "must be continuous or restart",
             )),
@@ -104,12 +104,12 @@ impl Count {
 }
 
 impl PassOrder {
-    /// Parses `same` or `reversed`; the error names `--order`.
+    /// Parses `same` or `reversed`; the error names `order`.
     pub fn parse(text: &str) -> Result<PassOrder> {
         match text {
             "same" => Ok(PassOrder::Same),
             "reversed" => Ok(PassOrder::Reversed),
-            _ => Err(Error::invalid("--order", text, "must be same or reversed")),
+            _ => Err(Error::invalid("order", text, "must be same or reversed")),
         }
     }
 
@@ -222,14 +222,14 @@ impl RollCall {
     pub fn new(params: RollCallParams) -> Result<RollCall> {
         if !(2..=MAX_RANKS).contains(&params.ranks) {
             return Err(Error::invalid(
-                "--ranks",
+                "ranks",
                 params.ranks,
                 "must be 2 to 13 (the count runs from 1 to the number of ranks)",
             ));
         }
         if params.copies == 0 {
             return Err(Error::invalid(
-                "--copies",
+                "copies",
                 params.copies,
                 "must be at least 1",
             ));
@@ -237,7 +237,7 @@ impl RollCall {
         let n = usize::from(params.ranks) * usize::from(params.copies);
         if n > MAX_CARDS {
             return Err(Error::invalid(
-                "--ranks x --copies",
+                "ranks x copies",
                 format!("{} x {} = {n} cards", params.ranks, params.copies),
                 format!("must be at most {MAX_CARDS} cards"),
             ));
@@ -287,7 +287,7 @@ impl RollCall {
     }
 
     /// Checks that `deal` is an arrangement of this deck: ranks 1..=R, each
-    /// exactly `copies` times. The error names `--deal`.
+    /// exactly `copies` times. The error names `deal`.
     pub fn check_deal(&self, deal: &[u8]) -> Result<()> {
         self.deck().check_deal(deal)
     }
@@ -1124,10 +1124,10 @@ mod tests {
             .unwrap_err()
             .to_string()
         };
-        assert!(bad(1, 4).contains("--ranks"));
-        assert!(bad(14, 4).contains("--ranks"));
-        assert!(bad(13, 0).contains("--copies"));
-        assert!(bad(13, 5).contains("--ranks x --copies"));
+        assert!(bad(1, 4).starts_with("ranks 1:"));
+        assert!(bad(14, 4).starts_with("ranks 14:"));
+        assert!(bad(13, 0).starts_with("copies 0:"));
+        assert!(bad(13, 5).starts_with("ranks x copies 13 x 5"));
         let game = RollCall::standard();
         assert!(game.check_deal(&[1, 2, 3]).is_err());
         let mut deal = game.sorted_ranks();

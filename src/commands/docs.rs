@@ -10,7 +10,7 @@ use clap_complete::Shell;
 use super::{Context, emit};
 use crate::cli::Cli;
 use crate::error::{Error, Result};
-use crate::rulebook::{self, Game};
+use crate::rulebook;
 
 /// The shells `deckodds completions` writes scripts for, by the name it
 /// takes.
@@ -25,7 +25,7 @@ const SHELLS: [(&str, Shell); 5] = [
 /// `deckodds rules [GAME]`: the whole rule book, or its general part and
 /// GAME's section.
 pub(super) fn rules(game: Option<&str>, context: &Context) -> Result<()> {
-    let game = game.map(Game::parse).transpose()?;
+    let game = game.map(rulebook::parse_game).transpose()?;
     emit(&rulebook::text_for(game), None, context)
 }
 

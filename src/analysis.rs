@@ -43,37 +43,14 @@ use toml::de::{DeTable, DeValue};
 
 use crate::cli::Cli;
 use crate::error::{Error, Result};
+use crate::games::registry;
 
 pub use index::results_index;
-
-/// The games a spec may name (the top-level commands).
-const GAMES: [&str; 5] = [
-    "blackjack",
-    "idiots-delight",
-    "roll-call",
-    "prisoners-patience",
-    "klondike",
-];
 
 /// Options a spec never sets in `[params]`: the outputs and the run's
 /// manner come from the spec's other keys (and `--trials` and `--seed` of a
 /// sampling command from `[monte-carlo]`).
 const RESERVED: [&str; 5] = ["out", "format", "quiet", "threads", "help"];
-
-/// Options with which a command that can sample samples nothing, so its
-/// spec takes no `[monte-carlo]`: checking a published table
-/// (`blackjack compare --published`) and solving every arrangement
-/// (`prisoners-patience solve --every`). Read from `[params]`.
-const NO_SAMPLING_WITH: [(&str, &str, &str); 2] = [
-    ("blackjack", "compare", "published"),
-    ("prisoners-patience", "solve", "every"),
-];
-
-/// Commands that draw the chart of a spec's `svg` output themselves
-/// (`--chart`), given the option they need for it: the published
-/// comparison of Idiot's Delight overlays counts its JSON does not carry.
-/// Every other chart is drawn by `reproduce` from the JSON output.
-const OWN_CHART_WITH: [(&str, &str, &str); 1] = [("idiots-delight", "compare", "published")];
 
 /// The subcommand that compares, in every game: the only one whose JSON
 /// output carries a verdict, so the only one a spec may `expect` of.
@@ -337,13 +314,14 @@ impl Spec {
                 "description: must be one line of text".into(),
             ));
         }
-        let game = required("game", &format!("one of {}", GAMES.join(", ")))?;
-        if !GAMES.contains(&game.as_str()) {
+        let games = registry::ids().join(", ");
+        let game = required("game", &format!("one of {games}"))?;
+        let Some(entry) = registry::by_id(&game) else {
             return Err(bad(
                 line("game"),
-                format!("game = {game:?}: unknown; one of {}", GAMES.join(", ")),
+                format!("game = {game:?}: unknown; one of {games}"),
             ));
-        }
+        };
         let root = Cli::command();
         let game_command = root
             .find_subcommand(&game)
@@ -502,14 +480,14 @@ impl Spec {
             }
         }
 
+        // Options with which a command that can sample samples nothing
+        // (checking a published table, solving every arrangement), so its
+        // spec takes no `[monte-carlo]`: the registry's, read from
+        // `[params]`.
         let samples = can_sample
-            && !params.iter().any(|param| {
-                NO_SAMPLING_WITH.contains(&(
-                    game.as_str(),
-                    command_name.as_str(),
-                    param.name.as_str(),
-                ))
-            });
+            && !params
+                .iter()
+                .any(|param| entry.samples_nothing(&command_name, &param.name));
         let sampling = match (get("monte-carlo"), samples) {
             (None, true) => {
                 return Err(bad(
@@ -632,11 +610,12 @@ impl Spec {
                 ));
             }
         };
-        // A command that draws its own chart (`--chart`) is given the svg
-        // path; any other's chart is drawn from its JSON.
-        let draws_own_chart = params.iter().any(|param| {
-            OWN_CHART_WITH.contains(&(game.as_str(), command_name.as_str(), param.name.as_str()))
-        });
+        // A command that draws its own chart (`--chart`, given an option
+        // the registry names) is given the svg path; any other's chart is
+        // drawn from its JSON.
+        let draws_own_chart = params
+            .iter()
+            .any(|param| entry.draws_own_chart(&command_name, &param.name));
         let has_json = outputs.iter().any(|o| o == "json");
         if outputs.iter().any(|o| o == "svg") && !draws_own_chart && !has_json {
             return Err(bad(

@@ -3,75 +3,28 @@
 //! source tree.
 //!
 //! The book is a general part (cards, decks, shuffles) followed by one
-//! numbered section per game, `## N. Title`, in the order of [`Game::ALL`].
-//! Help texts, doc comments and `results/` cite "RULES.md section N", so
-//! the numbers are fixed: [`Game::section`] is the number the book uses.
+//! numbered section per game, `## N. Title`, in the order of
+//! [`registry::GAMES`]. Help texts, doc comments and `results/` cite
+//! "RULES.md section N", so the numbers are fixed: a game's
+//! [`GameEntry::rules_section`] is the number the book uses.
 //! No I/O here: [`text_for`] returns the text and `commands` prints it.
 
 use crate::error::{Error, Result};
+use crate::games::registry::{self, GameEntry};
 
 /// The whole rule book, as committed beside `ARCHITECTURE.md`.
 pub const RULE_BOOK: &str = include_str!("../RULES.md");
 
-/// A game with a section in the rule book. Its name is the subcommand
-/// that plays it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Game {
-    /// Section 1.
-    IdiotsDelight,
-    /// Section 2.
-    RollCall,
-    /// Section 3.
-    PrisonersPatience,
-    /// Section 4.
-    Klondike,
-    /// Section 5: the dealer's outcomes.
-    Blackjack,
-}
-
-impl Game {
-    /// Every game, in the order of its section.
-    pub const ALL: [Game; 5] = [
-        Game::IdiotsDelight,
-        Game::RollCall,
-        Game::PrisonersPatience,
-        Game::Klondike,
-        Game::Blackjack,
-    ];
-
-    /// The subcommand that plays the game, which `deckodds rules` takes.
-    pub fn name(self) -> &'static str {
-        match self {
-            Game::IdiotsDelight => "idiots-delight",
-            Game::RollCall => "roll-call",
-            Game::PrisonersPatience => "prisoners-patience",
-            Game::Klondike => "klondike",
-            Game::Blackjack => "blackjack",
-        }
-    }
-
-    /// The number of the game's section in the rule book.
-    pub fn section(self) -> u8 {
-        match self {
-            Game::IdiotsDelight => 1,
-            Game::RollCall => 2,
-            Game::PrisonersPatience => 3,
-            Game::Klondike => 4,
-            Game::Blackjack => 5,
-        }
-    }
-
-    /// Parses a game's subcommand name (`roll-call`), as `deckodds rules`
-    /// takes it; the error lists every name allowed.
-    pub fn parse(text: &str) -> Result<Game> {
-        Game::ALL
-            .into_iter()
-            .find(|game| game.name() == text.trim())
-            .ok_or_else(|| {
-                let names: Vec<&str> = Game::ALL.iter().map(|game| game.name()).collect();
-                Error::invalid("game", text, format!("must be one of {}", names.join(", ")))
-            })
-    }
+/// Parses a game's id (`roll-call`), as `deckodds rules` takes it, into
+/// its registry entry; the error lists every id allowed.
+pub fn parse_game(text: &str) -> Result<&'static GameEntry> {
+    registry::by_id(text.trim()).ok_or_else(|| {
+        Error::invalid(
+            "game",
+            text,
+            format!("must be one of {}", registry::ids().join(", ")),
+        )
+    })
 }
 
 /// The heading that opens section `number`: `## N. `.
@@ -100,8 +53,8 @@ pub fn general() -> &'static str {
 /// `game`'s section, from its heading to the next heading of the same
 /// level (or the end of the book). Empty only if the book lacked the
 /// section, which the tests rule out.
-pub fn section(game: Game) -> &'static str {
-    let Some(start) = line_starting(&heading(game.section())) else {
+pub fn section(game: &GameEntry) -> &'static str {
+    let Some(start) = line_starting(&heading(game.rules_section)) else {
         return "";
     };
     let body = &RULE_BOOK[start..];
@@ -115,7 +68,7 @@ pub fn section(game: Game) -> &'static str {
 
 /// What `deckodds rules [GAME]` prints: the whole book, or the general
 /// part and `game`'s section.
-pub fn text_for(game: Option<Game>) -> String {
+pub fn text_for(game: Option<&GameEntry>) -> String {
     match game {
         None => RULE_BOOK.to_string(),
         Some(game) => format!("{}{}", general(), section(game)),
@@ -129,31 +82,31 @@ mod tests {
     #[test]
     fn every_game_has_its_numbered_section_in_order() {
         let mut last = 0;
-        for game in Game::ALL {
+        for game in registry::GAMES {
             let text = section(game);
             assert!(
-                text.starts_with(&heading(game.section())),
+                text.starts_with(&heading(game.rules_section)),
                 "section {} of RULES.md is missing",
-                game.section()
+                game.rules_section
             );
-            let at = line_starting(&heading(game.section())).unwrap();
-            assert!(at > last, "section {} is out of order", game.section());
+            let at = line_starting(&heading(game.rules_section)).unwrap();
+            assert!(at > last, "section {} is out of order", game.rules_section);
             last = at;
         }
     }
 
     #[test]
     fn a_section_holds_its_own_game_and_no_other() {
-        for game in Game::ALL {
+        for game in registry::GAMES {
             let text = section(game);
             assert_eq!(
                 text.matches("\n## ").count() + usize::from(text.starts_with("## ")),
                 1,
                 "section {} holds one heading of its level",
-                game.section()
+                game.rules_section
             );
-            for other in Game::ALL.iter().filter(|&&other| other != game) {
-                assert!(!text.contains(&heading(other.section())));
+            for other in registry::GAMES.iter().filter(|&&other| other != game) {
+                assert!(!text.contains(&heading(other.rules_section)));
             }
         }
     }
@@ -167,17 +120,17 @@ mod tests {
             assert!(general.contains(&format!("`{shuffle}`")), "{shuffle}");
         }
         assert_eq!(text_for(None), RULE_BOOK);
-        let roll_call = text_for(Some(Game::RollCall));
+        let roll_call = text_for(Some(&registry::ROLL_CALL));
         assert!(roll_call.starts_with(general));
-        assert!(roll_call.ends_with(section(Game::RollCall)));
+        assert!(roll_call.ends_with(section(&registry::ROLL_CALL)));
     }
 
     #[test]
     fn names_parse_and_unknown_ones_list_the_allowed() {
-        for game in Game::ALL {
-            assert_eq!(Game::parse(game.name()).unwrap(), game);
+        for game in registry::GAMES {
+            assert_eq!(parse_game(game.id).unwrap(), game);
         }
-        let message = Game::parse("poker").unwrap_err().to_string();
+        let message = parse_game("poker").unwrap_err().to_string();
         assert_eq!(
             message,
             "game poker: must be one of idiots-delight, roll-call, prisoners-patience, klondike, blackjack"

@@ -6,25 +6,8 @@
 //! `reproduce` writes, and `reproduce --check` can tell when it is stale.
 
 use super::{Profile, Spec};
+use crate::games::registry::GAMES;
 use crate::report::figures::thousands;
-
-/// The games in the order of RULES.md, with their headings.
-const SECTIONS: [(&str, &str); 5] = [
-    ("idiots-delight", "Idiot's Delight (RULES.md section 1)"),
-    (
-        "roll-call",
-        "Roll-Call, or Hit or Miss (RULES.md section 2)",
-    ),
-    (
-        "prisoners-patience",
-        "Prisoner's patience (RULES.md section 3)",
-    ),
-    ("klondike", "Klondike (RULES.md section 4)"),
-    (
-        "blackjack",
-        "Blackjack dealer outcomes (RULES.md section 5)",
-    ),
-];
 
 /// The index of the tables of `specs` (all of `analysis/`) made under
 /// `profile` into the folder named `folder`, as Markdown.
@@ -39,13 +22,16 @@ pub fn results_index(specs: &[Spec], folder: &str, profile: Profile) -> String {
         Profile::Quick => QUICK_INTRO,
     });
     out.push_str(METHODS);
-    for (game, heading) in SECTIONS {
-        let tables: Vec<&Spec> = specs.iter().filter(|s| s.game == game).collect();
+    // The games in the order of RULES.md, from the registry, so that no
+    // game's tables can be left out.
+    for game in GAMES {
+        let tables: Vec<&Spec> = specs.iter().filter(|s| s.game == game.id).collect();
         if tables.is_empty() {
             continue;
         }
         out.push_str(&format!(
-            "\n## {heading}\n\n| table | what it shows | method | files | spec |\n|---|---|---|---|---|\n"
+            "\n## {} (RULES.md section {})\n\n| table | what it shows | method | files | spec |\n|---|---|---|---|---|\n",
+            game.results_heading, game.rules_section
         ));
         for spec in tables {
             let mut files: Vec<String> = spec

@@ -22,7 +22,7 @@ use clap::{Arg, Args, Parser, Subcommand};
 use clap_complete::Shell;
 
 use crate::error::{Error, Result};
-use crate::rulebook::Game;
+use crate::games::registry::GameEntry;
 
 mod blackjack;
 mod common;
@@ -147,8 +147,8 @@ pub enum Command {
     Rules {
         /// The game, by its command's name: idiots-delight, roll-call,
         /// prisoners-patience, klondike or blackjack. Default: every game.
-        #[arg(value_name = "GAME", value_parser = Game::parse)]
-        game: Option<Game>,
+        #[arg(value_name = "GAME", value_parser = crate::rulebook::parse_game)]
+        game: Option<&'static GameEntry>,
     },
     /// Prints a completion script for a shell: bash, zsh, fish, powershell
     /// or elvish (e.g. `deckodds completions bash > FILE` in bash's

@@ -22,7 +22,7 @@ use crate::report::headline::{Headline, HeadlineFigure};
 use crate::report::{self, Format, Method, Report, ReportDistribution, comparison};
 
 /// The game name in reports.
-const GAME: &str = "blackjack-dealer";
+const GAME: &str = crate::games::registry::BLACKJACK.report_name;
 
 pub(super) fn run(command: BlackjackCommand, context: &Context) -> Result<()> {
     // The library names parameters (`decks`); the user gave flags.

@@ -10,11 +10,12 @@ use clap_complete::Shell;
 use super::{Context, emit};
 use crate::cli::Cli;
 use crate::error::{Error, Result};
-use crate::rulebook::{self, Game};
+use crate::games::registry::GameEntry;
+use crate::rulebook;
 
 /// `deckodds rules [GAME]`: the whole rule book, or its general part and
 /// GAME's section.
-pub(super) fn rules(game: Option<Game>, context: &Context) -> Result<()> {
+pub(super) fn rules(game: Option<&'static GameEntry>, context: &Context) -> Result<()> {
     emit(&rulebook::text_for(game), None, context)
 }
 

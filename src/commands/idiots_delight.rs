@@ -31,7 +31,7 @@ use crate::rng::Shuffle;
 use crate::stats;
 
 /// The game name in reports.
-const GAME: &str = "idiots-delight";
+const GAME: &str = crate::games::registry::IDIOTS_DELIGHT.report_name;
 
 /// The distribution key of every report (docs/GUIDE.md).
 const KEY: &str = "cards-left";

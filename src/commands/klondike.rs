@@ -20,7 +20,7 @@ use crate::report::headline::{Headline, HeadlineFigure};
 use crate::report::{Method, Report, ReportDistribution, SummaryFigure, SummaryItem};
 
 /// The game name in reports.
-const GAME: &str = "klondike";
+const GAME: &str = crate::games::registry::KLONDIKE.report_name;
 
 /// The distribution key of every report (the contract).
 const KEY: &str = "foundation-cards";

@@ -38,7 +38,7 @@ use crate::report::headline::Headline;
 use crate::report::{Method, Report, ReportDistribution, comparison};
 
 /// The game name in reports.
-const GAME: &str = "prisoners-patience";
+const GAME: &str = crate::games::registry::PRISONERS_PATIENCE.report_name;
 
 /// The distribution key of every report (docs/GUIDE.md): stacks left.
 const KEY: &str = "stacks";

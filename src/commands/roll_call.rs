@@ -34,7 +34,7 @@ use crate::report::headline::{Headline, HeadlineFigure};
 use crate::report::{Method, Report, ReportDistribution, comparison};
 
 /// The game name in reports.
-const GAME: &str = "roll-call";
+const GAME: &str = crate::games::registry::ROLL_CALL.report_name;
 
 /// Above this an exact run is refused unless `--force`: ten minutes.
 const MAX_EXACT_SECONDS: f64 = 600.0;

@@ -329,19 +329,18 @@ fn next_permutation(items: &mut [Card]) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::collections::{BTreeSet, HashMap};
     use std::sync::atomic::{AtomicU64, Ordering};
 
     use super::*;
     use crate::engine::NoProgress;
-    use crate::engine::SequentialGame;
     use crate::engine::montecarlo::with_threads;
-    use crate::games::idiots_delight::IdiotsDelight;
 
     /// Every permutation of `items` (all n! of them, duplicates included),
-    /// by Heap's algorithm, passed to `visit`.
-    fn heap_permutations(items: &mut [Card], visit: &mut impl FnMut(&[Card])) {
+    /// by Heap's algorithm, passed to `visit`. (Also the brute force the
+    /// games' tests check the engines against.)
+    pub(crate) fn heap_permutations(items: &mut [Card], visit: &mut impl FnMut(&[Card])) {
         let n = items.len();
         let mut c = vec![0usize; n];
         visit(items);
@@ -379,19 +378,42 @@ mod tests {
         (1..=n).map(BigUint::from).product()
     }
 
-    #[test]
-    fn idiots_delight_matches_brute_force_over_permutations() {
-        for (suits, ranks) in [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3), (4, 2)] {
-            let game = IdiotsDelight::new(suits, ranks).unwrap();
-            let mut deck = game.deck().sorted_cards();
-            let counts = whole(&deck, game.n_outcomes(), |d| game.play(d));
+    /// `suits` x `ranks` distinct cards.
+    fn distinct_deck(suits: u8, ranks: u8) -> Vec<Card> {
+        (0..suits)
+            .flat_map(|suit| (1..=ranks).map(move |rank| Card::new(rank, suit)))
+            .collect()
+    }
 
-            // Distinct cards, so distinct arrangements are permutations.
-            let mut expected = vec![0u64; game.n_outcomes()];
-            heap_permutations(&mut deck, &mut |d| expected[game.play(d)] += 1);
-            assert_eq!(counts.counts, big(&expected), "{suits}x{ranks}");
-            assert_eq!(counts.total, factorial(deck.len() as u64));
-            assert_eq!(counts.total, n_arrangements(&deck));
+    /// A toy play function that reads the whole order: the cards higher
+    /// than the card before them (ascents; the Eulerian numbers over the
+    /// permutations of distinct cards), one bin per count.
+    fn ascents(deal: &[Card]) -> usize {
+        deal.windows(2).filter(|w| w[0] < w[1]).count()
+    }
+
+    /// Another, that weighs each card by its place, in 7 bins.
+    fn by_place(deal: &[Card]) -> usize {
+        deal.iter().enumerate().fold(0, |hash, (place, card)| {
+            (hash * 31 + (place + 1) * usize::from(card.code())) % 7
+        })
+    }
+
+    #[test]
+    fn distinct_decks_match_brute_force_over_permutations() {
+        for (suits, ranks) in [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3), (4, 2)] {
+            let mut deck = distinct_deck(suits, ranks);
+            let n = deck.len();
+            let bins = n.max(7);
+            for play in [&ascents as &(dyn Fn(&[Card]) -> usize + Sync), &by_place] {
+                let counts = whole(&deck, bins, play);
+                // Distinct cards, so distinct arrangements are permutations.
+                let mut expected = vec![0u64; bins];
+                heap_permutations(&mut deck, &mut |d| expected[play(d)] += 1);
+                assert_eq!(counts.counts, big(&expected), "{suits}x{ranks}");
+                assert_eq!(counts.total, factorial(n as u64));
+                assert_eq!(counts.total, n_arrangements(&deck));
+            }
         }
     }
 
@@ -406,7 +428,6 @@ mod tests {
         let mut deck = multiset_deck();
         assert_eq!(n_arrangements(&deck), BigUint::from(60u32)); // 6!/(2!3!1!)
         let first_three = |d: &[Card]| d.iter().position(|c| c.rank() == 3).unwrap();
-        let ascents = |d: &[Card]| d.windows(2).filter(|w| w[0] < w[1]).count();
 
         let mut seen = BTreeSet::new();
         heap_permutations(&mut deck, &mut |d| {
@@ -459,16 +480,13 @@ mod tests {
 
     #[test]
     fn shards_add_up_to_the_whole() {
-        let game = IdiotsDelight::new(3, 3).unwrap();
-        let deck = game.deck().sorted_cards();
-        let play = |d: &[Card]| game.play(d);
-        let full = whole(&deck, game.n_outcomes(), play);
+        let deck = distinct_deck(3, 3);
+        let full = whole(&deck, 7, by_place);
         for count in [3, 7] {
-            let mut summed = ArrangementCounts::zero(game.n_outcomes());
+            let mut summed = ArrangementCounts::zero(7);
             for k in 0..count {
                 let shard = Shard::parse(&format!("{k}/{count}")).unwrap();
-                let part =
-                    count_arrangements(&deck, game.n_outcomes(), play, shard, &NoProgress).unwrap();
+                let part = count_arrangements(&deck, 7, by_place, shard, &NoProgress).unwrap();
                 summed.add(&part);
             }
             assert_eq!(summed, full, "{count} shards");
@@ -491,9 +509,8 @@ mod tests {
 
     #[test]
     fn counts_do_not_depend_on_threads() {
-        let game = IdiotsDelight::new(3, 3).unwrap();
-        let deck = game.deck().sorted_cards();
-        let run = || whole(&deck, game.n_outcomes(), |d| game.play(d));
+        let deck = distinct_deck(3, 3);
+        let run = || whole(&deck, 7, by_place);
         let one = with_threads(1, run);
         assert_eq!(with_threads(2, run), one);
         assert_eq!(with_threads(3, run), one);
@@ -508,7 +525,7 @@ mod tests {
             }
         }
         for deck in [
-            IdiotsDelight::new(3, 3).unwrap().deck().sorted_cards(),
+            distinct_deck(3, 3),
             multiset_deck(),
             vec![Card::new(5, 2)],
             vec![],
@@ -522,7 +539,7 @@ mod tests {
             }
         }
         // 12 distinct cards: prefixes of three cards, 12 x 11 x 10 tasks.
-        let deck = IdiotsDelight::new(4, 3).unwrap().deck().sorted_cards();
+        let deck = distinct_deck(4, 3);
         assert_eq!(progress_units(&deck), 1320);
     }
 

@@ -13,6 +13,7 @@ use super::chart::{
     ZPoint, ZScorePlot,
 };
 use crate::error::{Error, Result};
+use crate::games::registry;
 
 /// The shapes [`svg_for_report`] draws, for its error message.
 const DRAWABLE: &str = "svg draws a report with one distribution (as bars), \
@@ -56,7 +57,8 @@ pub fn svg_for_report(report: &Value) -> Result<String> {
     match distributions.as_slice() {
         [distribution] => bar_chart_svg(report, distribution),
         [_, _, ..]
-            if game == "blackjack-dealer" && distributions.iter().all(|d| upcard(d).is_some()) =>
+            if registry::by_report_name(game).is_some_and(|entry| entry.stacks_upcards)
+                && distributions.iter().all(|d| upcard(d).is_some()) =>
         {
             stacked_svg(report, &distributions)
         }
@@ -137,16 +139,10 @@ fn bar_chart_svg(report: &Value, distribution: &Value) -> Result<String> {
     chart::render_svg(&chart)
 }
 
-/// A game's name for people, from its command name.
-fn game_name(game: &str) -> &str {
-    match game {
-        "blackjack-dealer" => "Blackjack dealer",
-        "idiots-delight" => "Idiot's Delight",
-        "roll-call" => "Roll-Call",
-        "prisoners-patience" => "Prisoner's patience",
-        "klondike" => "Klondike",
-        other => other,
-    }
+/// A game's name for people, from the name of its report (the registry's
+/// display name), or the report's name itself for any other report.
+fn game_name(report_name: &str) -> &str {
+    registry::by_report_name(report_name).map_or(report_name, |entry| entry.display_name)
 }
 
 /// `10000000` as `10,000,000`: how every count in deckodds' output is
@@ -233,23 +229,19 @@ fn panels_svg(report: &Value, distributions: &[Value]) -> Result<String> {
     chart::render_panels_svg(&chart)
 }
 
-/// A distribution's key as a panel heading. Known keys get words
-/// (Roll-Call's `K=1` is `cards left, K = 1`, `zero-strike` is `won
-/// without a strike`, `first-pass-matches` is `matches in the first pass`;
-/// Prisoner's patience's `sweep-x-free-choice` is `fixed sweep × free
-/// choice`); any other key is shown as given with `-` as a space and
-/// `name=value` as `name = value`.
-fn heading(game: &str, key: &str) -> String {
-    match (game, key) {
-        ("roll-call", "zero-strike") => return "won without a strike".to_string(),
-        ("roll-call", "first-pass-matches") => return "matches in the first pass".to_string(),
-        ("prisoners-patience", "sweep-x-free-choice") => {
-            return "fixed sweep × free choice".to_string();
-        }
-        _ => {}
+/// A distribution's key as a panel heading. Keys the game's registry
+/// entry knows get words (Roll-Call's `K=1` is `cards left, K = 1`,
+/// `zero-strike` is `won without a strike`, `first-pass-matches` is
+/// `matches in the first pass`; Prisoner's patience's
+/// `sweep-x-free-choice` is `fixed sweep × free choice`); any other key is
+/// shown as given with `-` as a space and `name=value` as `name = value`.
+fn heading(report_name: &str, key: &str) -> String {
+    if let Some(words) =
+        registry::by_report_name(report_name).and_then(|entry| entry.panel_heading(key))
+    {
+        return words;
     }
     match key.split_once('=') {
-        Some(("K", limit)) if game == "roll-call" => format!("cards left, K = {limit}"),
         Some((name, value)) => format!("{} = {value}", name.replace('-', " ")),
         None => key.replace('-', " "),
     }

@@ -16,8 +16,9 @@ use num_rational::BigRational;
 use crate::support::{assert_bad_input, deckodds, require_tool, run_ok};
 use deckodds::cli::Cli;
 use deckodds::games::idiots_delight::SAS_PAPER_COUNTS;
+use deckodds::games::registry::{self, GAMES};
 use deckodds::games::roll_call::first_pass::first_pass_matches;
-use deckodds::rulebook::{self, Game};
+use deckodds::rulebook;
 
 /// The repository's root.
 fn root() -> PathBuf {
@@ -230,7 +231,7 @@ fn bad_references(file: &Path, text: &str) -> Vec<String> {
     // Spelled in two pieces so that this file does not mention them.
     let outside = concat!("..", "/shared");
     let design = concat!("DESIGN", ".md");
-    let sections: BTreeSet<u8> = Game::ALL.iter().map(|game| game.section()).collect();
+    let sections: BTreeSet<u8> = GAMES.iter().map(|game| game.rules_section).collect();
     let directory = file.parent().unwrap_or(Path::new(""));
     let mut problems = Vec::new();
     for (number, line) in referring_lines(file, text) {
@@ -502,13 +503,13 @@ fn printed(line: &str) -> String {
 fn readme_examples_print_what_readme_shows() {
     let readme = read("README.md");
     let examples = readme_examples(&readme);
-    for game in Game::ALL {
+    for game in GAMES {
         assert!(
             examples
                 .iter()
-                .any(|e| e.line.starts_with(&format!("{} ", game.name())) || e.line == game.name()),
+                .any(|e| e.line.starts_with(&format!("{} ", game.id)) || e.line == game.id),
             "README has no example of {}",
-            game.name()
+            game.id
         );
     }
     let update = std::env::var_os("DECKODDS_UPDATE_README").is_some_and(|v| v == "1");
@@ -575,6 +576,8 @@ fn rules_prints_the_book_and_each_game_its_own_section() {
         let section: u8 = about[at + "RULES.md section ".len()..][..1]
             .parse()
             .unwrap();
+        let entry = registry::by_id(subcommand.get_name()).unwrap();
+        assert_eq!(section, entry.rules_section, "{}", entry.id);
         let printed = run_ok(&["rules", subcommand.get_name()]);
         assert!(
             printed.starts_with(rulebook::general()),
@@ -592,7 +595,7 @@ fn rules_prints_the_book_and_each_game_its_own_section() {
             "{numbered:?}"
         );
     }
-    assert_eq!(games, Game::ALL.len(), "a game subcommand per section");
+    assert_eq!(games, GAMES.len(), "a game subcommand per section");
     assert_bad_input(&[(
         "rules poker",
         "GAME poker: must be one of idiots-delight, roll-call, prisoners-patience, klondike, blackjack",
@@ -617,7 +620,7 @@ fn table_rows(text: &str) -> Vec<Vec<String>> {
 #[test]
 fn the_rule_books_published_figures_are_the_ones_checked() {
     // Section 1: the SAS paper's counts, as built into the program.
-    let rows = table_rows(rulebook::section(Game::IdiotsDelight));
+    let rows = table_rows(rulebook::section(&registry::IDIOTS_DELIGHT));
     let mut counts = Vec::new();
     for row in rows.iter().filter(|row| row[0].parse::<u8>().is_ok()) {
         for pair in row.chunks(2) {
@@ -636,7 +639,7 @@ fn the_rule_books_published_figures_are_the_ones_checked() {
         first_pass.counts[0].clone().into(),
         BigUint::clone(&first_pass.total).into(),
     );
-    let section = rulebook::section(Game::RollCall)
+    let section = rulebook::section(&registry::ROLL_CALL)
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");
@@ -647,7 +650,7 @@ fn the_rule_books_published_figures_are_the_ones_checked() {
     );
 
     // Section 5: both quiz tables, as shipped in analysis/published/.
-    let rows = table_rows(rulebook::section(Game::Blackjack));
+    let rows = table_rows(rulebook::section(&registry::BLACKJACK));
     for csv in ["quiz151-exact.csv", "quiz151-simulation.csv"] {
         let published = read(&format!("analysis/published/{csv}"));
         for line in published.lines().skip(1) {

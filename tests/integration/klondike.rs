@@ -1,18 +1,17 @@
 //! Klondike: the policy checked move by move against an independent
 //! reading of RULES.md section 4, the table's invariants on random deals
-//! (proptest), Monte-Carlo determinism and money, records, bad input.
+//! (proptest), the money, records. (Thread independence, bad input and
+//! the JSON contract: games.rs.)
 
 use deckodds::cards::Card;
-use deckodds::engine::NoProgress;
-use deckodds::engine::montecarlo::{RunPlan, run};
 use deckodds::games::klondike::{
-    Event, Klondike, KlondikeParams, KlondikeSimulation, Observer, PILES, Table, sorted_deck,
+    Event, Klondike, KlondikeParams, Observer, PILES, Table, sorted_deck,
 };
 use deckodds::rng::{shuffle, stream_rng};
 use proptest::prelude::*;
 use serde_json::Value;
 
-use crate::support::{assert_bad_input, deckodds, run_line, with_threads};
+use crate::support::run_line;
 
 fn game(draw: u8, passes: u8) -> Klondike {
     Klondike::new(KlondikeParams { draw, passes }).unwrap()
@@ -195,29 +194,12 @@ fn edge_deals_follow_the_policy() {
     }
 }
 
-/// Monte-Carlo counts are identical with 1 and 2 threads.
-#[test]
-fn monte_carlo_is_identical_across_thread_counts() {
-    for (draw, passes) in [(1, 1), (3, 3)] {
-        let simulation = KlondikeSimulation::new(game(draw, passes));
-        let plan = RunPlan {
-            chunk_size: 3_000,
-            ..RunPlan::new(20_000, 11, 0)
-        };
-        let one = with_threads(1, || run(&simulation, &plan, &NoProgress));
-        let two = with_threads(2, || run(&simulation, &plan, &NoProgress));
-        assert_eq!(one, two);
-        assert_eq!(one.iter().sum::<u64>(), 20_000);
-    }
-}
-
 /// The JSON contract: key `foundation-cards`, labels "0".."52", and a
 /// money summary that adds up from the counts.
 #[test]
 fn mc_json_carries_the_distribution_and_the_money() {
     let text = run_line("klondike mc --quiet --trials 20000 --seed 4 --passes 2 --format json");
     let json: Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(json["game"], "klondike");
     assert_eq!(json["params"]["passes"], 2);
     let distribution = &json["distributions"][0];
     assert_eq!(distribution["key"], "foundation-cards");
@@ -260,51 +242,6 @@ fn mc_json_carries_the_distribution_and_the_money() {
 fn mc_table_shows_the_money() {
     let text = run_line("klondike mc --quiet --trials 3000 --seed 2");
     insta::assert_snapshot!(text);
-}
-
-/// Bad input: one line naming the value, exit status 2, nothing written.
-#[test]
-fn bad_input_is_one_clear_line_and_exit_2() {
-    let deck: Vec<String> = sorted_deck().iter().map(|c| c.to_string()).collect();
-    let short = deck[1..].join(",");
-    let twice = format!("{},{}", deck[0], deck[..51].join(","));
-    let mut odd = deck.clone();
-    odd[7] = "1X".into();
-    let odd = odd.join(",");
-    let never = std::env::temp_dir().join(format!("deckodds-never-{}.txt", std::process::id()));
-    let never = never.to_str().unwrap();
-    let cases = [
-        ("klondike mc --draw 2".to_string(), "--draw 2:"),
-        ("klondike mc --draw x".to_string(), "--draw x:"),
-        ("klondike mc --passes 0".to_string(), "--passes 0:"),
-        ("klondike mc --passes 300".to_string(), "--passes 300:"),
-        ("klondike mc --trials 0".to_string(), "--trials 0:"),
-        ("klondike record --games 0".to_string(), "--games 0:"),
-        ("klondike record --games 1001".to_string(), "--games 1001:"),
-        ("klondike record --seed x".to_string(), "--seed x:"),
-        (
-            format!("klondike record --deal {short} --out {never}"),
-            "--deal has 51 cards (missing AC):",
-        ),
-        (
-            format!("klondike record --deal {twice} --out {never}"),
-            "--deal has AC twice:",
-        ),
-        (format!("klondike record --deal {odd}"), "--deal 1X:"),
-        (
-            format!("klondike record --draw 2 --deal {}", deck.join(",")),
-            "--draw 2:",
-        ),
-    ];
-    let cases: Vec<(&str, &str)> = cases.iter().map(|(l, e)| (l.as_str(), *e)).collect();
-    assert_bad_input(&cases);
-    assert!(!std::path::Path::new(never).exists());
-    // Contradictory options are refused by the parser, also with status 2.
-    let output = deckodds()
-        .args(["klondike", "record", "--went-out", "--deal", "AC"])
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2));
 }
 
 /// The cards played to the foundations, as a record states them.

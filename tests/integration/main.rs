@@ -6,6 +6,8 @@ mod blackjack_exact;
 mod blackjack_monte_carlo;
 mod docs;
 mod files;
+mod games;
+mod house;
 mod idiots_delight;
 mod klondike;
 mod latex;

@@ -1,26 +1,20 @@
-//! Prisoner's patience: the two exact enumerators against each other and
-//! against the rules applied literally, Monte Carlo against exact,
-//! determinism across threads, replay, and the command line.
+//! Prisoner's patience: the exact enumerator against the rules applied
+//! literally, the two rules, replay, several outputs from one run, the
+//! seed comparison and the solver. (The two enumerators against each
+//! other, Monte Carlo against exact, thread independence, bad input and
+//! the JSON contract: games.rs.)
 
 use num_bigint::BigUint;
 use serde_json::Value;
 
 use deckodds::engine::ArrangementCounts;
 use deckodds::engine::NoProgress;
-use deckodds::engine::SequentialGame;
-use deckodds::engine::Shard;
-use deckodds::engine::arrangements::count_arrangements;
-use deckodds::engine::montecarlo::{RunPlan, run};
 use deckodds::engine::sequential::{SequentialParams, count_outcomes};
 use deckodds::games::prisoners_patience::{
-    PrisonersParams, PrisonersPatience, PrisonersSimulation, StackMove, literally,
+    PrisonersParams, PrisonersPatience, StackMove, literally,
 };
 
-use crate::support::{
-    assert_bad_input, deckodds, probability, rank_arrangements, run_line, with_threads,
-};
-
-const RULES: [StackMove; 2] = [StackMove::Reversed, StackMove::Kept];
+use crate::support::{deckodds, probability, rank_arrangements, run_line};
 
 fn version(suits: u8, ranks: u8, stack_move: StackMove) -> PrisonersPatience {
     PrisonersPatience::new(PrisonersParams {
@@ -40,35 +34,6 @@ fn memoised(game: &PrisonersPatience) -> ArrangementCounts {
     )
     .unwrap()
     .0
-}
-
-fn exhaustive(game: &PrisonersPatience) -> ArrangementCounts {
-    count_arrangements(
-        &game.exact_deck(),
-        game.n_outcomes(),
-        |deal| game.play(deal),
-        Shard::WHOLE,
-        &NoProgress,
-    )
-    .unwrap()
-}
-
-/// Every deck of at most 12 cards, both rules: the memoised enumerator
-/// (states merged under the rank cycle's symmetries) and the exhaustive one
-/// (every distinct arrangement played) give identical counts.
-#[test]
-fn memoised_and_exhaustive_enumerators_agree_up_to_12_cards() {
-    for stack_move in RULES {
-        for ranks in 3..=12u8 {
-            for suits in 1..=4u8 {
-                if usize::from(suits) * usize::from(ranks) > 12 {
-                    continue;
-                }
-                let game = version(suits, ranks, stack_move);
-                assert_eq!(memoised(&game), exhaustive(&game), "{}", game.params());
-            }
-        }
-    }
 }
 
 /// P(win) on small decks, both rules: equal to the count of wins by the
@@ -131,101 +96,11 @@ fn the_two_rules_differ_and_totals_are_the_arrangements() {
     assert_ne!(reversed.counts, kept.counts);
 }
 
-/// Monte Carlo against exact, both rules, on small decks (fixed seeds; at
-/// level 1e-6 and max |z| < 5).
-#[test]
-fn monte_carlo_agrees_with_exact_on_small_decks() {
-    for (suits, ranks, seed) in [(2, 5, 1), (3, 4, 2), (2, 6, 3), (1, 10, 4), (4, 3, 5)] {
-        for stack_move in RULES {
-            let line = format!(
-                "prisoners-patience compare --suits {suits} --ranks {ranks} --stack-move {} --trials 200000 --seed {seed} --level 1e-6 --format json --quiet",
-                stack_move.name()
-            );
-            let report: Value = serde_json::from_str(&run_line(&line)).unwrap();
-            for row in report["rows"].as_array().unwrap() {
-                let p = row["p_value"].as_f64().unwrap();
-                let z = row["max_abs_z"].as_f64().unwrap();
-                assert!(p > 1e-6 && z < 5.0, "{line}: p = {p}, max |z| = {z}");
-            }
-        }
-    }
-}
-
-/// 52-card counts are identical with 1 and 2 threads, both rules.
-#[test]
-fn monte_carlo_is_identical_across_thread_counts() {
-    for stack_move in RULES {
-        let simulation = PrisonersSimulation::new(version(4, 13, stack_move));
-        let plan = RunPlan {
-            chunk_size: 5_000,
-            ..RunPlan::new(40_000, 9, 0)
-        };
-        let one = with_threads(1, || run(&simulation, &plan, &NoProgress));
-        let two = with_threads(2, || run(&simulation, &plan, &NoProgress));
-        assert_eq!(one, two);
-    }
-}
-
 /// Replay prints each card, each move and the row.
 #[test]
 fn replay_prints_the_game_step_by_step() {
     let text = run_line("prisoners-patience replay --suits 1 --deal 5,9,7,8,A,2,3,4,6,10,J,Q,K");
     insta::assert_snapshot!(text);
-}
-
-/// Bad input: one line naming the value, exit status 2, nothing on stdout.
-#[test]
-fn bad_input_is_one_clear_line_and_exit_2() {
-    assert_bad_input(&[
-        ("prisoners-patience mc --ranks 2", "--ranks 2:"),
-        ("prisoners-patience mc --suits 0", "--suits 0:"),
-        ("prisoners-patience mc --suits 5", "--suits x --ranks"),
-        (
-            "prisoners-patience mc --stack-move sideways",
-            "--stack-move sideways:",
-        ),
-        (
-            "prisoners-patience exact --engine magic --suits 1 --ranks 5",
-            "--engine magic:",
-        ),
-        ("prisoners-patience exact", "--suits x --ranks"),
-        (
-            "prisoners-patience exact --engine exhaustive --suits 2 --ranks 10",
-            "--suits x --ranks",
-        ),
-        ("prisoners-patience compare --with luck", "--with luck:"),
-        (
-            "prisoners-patience compare --with seed --suits 1 --ranks 5",
-            "--suits x --ranks",
-        ),
-        (
-            "prisoners-patience replay --suits 1 --ranks 3 --deal 1,2",
-            "--deal",
-        ),
-        (
-            "prisoners-patience replay --suits 1 --ranks 3 --deal 1,2,2",
-            "--deal",
-        ),
-        (
-            "prisoners-patience replay --suits 1 --ranks 3 --deal 1,2,Z",
-            "--deal Z:",
-        ),
-        (
-            "prisoners-patience exact --suits 1 --ranks 5 --format md --out never.md --out never.json",
-            "--format md:",
-        ),
-        ("prisoners-patience solve", "--deal, --trials or --every"),
-        ("prisoners-patience solve --every", "--suits x --ranks"),
-        (
-            "prisoners-patience solve --suits 1 --ranks 3 --deal 1,1,2",
-            "--deal",
-        ),
-        (
-            "prisoners-patience solve --trials 10 --max-nodes 0",
-            "--max-nodes 0:",
-        ),
-    ]);
-    assert!(!std::path::Path::new("never.md").exists());
 }
 
 /// One run writes every `--out` file, each in its extension's format, with
@@ -320,16 +195,6 @@ fn solve_every_arrangement_of_small_decks() {
             sweep
         );
     }
-}
-
-/// `solve --trials`: the same counts with 1 and 2 threads.
-#[test]
-fn solve_samples_are_identical_across_thread_counts() {
-    let line = "prisoners-patience solve --trials 300 --suits 3 --ranks 6 --stack-move kept --format csv --quiet";
-    let one = run_line(&format!("{line} --threads 1"));
-    let two = run_line(&format!("{line} --threads 2"));
-    assert_eq!(one, two);
-    assert!(one.contains("free-choice,winnable"), "{one}");
 }
 
 /// `solve --deal` prints the verdict and a winning line of play, checked

@@ -1,6 +1,7 @@
 //! Roll-Call: the exhaustive enumeration against an independent brute
-//! force, Monte Carlo against exact (every distribution, every version),
-//! determinism across threads, replay, and the command line.
+//! force, pinned small-deck odds, and replay. (Monte Carlo against exact
+//! for every distribution of every version, thread independence, bad input
+//! and the JSON contract: games.rs.)
 
 use std::collections::{HashMap, HashSet};
 
@@ -11,10 +12,9 @@ use deckodds::engine::arrangements::count_arrangements_with;
 
 use deckodds::engine::NoProgress;
 use deckodds::engine::Shard;
-use deckodds::engine::montecarlo::{RunPlan, run};
 use deckodds::games::roll_call::{Count, PassOrder, RollCall, RollCallParams, RollCallSimulation};
 
-use crate::support::{assert_bad_input, probability, rank_arrangements, run_line, with_threads};
+use crate::support::{probability, rank_arrangements, run_line};
 
 fn version(ranks: u8, copies: u8, count: Count, order: PassOrder) -> RollCall {
     RollCall::new(RollCallParams {
@@ -153,78 +153,9 @@ fn small_deck_win_probabilities_are_pinned() {
     assert_eq!(probability("zero-strike", "yes"), "13/45");
 }
 
-/// Monte Carlo against exact, every distribution, every version, on
-/// small decks (fixed seeds; at level 1e-6 per distribution).
-#[test]
-fn monte_carlo_agrees_with_exact_on_small_decks() {
-    for (ranks, copies, seed) in [(3, 3, 1), (4, 2, 2), (5, 2, 3), (4, 3, 4)] {
-        for (count, order) in VERSIONS {
-            let line = format!(
-                "roll-call compare --ranks {ranks} --copies {copies} --count {} --order {} --trials 200000 --seed {seed} --level 1e-6 --format json --quiet",
-                count_name(count),
-                order_name(order)
-            );
-            let report: Value = serde_json::from_str(&run_line(&line)).unwrap();
-            for row in report["rows"].as_array().unwrap() {
-                let p = row["p_value"].as_f64().unwrap();
-                let z = row["max_abs_z"].as_f64().unwrap();
-                assert!(
-                    p > 1e-6 && z < 5.0,
-                    "{line}: {}: p = {p}, max |z| = {z}",
-                    row["key"]
-                );
-            }
-        }
-    }
-}
-
-fn count_name(count: Count) -> &'static str {
-    count.name()
-}
-
-fn order_name(order: PassOrder) -> &'static str {
-    order.name()
-}
-
-/// 52-card counts are identical with 1 and 2 threads.
-#[test]
-fn monte_carlo_is_identical_across_thread_counts() {
-    let simulation = RollCallSimulation::new(RollCall::standard());
-    let plan = RunPlan {
-        chunk_size: 5_000,
-        ..RunPlan::new(40_000, 9, 0)
-    };
-    let one = with_threads(1, || run(&simulation, &plan, &NoProgress));
-    let two = with_threads(2, || run(&simulation, &plan, &NoProgress));
-    assert_eq!(one, two);
-}
-
 /// Replay prints every pass and the verdicts.
 #[test]
 fn replay_prints_the_game_pass_by_pass() {
     let text = run_line("roll-call replay --ranks 3 --copies 2 --deal 2,A,3,3,A,2");
     insta::assert_snapshot!(text);
-}
-
-/// Bad input: one line naming the value, exit status 2.
-#[test]
-fn bad_input_is_one_clear_line_and_exit_2() {
-    assert_bad_input(&[
-        ("roll-call mc --ranks 1", "--ranks 1:"),
-        ("roll-call mc --copies 0", "--copies 0:"),
-        ("roll-call mc --ranks 13 --copies 5", "--ranks x --copies"),
-        ("roll-call mc --count sometimes", "--count sometimes:"),
-        ("roll-call mc --order shuffled", "--order shuffled:"),
-        ("roll-call compare --with luck", "--with luck:"),
-        ("roll-call exact", "--ranks x --copies"),
-        ("roll-call replay --ranks 3 --copies 1 --deal 1,2", "--deal"),
-        (
-            "roll-call replay --ranks 3 --copies 1 --deal 1,2,2",
-            "--deal",
-        ),
-        (
-            "roll-call replay --ranks 3 --copies 1 --deal 1,2,Z",
-            "--deal Z:",
-        ),
-    ]);
 }

@@ -35,15 +35,6 @@ pub fn run_line(line: &str) -> String {
     run_ok(&line.split_whitespace().collect::<Vec<_>>())
 }
 
-/// Runs `work` on a rayon pool of `threads` threads.
-pub fn with_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(work)
-}
-
 /// The outcome labels of one distribution of a JSON report, in order.
 pub fn outcome_labels(distribution: &Value) -> Vec<&str> {
     distribution["outcomes"]

@@ -713,10 +713,14 @@ impl IdiotsDelight {
 mod tests {
     use super::*;
     use crate::cards::parse_card;
+    use crate::engine::ArrangementCounts;
     use crate::engine::NoProgress;
     use crate::engine::Shard;
-    use crate::engine::arrangements::count_arrangements;
+    use crate::engine::arrangements::tests::heap_permutations;
+    use crate::engine::arrangements::{count_arrangements, n_arrangements};
+    use crate::engine::sequential::{SequentialParams, count_outcomes};
     use crate::rng::{shuffle, stream_rng};
+    use num_bigint::BigUint;
     use proptest::strategy::Strategy;
 
     fn cards(text: &str) -> Vec<Card> {
@@ -972,5 +976,130 @@ mod tests {
             }
             proptest::prop_assert_eq!(game.play(&deal), hand.len() / 2);
         }
+    }
+
+    // -----------------------------------------------------------------
+    // The engines through this game: its play function, its memo key and
+    // its lanes against playing every permutation.
+
+    fn memo_from(min_memo_remaining: usize) -> SequentialParams {
+        SequentialParams {
+            min_memo_remaining,
+            ..SequentialParams::default()
+        }
+    }
+
+    fn memoised(game: &IdiotsDelight, params: &SequentialParams) -> ArrangementCounts {
+        let deck = game.deck().sorted_cards();
+        count_outcomes(game, &deck, params, &NoProgress).unwrap().0
+    }
+
+    fn factorial(n: usize) -> BigUint {
+        (1..=n as u64).map(BigUint::from).product()
+    }
+
+    /// The memoised enumerator (at every memo depth: its key merges
+    /// renamed states) and the exhaustive one (through the plain play
+    /// function) count what playing every permutation counts.
+    #[test]
+    fn both_enumerators_count_what_playing_every_permutation_counts() {
+        for (suits, ranks) in [
+            (2, 2),
+            (2, 3),
+            (3, 2),
+            (2, 4),
+            (3, 3),
+            (4, 2),
+            (1, 5),
+            (5, 1),
+        ] {
+            let game = IdiotsDelight::new(suits, ranks).unwrap();
+            let mut deck = game.deck().sorted_cards();
+            // Distinct cards, so distinct arrangements are permutations.
+            let mut expected = vec![0u64; game.n_outcomes()];
+            heap_permutations(&mut deck, &mut |d| expected[game.play(d)] += 1);
+            let expected: Vec<BigUint> = expected.into_iter().map(BigUint::from).collect();
+            for params in [
+                SequentialParams::default(),
+                memo_from(0),
+                memo_from(2),
+                memo_from(usize::MAX),
+            ] {
+                let counts = memoised(&game, &params);
+                assert_eq!(counts.counts, expected, "{suits}x{ranks} {params:?}");
+                assert_eq!(counts.total, factorial(deck.len()), "{suits}x{ranks}");
+            }
+            let exhaustive = count_arrangements(
+                &deck,
+                game.n_outcomes(),
+                |d| game.play(d),
+                Shard::WHOLE,
+                &NoProgress,
+            )
+            .unwrap();
+            assert_eq!(exhaustive.counts, expected, "{suits}x{ranks}");
+            assert_eq!(exhaustive.total, n_arrangements(&deck));
+        }
+    }
+
+    #[test]
+    fn memo_depth_does_not_change_counts() {
+        for (suits, ranks) in [(3, 3), (2, 5), (5, 2)] {
+            let game = IdiotsDelight::new(suits, ranks).unwrap();
+            let with_memo = memoised(&game, &SequentialParams::default());
+            assert_eq!(
+                with_memo,
+                memoised(&game, &memo_from(usize::MAX)),
+                "{suits}x{ranks}"
+            );
+        }
+        // 12 cards without a memo take too long for a unit test; memoising
+        // from 2, 5 or 8 cards to come shares very different subtrees.
+        let game = IdiotsDelight::new(4, 3).unwrap();
+        let reference = memoised(&game, &SequentialParams::default());
+        for min_memo_remaining in [2, 8] {
+            assert_eq!(memoised(&game, &memo_from(min_memo_remaining)), reference);
+        }
+    }
+
+    /// The counts of 12 and 16 cards, pinned; the memo is used and has
+    /// room.
+    #[test]
+    fn known_totals() {
+        let game = IdiotsDelight::new(4, 3).unwrap();
+        let deck = game.deck().sorted_cards();
+        let (counts, stats) =
+            count_outcomes(&game, &deck, &SequentialParams::default(), &NoProgress).unwrap();
+        let big =
+            |counts: &[u64]| -> Vec<BigUint> { counts.iter().map(|&c| BigUint::from(c)).collect() };
+        assert_eq!(
+            counts.counts,
+            big(&[
+                84792672, 170633376, 146187648, 49062672, 21049200, 5121792, 2154240
+            ])
+        );
+        assert_eq!(counts.total, factorial(12));
+        assert!(stats.memo_entries > 0 && stats.memo_hits > 0 && !stats.memo_full);
+        assert!(stats.memo_bytes >= stats.memo_entries * 100);
+
+        let counts = memoised(
+            &IdiotsDelight::new(2, 8).unwrap(),
+            &SequentialParams::default(),
+        );
+        assert_eq!(
+            counts.counts,
+            big(&[
+                1492744861440,
+                9114848709120,
+                7015604117760,
+                2463770856960,
+                604716698880,
+                167288163840,
+                55404357120,
+                7261067520,
+                1151055360
+            ])
+        );
+        assert_eq!(counts.total, factorial(16));
     }
 }

@@ -22,7 +22,7 @@ use clap::{Arg, Args, Parser, Subcommand};
 use clap_complete::Shell;
 
 use crate::error::{Error, Result};
-use crate::games::registry::GameEntry;
+use crate::games::registry::{self, GameEntry};
 
 mod blackjack;
 mod common;
@@ -81,23 +81,23 @@ pub struct GlobalArgs {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Blackjack dealer outcomes by upcard (RULES.md section 5).
-    #[command(subcommand)]
+    #[command(subcommand, name = registry::BLACKJACK.id)]
     Blackjack(BlackjackCommand),
     /// Idiot's Delight: the distribution of cards left (RULES.md section 1).
-    #[command(subcommand, name = "idiots-delight")]
+    #[command(subcommand, name = registry::IDIOTS_DELIGHT.id)]
     IdiotsDelight(IdiotsDelightCommand),
     /// Roll-Call, or Hit or Miss (RULES.md section 2): the odds of winning
     /// each version.
-    #[command(subcommand)]
+    #[command(subcommand, name = registry::ROLL_CALL.id)]
     RollCall(RollCallCommand),
     /// Prisoner's patience (RULES.md section 3): the odds under the seed
     /// program's rules and a person's, and which deals can be won at all.
-    #[command(subcommand, name = "prisoners-patience")]
+    #[command(subcommand, name = registry::PRISONERS_PATIENCE.id)]
     PrisonersPatience(PrisonersCommand),
     /// Klondike with the exercise's fixed move policy (RULES.md section 4):
     /// $52 a game, $5 a card on the foundations; the odds, the money, and
     /// complete records of games.
-    #[command(subcommand)]
+    #[command(subcommand, name = registry::KLONDIKE.id)]
     Klondike(KlondikeCommand),
     /// Runs analysis specs (analysis/*.toml, each a publication table or a
     /// family of them) and writes their tables to results/, each with a

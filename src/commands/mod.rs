@@ -10,6 +10,7 @@ mod docs;
 mod files;
 mod idiots_delight;
 mod klondike;
+mod ledger;
 mod merge;
 #[cfg(feature = "mpi")]
 mod mpi_ranks;
@@ -38,7 +39,8 @@ use crate::error::{Error, Result};
 use crate::report::{Format, RenderOptions};
 use checkpoint::Checkpointing;
 use files::{Destination, write_atomically};
-use sampling::{Prior, PriorSource, Until};
+use ledger::{Prior, PriorSource};
+use sampling::Until;
 
 /// The parsers of user input that live in this layer (values of options,
 /// and the files `--resume` and `merge` read), public so that the tests can feed them
@@ -357,7 +359,7 @@ struct Context {
     shard_read: AtomicBool,
     /// The sampling runs finished, in the order the command made them:
     /// for a shard's count file, and for checkpoints.
-    sampled: Mutex<Vec<merge::Sample>>,
+    sampled: Mutex<Vec<ledger::Sample>>,
     /// The exhaustive enumerations of a shard, in order, for its count
     /// file.
     enumerated: Mutex<Vec<ArrangementCounts>>,
@@ -973,16 +975,6 @@ fn write_to(destination: &Destination, bytes: &[u8], context: &Context) -> Resul
             Ok(())
         }
     }
-}
-
-/// FNV-1a, 64 bits, as `fnv1a64:` and 16 hex digits: a fingerprint for
-/// spotting a changed file, not a defence against a forged one.
-fn fnv1a64(bytes: &[u8]) -> String {
-    // Wrapping is the hash's definition, not an overflow.
-    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |hash, &byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
-    });
-    format!("fnv1a64:{hash:016x}")
 }
 
 /// Refuses `--shard` for a command that turned out to have nothing to cut

@@ -12,8 +12,7 @@ use mpi::traits::*;
 
 use clap::Parser;
 
-use super::merge::Sample;
-use super::sampling::{Prior, PriorSource};
+use super::ledger::{Prior, PriorSource, Sample};
 use super::{Context, run_in};
 use crate::cli::{Cli, LongRunArgs};
 use crate::engine::Shard;

@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use tabled::builder::Builder;
 use tabled::settings::Style;
 
+use super::ledger::fnv1a64;
 use super::{Context, write_atomically};
 use crate::analysis::{Profile, Spec, TableVerdict, results_index};
 use crate::cli::Cli;
@@ -526,7 +527,7 @@ fn check_results(
                 .as_str()
                 .unwrap_or_default()
                 .to_string();
-            let actual = super::fnv1a64(read(&path)?.as_bytes());
+            let actual = fnv1a64(read(&path)?.as_bytes());
             if actual != expected {
                 return Err(stale(
                     &path,
@@ -810,10 +811,7 @@ fn provenance(
     };
     let mut files = serde_json::Map::new();
     for path in &outputs {
-        files.insert(
-            file_name(path),
-            json!(super::fnv1a64(read(path)?.as_bytes())),
-        );
+        files.insert(file_name(path), json!(fnv1a64(read(path)?.as_bytes())));
     }
     Ok(json!({
         "spec": spec.path.display().to_string(),
@@ -863,5 +861,5 @@ fn counts_checksum(spec: &Spec, outputs: &[PathBuf]) -> Result<String> {
         }
         None => read(&outputs[0])?,
     };
-    Ok(super::fnv1a64(counted.as_bytes()))
+    Ok(fnv1a64(counted.as_bytes()))
 }

@@ -10,16 +10,14 @@
 //! counts of a prefix are the sum of its chunks' tallies, whatever the
 //! blocks, so none of this changes a run's counts.
 
-use std::collections::VecDeque;
 use std::ops::Range;
-use std::sync::Mutex;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
-use super::merge::{self, Sample};
+use super::ledger::{Prior, PriorSource, Sample};
 use super::{Context, ProgressReporter, checkpoint, throughput};
 use crate::distribution::CountDistribution;
 use crate::engine::montecarlo::RunPlan;
@@ -63,34 +61,8 @@ pub(super) struct Sampled {
     pub tally: Vec<u64>,
 }
 
-/// Samples already done, handed back in order instead of sampling again:
-/// the summed parts of `merge`, or the counts saved in a checkpoint.
-pub(super) struct Prior {
-    /// Where they come from.
-    pub source: PriorSource,
-    /// The samples, in the order the command makes them.
-    pub samples: Mutex<VecDeque<Sample>>,
-    /// `merge`: the summed counts of the exhaustive enumerations, in
-    /// order.
-    pub enumerations: Mutex<VecDeque<crate::engine::ArrangementCounts>>,
-    /// `merge`: each count file and its own samples, in the order of
-    /// `samples` (their sums), handed back in step with them so that each
-    /// part's tallies are checked against the distributions the command
-    /// reads, and a bad part is named. Empty otherwise.
-    pub parts: Vec<(std::path::PathBuf, Mutex<VecDeque<Sample>>)>,
-}
-
 /// `merge`: one sampling run's part in each count file, with the file.
 type PartSamples<'a> = Vec<(&'a std::path::Path, Sample)>;
-
-/// Where samples done before come from.
-pub(super) enum PriorSource {
-    /// `merge`'s summed parts: every sampling run of the command, whole.
-    Merge,
-    /// A checkpoint (this path): the sampling runs begun before it was
-    /// saved, the last one perhaps partly done.
-    Checkpoint(std::path::PathBuf),
-}
 
 /// `--until-halfwidth X [--for OUTCOME] [--max-trials N]`.
 pub(super) struct Until {
@@ -393,12 +365,14 @@ impl Context {
             return Ok(());
         }
         for (path, part) in parts {
-            merge::check_tally(part, sampling.outcomes).map_err(|message| Error::BadInputFile {
-                path: path.to_path_buf(),
-                message: format!("corrupt count file: {message}"),
-            })?;
+            part.check_tally(sampling.outcomes)
+                .map_err(|message| Error::BadInputFile {
+                    path: path.to_path_buf(),
+                    message: format!("corrupt count file: {message}"),
+                })?;
         }
-        merge::check_tally(prior, sampling.outcomes)
+        prior
+            .check_tally(sampling.outcomes)
             .map_err(|message| Error::invalid("merge", "the count files", message))
     }
 

@@ -5,8 +5,10 @@ use std::fs;
 use num_rational::BigRational;
 use serde_json::json;
 
+use super::context::Context;
+use super::output::output_format;
 use super::sampling::Sampling;
-use super::{Context, output_format, parse_count, parse_level, parse_seed};
+use super::{parse_count, parse_level, parse_seed};
 use crate::cli::{BlackjackCommand, BlackjackRules, OutputArgs, SamplingArgs};
 use crate::compare::{self, OverallVerdict, PublishedTable, SampleSize};
 use crate::distribution::{CountDistribution, ExactDistribution};

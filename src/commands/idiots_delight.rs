@@ -6,11 +6,11 @@ use std::time::Instant;
 
 use serde_json::{Map, Value, json};
 
+use super::context::Context;
+use super::output::{emit, output_format};
+use super::progress::{human_seconds, peak_memory_bytes};
 use super::sampling::Sampling;
-use super::{
-    Context, Engine, game_sampling, human_seconds, output_format, parse_count, parse_level,
-    peak_memory_bytes,
-};
+use super::{Engine, game_sampling, parse_count, parse_level};
 use crate::cli::{IdiotsDelightCommand, IdiotsDelightDeck, OutputArgs};
 use crate::compare::{self, Agreement, OverallVerdict};
 use crate::distribution::{CountDistribution, ExactDistribution, parse_count_table};
@@ -110,7 +110,7 @@ pub(super) fn run(command: IdiotsDelightCommand, context: &Context) -> Result<()
                     )?;
                     if let Some(path) = &chart {
                         let svg = chart_svg(&comparison)?;
-                        super::emit(&svg, Some(path), context)?;
+                        emit(&svg, Some(path), context)?;
                     }
                     (comparison.title, comparison.agreements)
                 }

@@ -5,8 +5,10 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, json};
 
+use super::context::Context;
+use super::output::{emit, output_format};
 use super::sampling::{Sampled, Sampling};
-use super::{Context, emit, game_sampling, output_format, parse_count, parse_seed, parse_small};
+use super::{game_sampling, parse_count, parse_seed, parse_small};
 use crate::cards::{Card, parse_card};
 use crate::cli::{KlondikeCommand, KlondikeRules};
 use crate::distribution::CountDistribution;

@@ -27,7 +27,7 @@ use std::sync::Mutex;
 use clap::Parser;
 use serde_json::{Map, Value, json};
 
-use super::Context;
+use super::context::{Context, RunIn};
 use super::ledger::{Prior, PriorSource, Sample, checksum, program, run_arguments};
 use crate::cli::{Cli, OutputArgs};
 use crate::engine::ArrangementCounts;
@@ -71,7 +71,19 @@ pub(super) fn with_shard_block(
     // Last, so that reading it back and removing it leaves the block as
     // it was summed.
     block["checksum"] = json!(checksum(&block));
-    super::with_block(report, "shard", block)
+    with_block(report, "shard", block)
+}
+
+/// `report` (a JSON object) with `block` added under `key`.
+pub(super) fn with_block(report: &str, key: &str, block: serde_json::Value) -> Result<String> {
+    let mut value: serde_json::Value = serde_json::from_str(report).map_err(|e| Error::Io {
+        path: PathBuf::from("<report>"),
+        source: std::io::Error::other(e),
+    })?;
+    if let Some(object) = value.as_object_mut() {
+        object.insert(key.into(), block);
+    }
+    Ok(serde_json::to_string_pretty(&value).unwrap_or_default() + "\n")
 }
 
 /// One exhaustive enumeration's counts, as a count file holds them.
@@ -343,7 +355,13 @@ fn summed(parts: &[Part]) -> Result<Summed> {
 
 /// `deckodds merge FILES...`: checks the count files, sums them, and
 /// writes the one run's output.
-pub(super) fn run(files: &[PathBuf], output: &OutputArgs, context: &Context) -> Result<()> {
+/// The command line recorded in the parts runs again through `run_in`.
+pub(super) fn run(
+    files: &[PathBuf],
+    output: &OutputArgs,
+    context: &Context,
+    run_in: RunIn,
+) -> Result<()> {
     context.refuse_parts("merge")?;
     if files.is_empty() {
         return Err(Error::invalid(
@@ -397,9 +415,9 @@ pub(super) fn run(files: &[PathBuf], output: &OutputArgs, context: &Context) -> 
             .map(|part| (part.path, Mutex::new(VecDeque::from(part.samples))))
             .collect(),
     });
-    super::run_in(cli, &replaying)?;
+    run_in(cli, &replaying)?;
     // The merged comparison's verdict is the command's.
-    context.verdict(replaying.outcome() == super::Outcome::Complete);
+    context.verdict(!replaying.disagreed());
     let left = replaying.prior.as_ref().map_or(0, |prior| {
         prior.samples.lock().map_or(0, |q| q.len())
             + prior.enumerations.lock().map_or(0, |q| q.len())

@@ -11,11 +11,14 @@ use rayon::prelude::*;
 use num_traits::ToPrimitive;
 use serde_json::{Map, Value, json};
 
+use super::context::Context;
+use super::output::{Outputs, deal_text, output_format, save_deals};
 use super::sampling::{Sampled, Sampling};
 use super::{
-    Context, Engine, deal_text, game_sampling, output_format, parse_count, parse_level,
-    parse_rank_deal, parse_seed, parse_small, rank_text, save_deals, save_wins_request,
+    Engine, game_sampling, parse_count, parse_level, parse_rank_deal, parse_seed, parse_small,
+    save_wins_request,
 };
+use crate::cards::rank_name;
 use crate::cli::{PrisonersCommand, PrisonersVersion};
 use crate::compare::{self, Agreement, OverallVerdict};
 use crate::distribution::{CountDistribution, ExactDistribution};
@@ -532,9 +535,9 @@ impl Transcript {
             .iter()
             .map(|stack| {
                 if stack.size == 1 {
-                    rank_text(stack.top)
+                    rank_name(stack.top).to_string()
                 } else {
-                    format!("{}({})", rank_text(stack.top), stack.size)
+                    format!("{}({})", rank_name(stack.top), stack.size)
                 }
             })
             .collect::<Vec<_>>()
@@ -546,7 +549,7 @@ impl Observer for Transcript {
     fn dealt(&mut self, table: &Table) {
         self.cards += 1;
         let top = table.stacks().last().map_or(0, |stack| stack.top);
-        let _ = writeln!(self.text, "card {}: {}", self.cards, rank_text(top));
+        let _ = writeln!(self.text, "card {}: {}", self.cards, rank_name(top));
         self.table = Some(*table);
     }
 
@@ -558,9 +561,9 @@ impl Observer for Transcript {
                 self.text,
                 "  stack {} ({}) onto stack {} ({}){}",
                 step.from + 1,
-                rank_text(mover.top),
+                rank_name(mover.top),
                 step.to + 1,
-                rank_text(target.top),
+                rank_name(target.top),
                 if step.from - step.to == 3 {
                     ", three to the left"
                 } else {
@@ -621,7 +624,7 @@ fn solve_command(
     game: PrisonersPatience,
     request: SolveRequest,
     params: SolveParams,
-    outputs: &super::Outputs,
+    outputs: &Outputs,
     context: &Context,
 ) -> Result<()> {
     match request {
@@ -928,7 +931,7 @@ fn solution_text(
                 let _ = writeln!(
                     text,
                     "  after card {card} ({}):{line}",
-                    rank_text(deal[card - 1])
+                    rank_name(deal[card - 1])
                 );
             }
         }

@@ -7,11 +7,14 @@ use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 use serde_json::{Map, Value, json};
 
+use super::context::Context;
+use super::output::{Outputs, deal_text, output_format, save_deals};
+use super::progress::human_seconds;
 use super::sampling::{Sampled, Sampling};
 use super::{
-    Context, deal_text, game_sampling, human_seconds, output_format, parse_level, parse_rank_deal,
-    parse_seed, parse_small, rank_text, save_deals, save_wins_request,
+    game_sampling, parse_level, parse_rank_deal, parse_seed, parse_small, save_wins_request,
 };
+use crate::cards::rank_name;
 use crate::cli::{RollCallCommand, RollCallVersion};
 use crate::compare::{self, Agreement, OverallVerdict};
 use crate::distribution::{CountDistribution, ExactDistribution};
@@ -302,7 +305,7 @@ fn versions_side_by_side(
     versions: &[RollCall],
     n_trials: u64,
     seed: u64,
-    outputs: &super::Outputs,
+    outputs: &Outputs,
     context: &Context,
 ) -> Result<()> {
     let mut reports = Vec::new();
@@ -744,7 +747,7 @@ impl Observer for Transcript {
             "pass {}: {} card(s), count from {}\n ",
             pass + 1,
             cards.len(),
-            rank_text(count)
+            rank_name(count)
         );
         self.on_line = 0;
     }
@@ -758,8 +761,8 @@ impl Observer for Transcript {
         let _ = write!(
             self.text,
             " {:>2}/{:<2}{mark}",
-            rank_text(rank),
-            rank_text(count)
+            rank_name(rank),
+            rank_name(count)
         );
         self.on_line += 1;
     }

@@ -17,11 +17,13 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
+use super::checkpoint;
+use super::context::{Context, Invocation};
 use super::ledger::{Prior, PriorSource, Sample};
-use super::{Context, ProgressReporter, checkpoint, throughput};
+use super::progress::{ProgressReporter, human_seconds, throughput};
 use crate::distribution::CountDistribution;
 use crate::engine::montecarlo::RunPlan;
-use crate::engine::precision::{PrecisionTarget, Watch, Widest};
+use crate::engine::precision::{Watch, Widest};
 use crate::error::{Error, Result};
 use crate::report::figures::thousands;
 
@@ -63,12 +65,6 @@ pub(super) struct Sampled {
 
 /// `merge`: one sampling run's part in each count file, with the file.
 type PartSamples<'a> = Vec<(&'a std::path::Path, Sample)>;
-
-/// `--until-halfwidth X [--for OUTCOME] [--max-trials N]`.
-pub(super) struct Until {
-    pub target: PrecisionTarget,
-    pub max_trials: u64,
-}
 
 impl Context {
     /// Runs the chunks of `sampling.plan` (all of them, or with `--shard`
@@ -274,7 +270,7 @@ impl Context {
     fn suggest_checkpoint(&self, seconds: f64, watching: bool, progress: &ProgressReporter) {
         if seconds <= LONG_RUN_SECONDS
             || self.quiet
-            || !self.top_level
+            || self.invocation != Invocation::User
             || self.checkpointing.is_some()
             || self.collect_only
             || self.checkpoint_suggested.swap(true, Ordering::Relaxed)
@@ -285,7 +281,7 @@ impl Context {
         let text = format!(
             "note: this sampling run will take {}about {} more (from its first chunks), and if it is interrupted it is lost; to make it resumable, rerun it with --checkpoint FILE, e.g. {}",
             if watching { "up to " } else { "" },
-            super::human_seconds(seconds),
+            human_seconds(seconds),
             checkpoint::command_with("--checkpoint", file)
         );
         progress.bar.suspend(|| eprintln!("{text}"));

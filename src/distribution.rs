@@ -4,6 +4,8 @@
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
 
+use crate::stats::{self, Interval};
+
 /// An exact probability distribution over named outcomes.
 ///
 /// Guarantee: `probabilities` are exact reduced rationals, one per outcome,
@@ -44,6 +46,25 @@ impl CountDistribution {
     /// The number of trials behind the counts.
     pub fn trials(&self) -> u64 {
         self.counts.iter().sum()
+    }
+
+    /// Each outcome's share of the trials (NaN for every outcome when
+    /// there are none).
+    pub fn proportions(&self) -> Vec<f64> {
+        let trials = self.trials();
+        self.counts
+            .iter()
+            .map(|&count| count as f64 / trials as f64)
+            .collect()
+    }
+
+    /// Each outcome's 95% Wilson interval.
+    pub fn intervals95(&self) -> Vec<Interval> {
+        let trials = self.trials();
+        self.counts
+            .iter()
+            .map(|&count| stats::wilson_interval(count, trials, stats::Z95))
+            .collect()
     }
 }
 

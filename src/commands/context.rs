@@ -18,6 +18,7 @@ use crate::engine::ArrangementCounts;
 use crate::engine::Shard;
 use crate::engine::precision::PrecisionTarget;
 use crate::error::{Error, Result};
+use crate::report::PrecisionRun;
 
 /// Whose command line a context runs, so that hints which quote the
 /// command line back (how to make a long run resumable) go to the user's
@@ -72,7 +73,7 @@ pub(super) struct Context {
     /// `--until-halfwidth`: the precision target.
     pub(super) until: Option<Until>,
     /// Each sampling run's precision when a target was set, for the JSON.
-    pub(super) precision: Mutex<Vec<serde_json::Value>>,
+    pub(super) precision: Mutex<Vec<PrecisionRun>>,
     /// `--mpi`: a rank's run, whose counts are summed on rank 0; it writes
     /// no output.
     pub(super) collect_only: bool,

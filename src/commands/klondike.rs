@@ -18,7 +18,6 @@ use crate::games::klondike::record::{RecordOptions, SuitStyle, render_record};
 use crate::games::klondike::{
     Klondike, KlondikeParams, KlondikeSimulation, Money, OUTCOMES, PAY_PER_CARD, STAKE, sorted_deck,
 };
-use crate::report::distributions::render_with_headline;
 use crate::report::headline::{Headline, HeadlineFigure};
 use crate::report::{Method, Report, ReportDistribution, SummaryFigure, SummaryItem};
 
@@ -62,9 +61,7 @@ pub(super) fn run(command: KlondikeCommand, context: &Context) -> Result<()> {
                 },
             )?;
             let (report, headline) = monte_carlo_report(game, seed, n_trials, counts)?;
-            outputs.emit(context, |format, options| {
-                render_with_headline(&report, &headline, format, options)
-            })
+            outputs.emit_report(&report, &headline, context)
         }
         KlondikeCommand::Record {
             rules,

@@ -41,14 +41,14 @@ const FORMAT: &str = "deckodds shard count file 2";
 /// The mark of count files written before they carried a checksum.
 const FORMAT_WITHOUT_CHECKSUM: &str = "deckodds shard count file 1";
 
-/// The JSON output of a shard: `report` (the command's JSON over the
-/// shard's counts) with the `"shard"` block added.
-pub(super) fn with_shard_block(
-    report: &str,
+/// The `"shard"` block of part `shard`'s JSON output, which makes it a
+/// count file: the samples and enumerations it counted, under the command
+/// line, program and part that made them, and a checksum of the rest.
+pub(super) fn shard_block(
     shard: Shard,
     samples: &[Sample],
     enumerations: &[ArrangementCounts],
-) -> Result<String> {
+) -> Value {
     let mut block = json!({
         "format": FORMAT,
         "program": program(),
@@ -71,19 +71,7 @@ pub(super) fn with_shard_block(
     // Last, so that reading it back and removing it leaves the block as
     // it was summed.
     block["checksum"] = json!(checksum(&block));
-    with_block(report, "shard", block)
-}
-
-/// `report` (a JSON object) with `block` added under `key`.
-pub(super) fn with_block(report: &str, key: &str, block: serde_json::Value) -> Result<String> {
-    let mut value: serde_json::Value = serde_json::from_str(report).map_err(|e| Error::Io {
-        path: PathBuf::from("<report>"),
-        source: std::io::Error::other(e),
-    })?;
-    if let Some(object) = value.as_object_mut() {
-        object.insert(key.into(), block);
-    }
-    Ok(serde_json::to_string_pretty(&value).unwrap_or_default() + "\n")
+    block
 }
 
 /// One exhaustive enumeration's counts, as a count file holds them.

@@ -7,13 +7,19 @@
 
 use std::path::{Path, PathBuf};
 
+use serde_json::{Map, Value, json};
+
 use super::context::Context;
 use super::files::{self, Destination, write_atomically};
 use super::merge;
 use crate::cards::rank_name;
 use crate::cli::{Cli, Command, OutputArgs};
+use crate::compare::{Agreement, OverallVerdict};
+use crate::engine::{ArrangementCounts, Shard};
 use crate::error::{Error, Result};
-use crate::report::{Format, RenderOptions};
+use crate::report::distributions::render_with_headline;
+use crate::report::headline::Headline;
+use crate::report::{Format, RenderOptions, Report, RunBlocks, comparison};
 
 /// What a command's report can be written as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -323,7 +329,10 @@ pub(super) fn output_format(output: &OutputArgs, default_digits: usize) -> Resul
     };
     Ok(Outputs {
         targets,
-        options: RenderOptions { percent_decimals },
+        options: RenderOptions {
+            percent_decimals,
+            ..RenderOptions::default()
+        },
     })
 }
 
@@ -352,14 +361,15 @@ impl Outputs {
             ));
         }
         context.check_parts_used()?;
-        let render = |format: Format| -> Result<String> {
-            let text = render(format, &self.options);
-            match (format, context.precision_block()) {
-                (Format::Json, Some(block)) => merge::with_block(&text, "precision", block),
-                _ => Ok(text),
-            }
+        let options = RenderOptions {
+            blocks: RunBlocks {
+                precision: context.precision_block(),
+                shard: None,
+            },
+            ..self.options.clone()
         };
-        // A shard's JSON is its count file, for `merge`.
+        // A shard's JSON is its count file, for `merge`; its chart is the
+        // report's.
         let shard_block = match context.shard {
             Some(shard) => {
                 let samples = context
@@ -379,30 +389,58 @@ impl Outputs {
                         "note: part {shard} writes no count file to merge: add --out FILE.json"
                     ));
                 }
-                counted.then_some((shard, samples, enumerations))
+                counted.then(|| merge::shard_block(shard, &samples, &enumerations))
             }
             None => None,
+        };
+        let json_options = RenderOptions {
+            blocks: RunBlocks {
+                shard: shard_block,
+                ..options.blocks.clone()
+            },
+            ..options.clone()
         };
         let mut rendered = Vec::with_capacity(self.targets.len());
         for (destination, rendering) in &self.targets {
             let text = match rendering {
-                Rendering::Text(Format::Json) => match &shard_block {
-                    Some((shard, samples, enumerations)) => merge::with_shard_block(
-                        &render(Format::Json)?,
-                        *shard,
-                        samples,
-                        enumerations,
-                    )?,
-                    None => render(Format::Json)?,
-                },
-                Rendering::Text(format) => render(*format)?,
-                Rendering::Chart => chart(&render(Format::Json)?, destination)?,
+                Rendering::Text(Format::Json) => render(Format::Json, &json_options),
+                Rendering::Text(format) => render(*format, &options),
+                Rendering::Chart => chart(&render(Format::Json, &options), destination)?,
             };
             rendered.push((destination, text));
         }
         for (destination, text) in rendered {
             write_to(destination, text.as_bytes(), context)?;
         }
+        Ok(())
+    }
+}
+
+impl Outputs {
+    /// Writes `report`, its terminal table led by `headline`.
+    pub(super) fn emit_report(
+        &self,
+        report: &Report,
+        headline: &Headline,
+        context: &Context,
+    ) -> Result<()> {
+        self.emit(context, |format, options| {
+            render_with_headline(report, headline, format, options)
+        })
+    }
+
+    /// Writes a comparison's `agreements` under `title`, and records its
+    /// verdict (see [`Context::verdict`]).
+    pub(super) fn emit_agreements(
+        &self,
+        title: &str,
+        agreements: &[Agreement],
+        context: &Context,
+    ) -> Result<()> {
+        self.emit(context, |format, options| {
+            comparison::render_agreements(title, agreements, format, options)
+        })?;
+        context.verdict(OverallVerdict::of(agreements).agrees());
         Ok(())
     }
 }
@@ -438,6 +476,20 @@ fn write_to(destination: &Destination, bytes: &[u8], context: &Context) -> Resul
             context.note(&format!("wrote {}", path.display()));
             Ok(())
         }
+    }
+}
+
+/// Records in a report's `params` the part of an exhaustive enumeration
+/// it counts, with `--shard`, and the arrangements that part counted (the
+/// denominator, so that counts can be recovered exactly and parts added).
+pub(super) fn record_part(
+    params: &mut Map<String, Value>,
+    shard: Option<Shard>,
+    counts: &ArrangementCounts,
+) {
+    if let Some(shard) = shard {
+        params.insert("shard".into(), json!(shard.to_string()));
+        params.insert("arrangements".into(), json!(counts.total.to_string()));
     }
 }
 

@@ -15,7 +15,6 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use rayon::prelude::*;
-use serde_json::{Value, json};
 
 use super::checkpoint;
 use super::context::{Context, Invocation};
@@ -26,6 +25,7 @@ use crate::engine::montecarlo::RunPlan;
 use crate::engine::precision::{Watch, Widest};
 use crate::error::{Error, Result};
 use crate::report::figures::thousands;
+use crate::report::{PrecisionBlock, PrecisionRun};
 
 /// The most chunks in one block: bounds the per-chunk tallies held at once.
 const MAX_BLOCK: u64 = 4096;
@@ -471,25 +471,25 @@ impl Context {
             }
         ));
         if let Ok(mut runs) = self.precision.lock() {
-            runs.push(json!({
-                "trials": n_trials,
-                "widest": widest.outcome,
-                "half_width": widest.half_width,
-                "met": met,
-            }));
+            runs.push(PrecisionRun {
+                trials: n_trials,
+                widest: widest.outcome.clone(),
+                half_width: widest.half_width,
+                met,
+            });
         }
     }
 
     /// The `"precision"` block of the JSON output, if a target was set.
-    pub(super) fn precision_block(&self) -> Option<Value> {
+    pub(super) fn precision_block(&self) -> Option<PrecisionBlock> {
         let until = self.until.as_ref()?;
         let runs = self.precision.lock().map(|r| r.clone()).unwrap_or_default();
-        Some(json!({
-            "until_halfwidth": until.target.half_width,
-            "for": until.target.outcome,
-            "max_trials": until.max_trials,
-            "runs": runs,
-        }))
+        Some(PrecisionBlock {
+            until_halfwidth: until.target.half_width,
+            outcome: until.target.outcome.clone(),
+            max_trials: until.max_trials,
+            runs,
+        })
     }
 
     /// The test hook `DECKODDS_INTERRUPT_AFTER_CHUNKS=N`: acts as if

@@ -125,6 +125,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn proportions_and_intervals_are_each_outcomes_share_of_the_trials() {
+        let counts = CountDistribution {
+            key: "k".into(),
+            outcomes: vec!["a".into(), "b".into()],
+            counts: vec![1, 3],
+        };
+        assert_eq!(counts.proportions(), [0.25, 0.75]);
+        let intervals = counts.intervals95();
+        assert_eq!(intervals[0], stats::wilson_interval(1, 4, stats::Z95));
+        assert!(intervals[1].low < 0.75 && 0.75 < intervals[1].high);
+    }
+
+    #[test]
     fn count_tables_parse_and_name_their_errors() {
         let outcomes: Vec<String> = ["0", "2", "4"].map(String::from).to_vec();
         let check = |text: &str| parse_count_table(text, &outcomes);

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use serde_json::{Map, Value, json};
 
 use super::context::Context;
-use super::output::{Outputs, deal_text, output_format, record_part, save_deals};
+use super::output::{Outputs, deal_text, emit, output_format, record_part, save_deals};
 use super::sampling::{Sampled, Sampling};
 use super::{
     Engine, game_sampling, parse_count, parse_level, parse_rank_deal, parse_seed, parse_small,
@@ -163,8 +163,7 @@ pub(super) fn run(command: PrisonersCommand, context: &Context) -> Result<()> {
             let game = game(&version)?;
             let deal = parse_rank_deal(&deal)?;
             game.check_deal(&deal)?;
-            print!("{}", replay(game, &deal));
-            Ok(())
+            emit(&replay(game, &deal), None, context)
         }
     }
 }

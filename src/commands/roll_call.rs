@@ -7,7 +7,7 @@ use num_traits::ToPrimitive;
 use serde_json::{Map, Value, json};
 
 use super::context::Context;
-use super::output::{Outputs, deal_text, output_format, record_part, save_deals};
+use super::output::{Outputs, deal_text, emit, output_format, record_part, save_deals};
 use super::progress::human_seconds;
 use super::sampling::{Sampled, Sampling};
 use super::{
@@ -176,9 +176,7 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
             let game = game(&version)?;
             let deal = parse_rank_deal(&deal)?;
             game.check_deal(&deal)?;
-            let text = replay(game, &deal);
-            print!("{text}");
-            Ok(())
+            emit(&replay(game, &deal), None, context)
         }
         RollCallCommand::LongestZeroStrike { version, seed } => {
             let game = game(&version)?;
@@ -189,8 +187,7 @@ pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
             let progress = context.progress(search.max_nodes, "search", "nodes");
             let found = longest_zero_strike(&game, &search, &progress)?;
             drop(progress);
-            print!("{}", zero_strike_text(game, &search, &found));
-            Ok(())
+            emit(&zero_strike_text(game, &search, &found), None, context)
         }
     }
 }

@@ -131,3 +131,75 @@ impl PowerPlan {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cards_left(counts: &[u64]) -> CountDistribution {
+        CountDistribution {
+            key: "cards-left".into(),
+            outcomes: (0..counts.len()).map(|i| (2 * i).to_string()).collect(),
+            counts: counts.to_vec(),
+        }
+    }
+
+    fn plan(replicates: u64) -> PowerPlan {
+        PowerPlan {
+            game: IdiotsDelight::standard(),
+            shuffle: Shuffle::Naive,
+            n_trials: 10_000,
+            seed: 40,
+            level: 0.001,
+            replicates,
+        }
+    }
+
+    #[test]
+    fn runs_the_reference_runs_then_replicates_of_the_predicted_size_with_their_seeds() {
+        let mut asked = Vec::new();
+        let study = plan(3)
+            .run(|shuffle, games, seed| {
+                asked.push((shuffle, games, seed));
+                // A bias plain at 10,000 games, and each replicate as
+                // biased as the reference run.
+                Ok(match shuffle {
+                    Shuffle::Uniform => cards_left(&[5000, 3000, 2000]),
+                    _ => cards_left(&[games / 2 - games / 10, games * 3 / 10, games * 3 / 10]),
+                })
+            })
+            .unwrap();
+        assert!(study.reference.p_value < 0.001);
+        assert!(study.lambda_per_game > 0.0);
+        let (g50, g90) = (study.games_50.unwrap(), study.games_90.unwrap());
+        assert!(g50 < g90 && g90 < 10_000, "{g50} {g90}");
+        assert_eq!(
+            asked,
+            [
+                (Shuffle::Uniform, 10_000, 40),
+                (Shuffle::Naive, 10_000, 41),
+                (Shuffle::Naive, g90, 42),
+                (Shuffle::Naive, g90, 43),
+                (Shuffle::Naive, g90, 44),
+            ]
+        );
+        let check = study.replicate_check.unwrap();
+        assert_eq!((check.replicates, check.games), (3, g90));
+        assert!(check.rejections <= 3 && (0.0..=1.0).contains(&check.predicted));
+    }
+
+    #[test]
+    fn a_bias_the_reference_runs_do_not_detect_is_not_extrapolated() {
+        let mut calls = 0;
+        let study = plan(5)
+            .run(|_, _, _| {
+                calls += 1;
+                Ok(cards_left(&[5000, 3000, 2000]))
+            })
+            .unwrap();
+        assert_eq!(study.lambda_per_game, 0.0);
+        assert_eq!((study.games_50, study.games_90), (None, None));
+        assert_eq!(study.replicate_check, None);
+        assert_eq!(calls, 2, "no replicates without a predicted size");
+    }
+}

@@ -137,3 +137,61 @@ pub fn pad_exact(
 fn last_nonzero<T: PartialEq>(part: &[T], zero: &T) -> usize {
     part.iter().rposition(|c| c != zero).unwrap_or(0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::roll_call::{Count, PassOrder, RollCallParams};
+
+    fn game() -> RollCall {
+        RollCall::new(RollCallParams {
+            ranks: 4,
+            copies: 1,
+            count: Count::Continuous,
+            order: PassOrder::Same,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn long_tails_stop_at_their_last_count_or_at_the_lengths_given() {
+        let game = game();
+        let tally = Tally::new(&game);
+        // One game: its passes and strikes are the tails' last nonzero
+        // bins.
+        let record = game.play(&[2, 1, 3, 4]);
+        let mut counts = vec![0; tally.n_bins()];
+        tally.add(&record, &mut counts);
+        let cut = game.count_distributions(&counts, None);
+        let lengths = tail_lengths(cut.iter().map(|d| (d.key.as_str(), d.outcomes.len())));
+        assert_eq!(
+            lengths,
+            [usize::from(record.passes), usize::from(record.strikes) + 1]
+        );
+        let longer = longer_tails(lengths, [lengths[0] + 2, 1]);
+        assert_eq!(longer, [lengths[0] + 2, lengths[1]]);
+        let padded = game.count_distributions(&counts, Some(longer));
+        let passes = padded.iter().find(|d| d.key == "passes").unwrap();
+        assert_eq!(passes.outcomes.len(), lengths[0] + 2);
+        assert_eq!(passes.outcomes[0], "1");
+        assert_eq!(passes.counts.iter().sum::<u64>(), 1);
+    }
+
+    #[test]
+    fn exact_tails_pad_with_zero_probabilities_numbered_on() {
+        let exact = ExactDistribution {
+            key: "passes".into(),
+            outcomes: vec!["1".into(), "2".into()],
+            probabilities: vec![
+                BigRational::new(1.into(), 2.into()),
+                BigRational::new(1.into(), 2.into()),
+            ],
+        };
+        let padded = pad_exact(vec![exact], [4, 0]);
+        assert_eq!(padded[0].outcomes, ["1", "2", "3", "4"]);
+        assert_eq!(
+            padded[0].probabilities[3],
+            BigRational::from_integer(0.into())
+        );
+    }
+}

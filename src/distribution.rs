@@ -4,6 +4,8 @@
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
 
+use crate::stats::{self, Interval};
+
 /// An exact probability distribution over named outcomes.
 ///
 /// Guarantee: `probabilities` are exact reduced rationals, one per outcome,
@@ -44,6 +46,25 @@ impl CountDistribution {
     /// The number of trials behind the counts.
     pub fn trials(&self) -> u64 {
         self.counts.iter().sum()
+    }
+
+    /// Each outcome's share of the trials (NaN for every outcome when
+    /// there are none).
+    pub fn proportions(&self) -> Vec<f64> {
+        let trials = self.trials();
+        self.counts
+            .iter()
+            .map(|&count| count as f64 / trials as f64)
+            .collect()
+    }
+
+    /// Each outcome's 95% Wilson interval.
+    pub fn intervals95(&self) -> Vec<Interval> {
+        let trials = self.trials();
+        self.counts
+            .iter()
+            .map(|&count| stats::wilson_interval(count, trials, stats::Z95))
+            .collect()
     }
 }
 
@@ -102,6 +123,19 @@ pub fn rational_to_f64(r: &BigRational) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn proportions_and_intervals_are_each_outcomes_share_of_the_trials() {
+        let counts = CountDistribution {
+            key: "k".into(),
+            outcomes: vec!["a".into(), "b".into()],
+            counts: vec![1, 3],
+        };
+        assert_eq!(counts.proportions(), [0.25, 0.75]);
+        let intervals = counts.intervals95();
+        assert_eq!(intervals[0], stats::wilson_interval(1, 4, stats::Z95));
+        assert!(intervals[1].low < 0.75 && 0.75 < intervals[1].high);
+    }
 
     #[test]
     fn count_tables_parse_and_name_their_errors() {

@@ -3,23 +3,24 @@
 use std::fs;
 
 use num_rational::BigRational;
-use serde_json::json;
+use serde_json::{Map, Value, json};
 
+use super::context::Context;
+use super::output::output_format;
 use super::sampling::Sampling;
-use super::{Context, output_format};
 use crate::cli::{self, BlackjackCommand, BlackjackRules, OneOrAll, OutputArgs, SamplingArgs};
-use crate::compare::{self, OverallVerdict, PublishedTable, SampleSize};
+use crate::compare::{self, PublishedTable, SampleSize};
 use crate::distribution::{CountDistribution, ExactDistribution};
 use crate::engine::montecarlo::RunPlan;
 use crate::error::{Error, Result};
 use crate::games::blackjack::dealer::{RemovalEffect, dealer_distributions, effect_of_removal};
 use crate::games::blackjack::{
-    DealerParams, OUTCOME_LABELS, Scoring, Soft17, UPCARDS, dealer_monte_carlo_chunks,
-    outcome_labels, parse_value, upcard_key, value_name,
+    DealerParams, Decks, OUTCOME_LABELS, Scoring, Soft17, UPCARDS, dealer_monte_carlo_chunks,
+    parse_value, upcard_distributions, upcard_key, value_name,
 };
-use crate::report::distributions::render_with_headline;
+use crate::report::eor::render_removal_effects;
 use crate::report::headline::{Headline, HeadlineFigure};
-use crate::report::{self, Format, Method, Report, ReportDistribution, comparison};
+use crate::report::{Method, Report, ReportDistribution, comparison};
 
 /// The game name in reports.
 const GAME: &str = crate::games::registry::BLACKJACK.report_name;
@@ -83,12 +84,33 @@ fn dealer_params(rules: &BlackjackRules) -> Result<DealerParams> {
     Ok(params)
 }
 
+/// The rules, as reports record them: in the order of the example of
+/// docs/CONTRACTS.md.
+fn report_params(params: &DealerParams) -> Map<String, Value> {
+    let mut json = Map::new();
+    let decks = match params.decks {
+        Decks::Finite(n) => json!(n),
+        Decks::Infinite => json!("inf"),
+    };
+    json.insert("decks".into(), decks);
+    let soft17 = match params.soft17 {
+        Soft17::Stand => "stand",
+        Soft17::Hit => "hit",
+    };
+    json.insert("soft17".into(), json!(soft17));
+    json.insert("scoring".into(), json!(params.scoring.name()));
+    json.insert("peek".into(), json!(params.peek));
+    let removed: Vec<&str> = params.removed.iter().map(|&v| value_name(v)).collect();
+    json.insert("removed".into(), json!(removed));
+    json
+}
+
 /// The report of the exact table under `params`.
 pub fn exact_report(params: &DealerParams) -> Result<Report> {
     Ok(Report {
         game: GAME.into(),
         method: Method::Exact,
-        params: params.to_json(),
+        params: report_params(params),
         seed: None,
         trials: None,
         distributions: dealer_distributions(params)?
@@ -104,9 +126,7 @@ fn exact(rules: &BlackjackRules, output: &OutputArgs, context: &Context) -> Resu
     let outputs = output_format(output, 2)?;
     let report = exact_report(&params)?;
     let headline = bust_headline(&report);
-    outputs.emit(context, |format, options| {
-        render_with_headline(&report, &headline, format, options)
-    })
+    outputs.emit_report(&report, &headline, context)
 }
 
 /// Runs the Monte-Carlo counts for every upcard with a progress bar: the
@@ -140,19 +160,6 @@ fn monte_carlo_counts(
     Ok((sampled.n_trials, upcard_distributions(&sampled.tally)))
 }
 
-/// The distributions of a tally of every upcard's histogram in turn.
-fn upcard_distributions(tally: &[u64]) -> Vec<CountDistribution> {
-    UPCARDS
-        .iter()
-        .zip(tally.chunks(OUTCOME_LABELS.len()))
-        .map(|(&upcard, counts)| CountDistribution {
-            key: upcard_key(upcard),
-            outcomes: outcome_labels(),
-            counts: counts.to_vec(),
-        })
-        .collect()
-}
-
 /// The report of Monte-Carlo counts under `params`.
 fn monte_carlo_report(
     params: &DealerParams,
@@ -163,7 +170,7 @@ fn monte_carlo_report(
     Report {
         game: GAME.into(),
         method: Method::MonteCarlo,
-        params: params.to_json(),
+        params: report_params(params),
         seed: Some(seed),
         trials: Some(n_trials),
         distributions: distributions
@@ -186,9 +193,7 @@ fn monte_carlo(
     let (n_trials, counts) = monte_carlo_counts(&params, n_trials, seed, context)?;
     let report = monte_carlo_report(&params, n_trials, seed, counts);
     let headline = bust_headline(&report);
-    outputs.emit(context, |format, options| {
-        render_with_headline(&report, &headline, format, options)
-    })
+    outputs.emit_report(&report, &headline, context)
 }
 
 /// What a dealer table leads with: how often the dealer busts, by upcard
@@ -237,11 +242,7 @@ fn compare_monte_carlo(
         "{}: Monte Carlo ({n_trials} hands per upcard, seed {seed}) vs exact",
         rules_title(&params)
     );
-    outputs.emit(context, |format, _| {
-        comparison::render_agreements(&title, &agreements, format)
-    })?;
-    context.verdict(OverallVerdict::of(&agreements).agrees());
-    Ok(())
+    outputs.emit_agreements(&title, &agreements, context)
 }
 
 /// Maps a published table's row label to a distribution key: `2`..`10`,
@@ -327,54 +328,8 @@ fn eor(
             })
         })
         .collect();
-    outputs.emit(context, |format, options| match format {
-        Format::Json => {
-            let mut values: Vec<serde_json::Value> = reports
-                .iter()
-                .map(|r| {
-                    let mut value = report::to_json(r);
-                    if let Some(object) = value.as_object_mut()
-                        && !not_computed.is_empty()
-                    {
-                        object.insert("not_computed".into(), json!(not_computed));
-                    }
-                    value
-                })
-                .collect();
-            let value = match values.len() {
-                1 => values.remove(0),
-                _ => json!(values),
-            };
-            format!("{value:#}\n")
-        }
-        Format::Csv => {
-            // One CSV: the header once, then every report's rows.
-            let mut text = String::new();
-            for (i, r) in reports.iter().enumerate() {
-                let rendered = report::render(r, Format::Csv, options);
-                let skip = usize::from(i > 0);
-                for line in rendered.lines().skip(skip) {
-                    text.push_str(line);
-                    text.push('\n');
-                }
-            }
-            text
-        }
-        _ => {
-            let mut text = reports
-                .iter()
-                .map(|r| report::render(r, format, options))
-                .collect::<Vec<_>>()
-                .join("\n");
-            if !not_computed.is_empty() && format != Format::Latex {
-                text.push('\n');
-                for line in &not_computed {
-                    text.push_str(line);
-                    text.push('\n');
-                }
-            }
-            text
-        }
+    outputs.emit(context, |format, options| {
+        render_removal_effects(&reports, &not_computed, format, options)
     })
 }
 
@@ -386,9 +341,9 @@ fn eor_report(
     effects: &[(u8, Vec<RemovalEffect>)],
     outcome: usize,
 ) -> Report {
-    let mut report_params = params.to_json();
-    report_params.insert("outcome".into(), json!(OUTCOME_LABELS[outcome]));
-    report_params.insert(
+    let mut rules_and_outcome = report_params(params);
+    rules_and_outcome.insert("outcome".into(), json!(OUTCOME_LABELS[outcome]));
+    rules_and_outcome.insert(
         "quantity".into(),
         json!("change in probability when one card of the column's value is removed"),
     );
@@ -417,7 +372,7 @@ fn eor_report(
     Report {
         game: format!("{GAME}-eor"),
         method: Method::Exact,
-        params: report_params,
+        params: rules_and_outcome,
         seed: None,
         trials: None,
         distributions,

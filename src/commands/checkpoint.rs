@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::{Value, json};
 
-use super::merge::{Sample, program, run_arguments};
+use super::ledger::{Sample, checksum, program, run_arguments};
 use crate::engine::Shard;
 use crate::error::{Error, Result};
 
@@ -76,12 +76,6 @@ fn body(part: Option<Shard>, samples: &[Sample]) -> Value {
         "part": part.map(|shard| shard.to_string()),
         "samples": samples.iter().map(Sample::to_json).collect::<Vec<Value>>(),
     })
-}
-
-/// The checksum of a checkpoint's body (or a count file's `"shard"`
-/// block) without its checksum: FNV-1a of its compact JSON.
-pub(super) fn checksum(body: &Value) -> String {
-    super::fnv1a64(serde_json::to_string(body).unwrap_or_default().as_bytes())
 }
 
 /// Saves the samples done so far (the last one possibly partial) to `path`,

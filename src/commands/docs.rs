@@ -7,7 +7,8 @@ use std::path::Path;
 use clap::CommandFactory;
 use clap_complete::Shell;
 
-use super::{Context, emit};
+use super::context::Context;
+use super::output::emit;
 use crate::cli::Cli;
 use crate::error::{Error, Result};
 use crate::games::registry::GameEntry;

@@ -5,12 +5,14 @@ use std::time::Instant;
 
 use serde_json::{Map, Value, json};
 
+use super::context::Context;
+use super::output::{emit, output_format};
+use super::progress::{human_seconds, peak_memory_bytes};
 use super::sampling::Sampling;
-use super::{Context, human_seconds, output_format, peak_memory_bytes};
 use crate::cli::{
     self, Engine, IdiotsDelightCommand, IdiotsDelightDeck, LevelArgs, OutputArgs, PublishedCounts,
 };
-use crate::compare::{self, Agreement, OverallVerdict};
+use crate::compare::{self, Agreement};
 use crate::distribution::{CountDistribution, ExactDistribution, parse_count_table};
 use crate::engine::ArrangementCounts;
 use crate::engine::SequentialGame;
@@ -20,15 +22,15 @@ use crate::engine::montecarlo::{self, RunPlan};
 use crate::engine::naive_shuffle;
 use crate::engine::sequential::{self, SequentialParams};
 use crate::error::{Error, Result};
+use crate::games::idiots_delight::power::PowerPlan;
 use crate::games::idiots_delight::{
     EXACT_MAX_CARDS, ExactCost, IdiotsDelight, IdiotsDelightSimulation, SAS_PAPER_COUNTS,
 };
 use crate::report::chart::{self, BarChart, Series};
-use crate::report::distributions::render_with_headline;
 use crate::report::headline::{Headline, HeadlineFigure};
-use crate::report::{self, Method, Report, ReportDistribution, comparison};
+use crate::report::power::render_power;
+use crate::report::{Method, Report, ReportDistribution};
 use crate::rng::Shuffle;
-use crate::stats;
 
 /// The game name in reports.
 const GAME: &str = crate::games::registry::IDIOTS_DELIGHT.report_name;
@@ -81,9 +83,7 @@ fn run_command(command: IdiotsDelightCommand, context: &Context) -> Result<()> {
             let n_trials = counts.trials();
             let report = monte_carlo_report(game, shuffle, n_trials, seed, counts);
             let headline = headline(&report);
-            outputs.emit(context, |format, options| {
-                render_with_headline(&report, &headline, format, options)
-            })
+            outputs.emit_report(&report, &headline, context)
         }
         IdiotsDelightCommand::Compare {
             deck,
@@ -104,17 +104,13 @@ fn run_command(command: IdiotsDelightCommand, context: &Context) -> Result<()> {
                     )?;
                     if let Some(path) = &chart {
                         let svg = chart_svg(&comparison)?;
-                        super::emit(&svg, Some(path), context)?;
+                        emit(&svg, Some(path), context)?;
                     }
                     (comparison.title, comparison.agreements)
                 }
                 None => compare_exact(game, &shuffles, n_trials, seed, level, context)?,
             };
-            outputs.emit(context, |format, _| {
-                comparison::render_agreements(&title, &agreements, format)
-            })?;
-            context.verdict(OverallVerdict::of(&agreements).agrees());
-            Ok(())
+            outputs.emit_agreements(&title, &agreements, context)
         }
         IdiotsDelightCommand::Power {
             deck,
@@ -127,8 +123,21 @@ fn run_command(command: IdiotsDelightCommand, context: &Context) -> Result<()> {
             let game = game(&deck)?;
             let (n_trials, seed) = (sampling.trials, sampling.seed);
             let outputs = output_format(&output, 2)?;
-            let study = power(game, shuffle, n_trials, seed, level, replicates, context)?;
-            outputs.emit(context, |format, _| render_power(&study, format))
+            let plan = PowerPlan {
+                game,
+                shuffle,
+                n_trials,
+                seed,
+                level,
+                replicates,
+            };
+            let study = plan.run(|shuffle, games, seed| {
+                monte_carlo_counts(game, shuffle, games, seed, context)
+            })?;
+            let params = params(game, shuffle);
+            outputs.emit(context, |format, options| {
+                render_power(&study, GAME, &params, format, options)
+            })
         }
     }
 }
@@ -191,7 +200,7 @@ fn exact_counts(
             if deck.len() > naive_shuffle::MAX_CARDS {
                 return Err(Error::invalid(
                     "--suits x --ranks",
-                    deck_name(&game),
+                    game.deck_name(),
                     format!(
                         "the exact naive-shuffle distribution handles at most {} cards ({} swap sequences); use `mc --shuffle naive`",
                         naive_shuffle::MAX_CARDS,
@@ -233,15 +242,11 @@ fn exact_counts(
         }
         (Shuffle::Uniform, Engine::Exhaustive) => {
             let n_arrangements = arrangements::n_arrangements(&deck);
-            let seconds = n_arrangements
-                .to_string()
-                .parse::<f64>()
-                .unwrap_or(f64::INFINITY)
-                * EXHAUSTIVE_SECONDS_PER_ARRANGEMENT;
+            let seconds = game.exhaustive_seconds();
             if seconds > MAX_EXACT_SECONDS && !request.force {
                 return Err(Error::invalid(
                     "--suits x --ranks",
-                    deck_name(&game),
+                    game.deck_name(),
                     format!(
                         "{n_arrangements} arrangements would take about {} on 2 cores; use --engine memo, a smaller deck, or --force",
                         human_seconds(seconds)
@@ -270,11 +275,6 @@ fn exact_counts(
     Ok((counts, notes))
 }
 
-/// Seconds per arrangement of the exhaustive enumerator on this machine
-/// (two threads), for the up-front estimate; measured on 12-card decks
-/// (4 x 3: 479,001,600 arrangements in 8.0 s).
-const EXHAUSTIVE_SECONDS_PER_ARRANGEMENT: f64 = 17e-9;
-
 /// Refuses a memoised run whose estimate is over the limits, unless forced,
 /// and any deck beyond the memo key's limit.
 fn check_cost(game: &IdiotsDelight, cost: &ExactCost, request: &ExactRequest) -> Result<()> {
@@ -287,7 +287,7 @@ fn check_cost(game: &IdiotsDelight, cost: &ExactCost, request: &ExactRequest) ->
     if game.n_cards() > EXACT_MAX_CARDS {
         return Err(Error::invalid(
             "--suits x --ranks",
-            deck_name(game),
+            game.deck_name(),
             format!(
                 "{estimate}; deckodds enumerates at most {EXACT_MAX_CARDS} cards exactly, even with --force: use `idiots-delight mc`"
             ),
@@ -298,15 +298,11 @@ fn check_cost(game: &IdiotsDelight, cost: &ExactCost, request: &ExactRequest) ->
     if (too_slow || too_big) && !request.force {
         return Err(Error::invalid(
             "--suits x --ranks",
-            deck_name(game),
+            game.deck_name(),
             format!("{estimate}; choose a smaller deck, use `mc`, or pass --force"),
         ));
     }
     Ok(())
-}
-
-fn deck_name(game: &IdiotsDelight) -> String {
-    format!("{}x{}", game.deck().suits, game.deck().ranks)
 }
 
 /// Prints the exact distribution under each of `shuffles` (one, or uniform
@@ -329,7 +325,7 @@ fn exact(
         let counts = context.enumerate(|| {
             let (counts, notes) = exact_counts(&request, context)?;
             for note in notes {
-                context.note(&format!("{} {}: {note}", deck_name(&game), shuffle.name()));
+                context.note(&format!("{} {}: {note}", game.deck_name(), shuffle.name()));
             }
             Ok(counts)
         })?;
@@ -368,9 +364,7 @@ fn exact(
         summary: Vec::new(),
     };
     let headline = headline(&report);
-    outputs.emit(context, |format, options| {
-        render_with_headline(&report, &headline, format, options)
-    })
+    outputs.emit_report(&report, &headline, context)
 }
 
 /// What a report of cards left leads with: the odds of winning (no card
@@ -475,7 +469,7 @@ fn compare_exact(
     if game.n_cards() > EXACT_MAX_CARDS {
         return Err(Error::invalid(
             "--suits x --ranks",
-            deck_name(&game),
+            game.deck_name(),
             format!(
                 "has no exact distribution to compare with (exact runs stop at {EXACT_MAX_CARDS} cards); compare 52 cards with --published sas, or choose a smaller deck"
             ),
@@ -491,7 +485,7 @@ fn compare_exact(
     }
     let title = format!(
         "Idiot's Delight {}: Monte Carlo ({n_trials} games, seed {seed}) vs exact",
-        deck_name(&game)
+        game.deck_name()
     );
     Ok((title, agreements))
 }
@@ -527,7 +521,7 @@ fn compare_published(
     }
     let title = format!(
         "Idiot's Delight {}: {name} ({} games) vs deckodds Monte Carlo ({n_trials} games, seed {seed}) by shuffle",
-        deck_name(&game),
+        game.deck_name(),
         published.trials()
     );
     Ok(PublishedComparison {
@@ -541,26 +535,16 @@ fn compare_published(
 /// The chart of a published comparison: the first run as bars with 95%
 /// Wilson intervals, the published table and the other runs as markers.
 fn chart_svg(comparison: &PublishedComparison) -> Result<String> {
-    let series_of = |name: String, counts: &CountDistribution, intervals: bool| {
-        let trials = counts.trials();
-        Series {
-            name,
-            values: counts
-                .counts
+    let series_of = |name: String, counts: &CountDistribution, intervals: bool| Series {
+        name,
+        values: counts.proportions(),
+        intervals: intervals.then(|| {
+            counts
+                .intervals95()
                 .iter()
-                .map(|&c| c as f64 / trials as f64)
-                .collect(),
-            intervals: intervals.then(|| {
-                counts
-                    .counts
-                    .iter()
-                    .map(|&c| {
-                        let interval = stats::wilson_interval(c, trials, stats::Z95);
-                        (interval.low, interval.high)
-                    })
-                    .collect()
-            }),
-        }
+                .map(|interval| (interval.low, interval.high))
+                .collect()
+        }),
     };
     let run_name = |shuffle: Shuffle, counts: &CountDistribution| {
         format!(
@@ -646,174 +630,4 @@ fn published_counts(
             counts,
         },
     ))
-}
-
-// ---------------------------------------------------------------------------
-// Power.
-
-/// How many games it takes to detect a biased shuffle.
-struct PowerStudy {
-    game: IdiotsDelight,
-    shuffle: Shuffle,
-    n_trials: u64,
-    seed: u64,
-    level: f64,
-    /// The homogeneity test of the two reference runs.
-    reference: Agreement,
-    /// The estimated noncentrality per game, `sum (p_b - p_u)^2 / p_u`.
-    lambda_per_game: f64,
-    /// Games for 50% and 90% power (`None`: no bias detected).
-    games_50: Option<u64>,
-    games_90: Option<u64>,
-    /// Samples of `games_90` games tested like a user would.
-    replicate_check: Option<ReplicateCheck>,
-}
-
-/// Independent samples at the predicted size, to check the prediction.
-struct ReplicateCheck {
-    replicates: u64,
-    rejections: u64,
-    games: u64,
-    /// The rejection rate the noncentral chi-square predicts for them.
-    predicted: f64,
-}
-
-fn power(
-    game: IdiotsDelight,
-    shuffle: Shuffle,
-    n_trials: u64,
-    seed: u64,
-    level: f64,
-    replicates: u64,
-    context: &Context,
-) -> Result<PowerStudy> {
-    let uniform = monte_carlo_counts(game, Shuffle::Uniform, n_trials, seed, context)?;
-    let biased = monte_carlo_counts(game, shuffle, n_trials, seed.wrapping_add(1), context)?;
-    let reference = compare::homogeneity(&uniform, &biased, level)?;
-    // Only a bias the reference runs actually detect is extrapolated; an
-    // insignificant excess is noise, and the answer is "more games than
-    // these runs had".
-    let lambda_per_game = if reference.p_value < level {
-        stats::noncentrality_per_trial(
-            reference.chi_square,
-            reference.degrees_of_freedom,
-            n_trials,
-            n_trials,
-        )
-    } else {
-        0.0
-    };
-    let df = reference.degrees_of_freedom;
-    let games_for = |target: f64| stats::trials_for_power(lambda_per_game, df, level, target);
-    let (games_50, games_90) = (games_for(0.5), games_for(0.9));
-    let replicate_check = match games_90 {
-        Some(games) if replicates > 0 => {
-            // Each replicate is tested against the uniform reference run
-            // (a sample too, so the check's own power is a little lower than
-            // 90%: its noncentrality is delta * m * N / (m + N)).
-            let mut rejections = 0;
-            for replicate in 0..replicates {
-                let sample = monte_carlo_counts(
-                    game,
-                    shuffle,
-                    games,
-                    seed.wrapping_add(2 + replicate),
-                    context,
-                )?;
-                if compare::homogeneity(&uniform, &sample, level)?.p_value < level {
-                    rejections += 1;
-                }
-            }
-            let (m, n) = (games as f64, n_trials as f64);
-            let predicted = stats::chi_square_power(df, lambda_per_game * m * n / (m + n), level);
-            Some(ReplicateCheck {
-                replicates,
-                rejections,
-                games,
-                predicted,
-            })
-        }
-        _ => None,
-    };
-    Ok(PowerStudy {
-        game,
-        shuffle,
-        n_trials,
-        seed,
-        level,
-        reference,
-        lambda_per_game,
-        games_50,
-        games_90,
-        replicate_check,
-    })
-}
-
-fn render_power(study: &PowerStudy, format: report::Format) -> String {
-    let games = |g: Option<u64>| g.map_or(Value::Null, Value::from);
-    let value = json!({
-        "game": GAME,
-        "params": params(study.game, study.shuffle),
-        "seed": study.seed,
-        "trials": study.n_trials,
-        "level": study.level,
-        "reference": {
-            "chi_square": study.reference.chi_square,
-            "degrees_of_freedom": study.reference.degrees_of_freedom,
-            "p_value": study.reference.p_value,
-            "max_abs_z": study.reference.max_abs_z,
-            "total_variation": study.reference.total_variation,
-        },
-        "lambda_per_game": study.lambda_per_game,
-        "games_for_power_50": games(study.games_50),
-        "games_for_power_90": games(study.games_90),
-        "replicate_check": study.replicate_check.as_ref().map(|check| json!({
-            "replicates": check.replicates,
-            "rejections": check.rejections,
-            "games_each": check.games,
-            "predicted_rejection_rate": check.predicted,
-        })),
-    });
-    if format == report::Format::Json {
-        return format!("{value:#}\n");
-    }
-    let mut text = format!(
-        "Idiot's Delight {}: detecting the {} shuffle against uniform (chi-square, level {})\n",
-        deck_name(&study.game),
-        study.shuffle.name(),
-        study.level
-    );
-    text.push_str(&format!(
-        "reference runs: {} games each (uniform seed {}, {} seed {}): chi-square {:.1} on {} df, p = {:.3e}, max |z| {:.2}, TVD {:.5}\n",
-        study.n_trials,
-        study.seed,
-        study.shuffle.name(),
-        study.seed.wrapping_add(1),
-        study.reference.chi_square,
-        study.reference.degrees_of_freedom,
-        study.reference.p_value,
-        study.reference.max_abs_z,
-        study.reference.total_variation
-    ));
-    match (study.games_50, study.games_90) {
-        (Some(g50), Some(g90)) => text.push_str(&format!(
-            "noncentrality per game {:.3e}: 50% power at {g50} games, 90% power at {g90} games\n",
-            study.lambda_per_game
-        )),
-        _ => text.push_str(&format!(
-            "no bias detectable from reference runs of {} games: it takes more than that to see one\n",
-            study.n_trials
-        )),
-    }
-    if let Some(check) = &study.replicate_check {
-        text.push_str(&format!(
-            "check: {} of {} independent samples of {} games, each tested against the uniform reference run, were rejected ({:.0}%; {:.0}% predicted)\n",
-            check.rejections,
-            check.replicates,
-            check.games,
-            100.0 * check.rejections as f64 / check.replicates as f64,
-            100.0 * check.predicted
-        ));
-    }
-    text
 }

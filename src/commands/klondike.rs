@@ -5,8 +5,9 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, json};
 
+use super::context::Context;
+use super::output::{emit, output_format};
 use super::sampling::{Sampled, Sampling};
-use super::{Context, emit, output_format};
 use crate::cli::{self, KlondikeCommand, KlondikeRules};
 use crate::distribution::CountDistribution;
 use crate::engine::montecarlo::{self, RunPlan};
@@ -15,7 +16,6 @@ use crate::games::klondike::record::{RecordOptions, SuitStyle, render_record};
 use crate::games::klondike::{
     Klondike, KlondikeParams, KlondikeSimulation, Money, OUTCOMES, PAY_PER_CARD, STAKE,
 };
-use crate::report::distributions::render_with_headline;
 use crate::report::headline::{Headline, HeadlineFigure};
 use crate::report::{Method, Report, ReportDistribution, SummaryFigure, SummaryItem};
 
@@ -61,9 +61,7 @@ fn run_command(command: KlondikeCommand, context: &Context) -> Result<()> {
                 },
             )?;
             let (report, headline) = monte_carlo_report(game, seed, n_trials, counts)?;
-            outputs.emit(context, |format, options| {
-                render_with_headline(&report, &headline, format, options)
-            })
+            outputs.emit_report(&report, &headline, context)
         }
         KlondikeCommand::Record {
             rules,

@@ -21,20 +21,17 @@
 //! byte.
 
 use std::collections::VecDeque;
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use clap::Parser;
 use serde_json::{Map, Value, json};
 
-use super::sampling::{Prior, PriorSource};
-use super::{Context, checkpoint};
+use super::context::{Context, RunIn};
+use super::ledger::{Prior, PriorSource, Sample, checksum, program, run_arguments};
 use crate::cli::{Cli, OutputArgs};
-use crate::distribution::CountDistribution;
 use crate::engine::ArrangementCounts;
 use crate::engine::Shard;
-use crate::engine::montecarlo::RunPlan;
 use crate::error::{Error, Result};
 use num_bigint::BigUint;
 
@@ -44,97 +41,14 @@ const FORMAT: &str = "deckodds shard count file 2";
 /// The mark of count files written before they carried a checksum.
 const FORMAT_WITHOUT_CHECKSUM: &str = "deckodds shard count file 1";
 
-/// One sampling run of a command: its plan, the chunks run, and their
-/// summed histogram.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Sample {
-    pub plan: RunPlan,
-    pub chunks: Range<u64>,
-    pub tally: Vec<u64>,
-}
-
-impl Sample {
-    pub(super) fn to_json(&self) -> Value {
-        json!({
-            "trials": self.plan.n_trials,
-            "seed": self.plan.seed,
-            "stream": self.plan.stream,
-            "chunk_size": self.plan.chunk_size,
-            "chunks": [self.chunks.start, self.chunks.end],
-            "tally": self.tally,
-        })
-    }
-
-    pub(super) fn from_json(value: &Value) -> Option<Sample> {
-        let number = |key: &str| value[key].as_u64();
-        let chunks = value["chunks"].as_array()?;
-        Some(Sample {
-            plan: RunPlan {
-                n_trials: number("trials")?,
-                seed: number("seed")?,
-                stream: number("stream")?,
-                chunk_size: number("chunk_size").filter(|&c| c > 0)?,
-            },
-            chunks: chunks.first()?.as_u64()?..chunks.get(1)?.as_u64()?,
-            tally: value["tally"]
-                .as_array()?
-                .iter()
-                .map(Value::as_u64)
-                .collect::<Option<Vec<u64>>>()?,
-        })
-    }
-}
-
-/// The program, as count files name it.
-pub(super) fn program() -> String {
-    format!("deckodds {}", env!("CARGO_PKG_VERSION"))
-}
-
-/// The command line of this process without the options that say only
-/// where and how to write or how many threads to use (`--out`, `--format`,
-/// `--digits`, `--threads`, `--quiet`), without `--shard`, and without
-/// the checkpoint's options: what the shards of one run share, and what a
-/// resumed run must repeat.
-pub(super) fn run_arguments() -> Vec<String> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let with_value = [
-        "--shard",
-        "--out",
-        "--format",
-        "--digits",
-        "--threads",
-        "--checkpoint",
-        "--resume",
-        "--checkpoint-every",
-    ];
-    let mut kept = Vec::new();
-    let mut skip_next = false;
-    for arg in args {
-        if std::mem::take(&mut skip_next) {
-            continue;
-        }
-        if with_value.contains(&arg.as_str()) {
-            skip_next = true;
-        } else if !(arg == "--quiet"
-            || arg == "-q"
-            || with_value
-                .iter()
-                .any(|option| arg.starts_with(&format!("{option}="))))
-        {
-            kept.push(arg);
-        }
-    }
-    kept
-}
-
-/// The JSON output of a shard: `report` (the command's JSON over the
-/// shard's counts) with the `"shard"` block added.
-pub(super) fn with_shard_block(
-    report: &str,
+/// The `"shard"` block of part `shard`'s JSON output, which makes it a
+/// count file: the samples and enumerations it counted, under the command
+/// line, program and part that made them, and a checksum of the rest.
+pub(super) fn shard_block(
     shard: Shard,
     samples: &[Sample],
     enumerations: &[ArrangementCounts],
-) -> Result<String> {
+) -> Value {
     let mut block = json!({
         "format": FORMAT,
         "program": program(),
@@ -156,47 +70,8 @@ pub(super) fn with_shard_block(
     }
     // Last, so that reading it back and removing it leaves the block as
     // it was summed.
-    block["checksum"] = json!(checkpoint::checksum(&block));
-    super::with_block(report, "shard", block)
-}
-
-/// Checks that `sample`'s tally counts each trial of its chunks once in
-/// every distribution `outcomes` reads from it, so that summed parts give
-/// the one run's counts; the error says which distribution is off. Every
-/// sum is checked for overflow (a sum that fits covers every partial sum
-/// `outcomes` may take).
-pub(super) fn check_tally(
-    sample: &Sample,
-    outcomes: &dyn Fn(&[u64]) -> Vec<CountDistribution>,
-) -> std::result::Result<(), String> {
-    let checked_sum = |counts: &[u64]| {
-        counts
-            .iter()
-            .try_fold(0u64, |sum, &count| sum.checked_add(count))
-    };
-    let trials: u64 = sample
-        .chunks
-        .clone()
-        .map(|chunk| sample.plan.chunk_trials(chunk))
-        .sum();
-    if checked_sum(&sample.tally).is_none() {
-        return Err(format!(
-            "the tally of its {trials} trials overflows 64 bits"
-        ));
-    }
-    for distribution in outcomes(&sample.tally) {
-        let counted = checked_sum(&distribution.counts);
-        if counted != Some(trials) {
-            return Err(format!(
-                "its tallies do not add up to its trials: distribution {} counts {} in chunks {}..{}, which hold {trials} trials",
-                distribution.key,
-                counted.map_or("more than 2^64".into(), |n| n.to_string()),
-                sample.chunks.start,
-                sample.chunks.end,
-            ));
-        }
-    }
-    Ok(())
+    block["checksum"] = json!(checksum(&block));
+    block
 }
 
 /// One exhaustive enumeration's counts, as a count file holds them.
@@ -272,7 +147,7 @@ fn parse_part(path: &Path, text: &str) -> std::result::Result<Part, String> {
         .remove("checksum")
         .and_then(|sum| sum.as_str().map(String::from))
         .ok_or_else(|| corrupt("no checksum"))?;
-    if recorded != checkpoint::checksum(&Value::Object(block.clone())) {
+    if recorded != checksum(&Value::Object(block.clone())) {
         return Err(corrupt(
             "its checksum does not match its contents (changed since its part wrote it)",
         ));
@@ -468,7 +343,13 @@ fn summed(parts: &[Part]) -> Result<Summed> {
 
 /// `deckodds merge FILES...`: checks the count files, sums them, and
 /// writes the one run's output.
-pub(super) fn run(files: &[PathBuf], output: &OutputArgs, context: &Context) -> Result<()> {
+/// The command line recorded in the parts runs again through `run_in`.
+pub(super) fn run(
+    files: &[PathBuf],
+    output: &OutputArgs,
+    context: &Context,
+    run_in: RunIn,
+) -> Result<()> {
     context.refuse_parts("merge")?;
     if files.is_empty() {
         return Err(Error::invalid(
@@ -522,9 +403,9 @@ pub(super) fn run(files: &[PathBuf], output: &OutputArgs, context: &Context) -> 
             .map(|part| (part.path, Mutex::new(VecDeque::from(part.samples))))
             .collect(),
     });
-    super::run_in(cli, &replaying)?;
+    run_in(cli, &replaying)?;
     // The merged comparison's verdict is the command's.
-    context.verdict(replaying.outcome() == super::Outcome::Complete);
+    context.verdict(!replaying.disagreed());
     let left = replaying.prior.as_ref().map_or(0, |prior| {
         prior.samples.lock().map_or(0, |q| q.len())
             + prior.enumerations.lock().map_or(0, |q| q.len())

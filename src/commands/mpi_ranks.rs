@@ -12,15 +12,14 @@ use mpi::traits::*;
 
 use clap::Parser;
 
-use super::merge::Sample;
-use super::sampling::{Prior, PriorSource};
-use super::{Context, run_in};
+use super::context::{Context, RunIn};
+use super::ledger::{Prior, PriorSource, Sample};
 use crate::cli::{Cli, LongRunArgs};
 use crate::engine::Shard;
 use crate::error::{Error, Result};
 
-/// Runs `cli` as this process's rank of the MPI job.
-pub(super) fn run(cli: Cli, long_runs: &LongRunArgs) -> Result<()> {
+/// Runs `cli` as this process's rank of the MPI job, through `run_in`.
+pub(super) fn run(cli: Cli, long_runs: &LongRunArgs, run_in: RunIn) -> Result<()> {
     let run = &long_runs.run;
     for (option, given) in [
         ("--shard", run.parts.shard.is_some()),

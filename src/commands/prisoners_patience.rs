@@ -3,18 +3,22 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::path::Path;
 use std::sync::Mutex;
 use std::time::Instant;
 
 use rayon::prelude::*;
 
-use num_traits::ToPrimitive;
 use serde_json::{Map, Value, json};
 
+use super::context::Context;
+use super::output::{
+    Outputs, deal_text, emit, output_format, record_part, save_deals, save_wins_request,
+};
 use super::sampling::{Sampled, Sampling};
-use super::{Context, deal_text, output_format, rank_text, save_deals, save_wins_request};
+use crate::cards::rank_name;
 use crate::cli::{self, Engine, LevelArgs, PrisonersBaseline, PrisonersCommand, PrisonersVersion};
-use crate::compare::{self, Agreement, OverallVerdict};
+use crate::compare::{self, Agreement};
 use crate::distribution::{CountDistribution, ExactDistribution};
 use crate::engine::ArrangementCounts;
 use crate::engine::SequentialGame;
@@ -25,17 +29,15 @@ use crate::engine::sequential::{self, SequentialParams};
 use crate::engine::{Progress, Simulation};
 use crate::error::{Error, Result};
 use crate::games::prisoners_patience::search::{
-    SWEEP_LOST_UNDECIDED, SWEEP_LOST_UNWINNABLE, SWEEP_LOST_WINNABLE, SWEEP_WON_UNDECIDED,
-    SWEEP_WON_UNWINNABLE, SWEEP_WON_WINNABLE, Solution, SolveParams, SolveSimulation, Verdict,
-    exact_cross_tabulation, labels as solve_labels, solve, verify,
+    self, Solution, SolveParams, SolveSimulation, Verdict, WINNABLE, exact_cross_tabulation, solve,
+    verify,
 };
 use crate::games::prisoners_patience::{
     EXACT_MAX_CARDS, Move, Observer, PrisonersParams, PrisonersPatience, PrisonersSimulation,
     StackMove, Table,
 };
-use crate::report::distributions::render_with_headline;
 use crate::report::headline::Headline;
-use crate::report::{Method, Report, ReportDistribution, comparison};
+use crate::report::{Method, Report, ReportDistribution};
 
 /// The game name in reports.
 const GAME: &str = crate::games::registry::PRISONERS_PATIENCE.report_name;
@@ -45,10 +47,6 @@ const KEY: &str = "stacks";
 
 /// Above this an exhaustive run is refused unless `--force`: ten minutes.
 const MAX_EXACT_SECONDS: f64 = 600.0;
-
-/// Seconds per arrangement of the exhaustive enumeration on two threads,
-/// for the up-front estimate.
-const SECONDS_PER_ARRANGEMENT: f64 = 40e-9;
 
 /// The seed's figure: its program won 661 of 16,000,000 games.
 const SEED_WINS: u64 = 661;
@@ -78,31 +76,7 @@ fn run_command(command: PrisonersCommand, context: &Context) -> Result<()> {
                 ));
             }
             let outputs = output_format(&output, 4)?;
-            let counts = context.enumerate(|| {
-                exact_counts(game, engine, force, shard.unwrap_or(Shard::WHOLE), context)
-            })?;
-            let mut report = Report {
-                game: GAME.into(),
-                method: Method::Exact,
-                params: params(game),
-                seed: None,
-                trials: None,
-                distributions: vec![ReportDistribution::Exact(exact_distribution(game, &counts))],
-                summary: Vec::new(),
-            };
-            report.params.insert("engine".into(), json!(engine.name()));
-            if let Some(shard) = shard {
-                report
-                    .params
-                    .insert("shard".into(), json!(shard.to_string()));
-                report
-                    .params
-                    .insert("arrangements".into(), json!(counts.total.to_string()));
-            }
-            let headline = win_headline(&report);
-            outputs.emit(context, |format, options| {
-                render_with_headline(&report, &headline, format, options)
-            })
+            exact(game, engine, force, shard, &outputs, context)
         }
         PrisonersCommand::Mc {
             version,
@@ -115,39 +89,7 @@ fn run_command(command: PrisonersCommand, context: &Context) -> Result<()> {
             let (n_trials, seed) = (sampling.trials, sampling.seed);
             let save_wins = save_wins_request(save_wins)?;
             let outputs = output_format(&output, 4)?;
-            let Sampled {
-                n_trials,
-                tally: counts,
-            } = monte_carlo_counts(game, n_trials, seed, 0, context)?;
-            let report = Report {
-                game: GAME.into(),
-                method: Method::MonteCarlo,
-                params: params(game),
-                seed: Some(seed),
-                trials: Some(n_trials),
-                distributions: vec![ReportDistribution::Counts(count_distribution(game, counts))],
-                summary: Vec::new(),
-            };
-            if let Some((n_wins, path)) = save_wins {
-                let simulation = PrisonersSimulation::new(game);
-                // Bin 0 is one stack: a win.
-                let wins = montecarlo::first_in_bin(
-                    &simulation,
-                    &RunPlan::new(n_trials, seed, 0),
-                    0,
-                    n_wins,
-                );
-                let title = format!(
-                    "Prisoner's patience {}: the first {} games won of {n_trials} (seed {seed})",
-                    game.params(),
-                    wins.len()
-                );
-                save_deals(&path, &title, &wins, context)?;
-            }
-            let headline = win_headline(&report);
-            outputs.emit(context, |format, options| {
-                render_with_headline(&report, &headline, format, options)
-            })
+            monte_carlo(game, n_trials, seed, save_wins, &outputs, context)
         }
         PrisonersCommand::Compare {
             version,
@@ -164,11 +106,7 @@ fn run_command(command: PrisonersCommand, context: &Context) -> Result<()> {
                 PrisonersBaseline::Seed => compare_seed(game, n_trials, seed, level, context)?,
                 PrisonersBaseline::Rules => compare_rules(game, n_trials, seed, level, context)?,
             };
-            outputs.emit(context, |format, _| {
-                comparison::render_agreements(&title, &agreements, format)
-            })?;
-            context.verdict(OverallVerdict::of(&agreements).agrees());
-            Ok(())
+            outputs.emit_agreements(&title, &agreements, context)
         }
         PrisonersCommand::Solve {
             version,
@@ -215,10 +153,76 @@ fn run_command(command: PrisonersCommand, context: &Context) -> Result<()> {
         PrisonersCommand::Replay { version, deal } => {
             let game = game(&version)?;
             game.check_deal(&deal)?;
-            print!("{}", replay(game, &deal));
-            Ok(())
+            emit(&replay(game, &deal), None, context)
         }
     }
+}
+
+/// `exact`: every arrangement counted by `engine` (with `--shard`, this
+/// part's), in a report that leads with the odds of winning.
+fn exact(
+    game: PrisonersPatience,
+    engine: Engine,
+    force: bool,
+    shard: Option<Shard>,
+    outputs: &Outputs,
+    context: &Context,
+) -> Result<()> {
+    let counts = context
+        .enumerate(|| exact_counts(game, engine, force, shard.unwrap_or(Shard::WHOLE), context))?;
+    let mut report = Report {
+        game: GAME.into(),
+        method: Method::Exact,
+        params: params(game),
+        seed: None,
+        trials: None,
+        distributions: vec![ReportDistribution::Exact(exact_distribution(game, &counts))],
+        summary: Vec::new(),
+    };
+    report.params.insert("engine".into(), json!(engine.name()));
+    record_part(&mut report.params, shard, &counts);
+    let headline = win_headline(&report);
+    outputs.emit_report(&report, &headline, context)
+}
+
+/// `mc`: `n_trials` games with `seed` (or as many as `--until-halfwidth`
+/// takes), in a report that leads with the odds of winning; with
+/// `--save-wins N FILE`, the first N games won, written to FILE.
+fn monte_carlo(
+    game: PrisonersPatience,
+    n_trials: u64,
+    seed: u64,
+    save_wins: Option<(usize, String)>,
+    outputs: &Outputs,
+    context: &Context,
+) -> Result<()> {
+    let Sampled {
+        n_trials,
+        tally: counts,
+    } = monte_carlo_counts(game, n_trials, seed, 0, context)?;
+    let report = Report {
+        game: GAME.into(),
+        method: Method::MonteCarlo,
+        params: params(game),
+        seed: Some(seed),
+        trials: Some(n_trials),
+        distributions: vec![ReportDistribution::Counts(count_distribution(game, counts))],
+        summary: Vec::new(),
+    };
+    if let Some((n_wins, path)) = save_wins {
+        let simulation = PrisonersSimulation::new(game);
+        // Bin 0 is one stack: a win.
+        let wins =
+            montecarlo::first_in_bin(&simulation, &RunPlan::new(n_trials, seed, 0), 0, n_wins);
+        let title = format!(
+            "Prisoner's patience {}: the first {} games won of {n_trials} (seed {seed})",
+            game.params(),
+            wins.len()
+        );
+        save_deals(&path, &title, &wins, context)?;
+    }
+    let headline = win_headline(&report);
+    outputs.emit_report(&report, &headline, context)
 }
 
 /// The version named on the command line.
@@ -274,16 +278,6 @@ fn solve_headline(report: &Report) -> Headline {
     headline
 }
 
-fn deck_name(game: &PrisonersPatience) -> String {
-    let p = game.params();
-    format!("{} suits x {} ranks", p.suits, p.ranks)
-}
-
-/// Outcome labels: "1".."n" stacks.
-fn labels(game: PrisonersPatience) -> Vec<String> {
-    (1..=game.n_cards()).map(|k| k.to_string()).collect()
-}
-
 // ---------------------------------------------------------------------------
 // Exact.
 
@@ -302,7 +296,7 @@ fn exact_counts(
             if game.n_cards() > EXACT_MAX_CARDS {
                 return Err(Error::invalid(
                     "--suits x --ranks",
-                    deck_name(&game),
+                    game.deck_name(),
                     format!(
                         "the memoised enumerator takes at most {EXACT_MAX_CARDS} cards; use `mc` for larger decks"
                     ),
@@ -323,12 +317,11 @@ fn exact_counts(
         }
         Engine::Exhaustive => {
             let total = arrangements::n_arrangements(&deck);
-            let seconds = total.to_f64().unwrap_or(f64::INFINITY) * SECONDS_PER_ARRANGEMENT
-                / shard.count as f64;
+            let seconds = game.exhaustive_seconds() / shard.count as f64;
             if seconds > MAX_EXACT_SECONDS && !force {
                 return Err(Error::invalid(
                     "--suits x --ranks",
-                    deck_name(&game),
+                    game.deck_name(),
                     format!(
                         "has {total} arrangements, estimated at {:.0} minutes on two cores; add --force to run it anyway, split it with --shard, or use --engine memo",
                         seconds / 60.0
@@ -360,7 +353,7 @@ fn exact_counts(
 }
 
 fn exact_distribution(game: PrisonersPatience, counts: &ArrangementCounts) -> ExactDistribution {
-    counts.to_distribution(KEY, labels(game))
+    counts.to_distribution(KEY, game.outcome_labels())
 }
 
 // ---------------------------------------------------------------------------
@@ -391,7 +384,7 @@ fn monte_carlo_counts(
 fn count_distribution(game: PrisonersPatience, counts: Vec<u64>) -> CountDistribution {
     CountDistribution {
         key: KEY.into(),
-        outcomes: labels(game),
+        outcomes: game.outcome_labels(),
         counts,
     }
 }
@@ -446,7 +439,7 @@ fn compare_seed(
     if (p.suits, p.ranks) != (4, 13) {
         return Err(Error::invalid(
             "--suits x --ranks",
-            deck_name(&game),
+            game.deck_name(),
             "must be the standard 4 x 13 deck: the seed's figure is for 52 cards",
         ));
     }
@@ -497,7 +490,7 @@ fn compare_rules(
     let agreement = compare::homogeneity(&a, &b, level)?;
     let title = format!(
         "Prisoner's patience {}: stack move reversed vs kept ({n_trials} games each, seed {seed}, independent games)",
-        deck_name(&game)
+        game.deck_name()
     );
     Ok((title, vec![agreement]))
 }
@@ -521,9 +514,9 @@ impl Transcript {
             .iter()
             .map(|stack| {
                 if stack.size == 1 {
-                    rank_text(stack.top)
+                    rank_name(stack.top).to_string()
                 } else {
-                    format!("{}({})", rank_text(stack.top), stack.size)
+                    format!("{}({})", rank_name(stack.top), stack.size)
                 }
             })
             .collect::<Vec<_>>()
@@ -535,7 +528,7 @@ impl Observer for Transcript {
     fn dealt(&mut self, table: &Table) {
         self.cards += 1;
         let top = table.stacks().last().map_or(0, |stack| stack.top);
-        let _ = writeln!(self.text, "card {}: {}", self.cards, rank_text(top));
+        let _ = writeln!(self.text, "card {}: {}", self.cards, rank_name(top));
         self.table = Some(*table);
     }
 
@@ -547,9 +540,9 @@ impl Observer for Transcript {
                 self.text,
                 "  stack {} ({}) onto stack {} ({}){}",
                 step.from + 1,
-                rank_text(mover.top),
+                rank_name(mover.top),
                 step.to + 1,
-                rank_text(target.top),
+                rank_name(target.top),
                 if step.from - step.to == 3 {
                     ", three to the left"
                 } else {
@@ -610,134 +603,158 @@ fn solve_command(
     game: PrisonersPatience,
     request: SolveRequest,
     params: SolveParams,
-    outputs: &super::Outputs,
+    outputs: &Outputs,
     context: &Context,
 ) -> Result<()> {
     match request {
-        SolveRequest::Deal(deal) => {
-            let progress_note = format!("searching (at most {} states)", params.max_nodes);
-            context.note(&progress_note);
-            let solution = solve(&game, &deal, &params);
-            let text = solution_text(game, &deal, &params, &solution)?;
-            // Text only: `check_files` refused any other format.
-            outputs.emit(context, |_, _| text.clone())
-        }
+        SolveRequest::Deal(deal) => solve_deal(game, &deal, &params, outputs, context),
         SolveRequest::Sample {
             n_trials,
             seed,
             save_winnable,
-        } => {
-            let simulation = SolveSimulation::new(game, params);
-            // Small chunks: a deal takes up to a second, so the runner's
-            // usual 65,536-trial chunks would leave all but one core idle.
-            let plan = RunPlan {
-                chunk_size: SOLVE_CHUNK,
-                ..RunPlan::new(n_trials, seed, 0)
-            };
-            // With --save-winnable, each chunk keeps its winnable deals as
-            // it counts them.
-            let winnable = Mutex::new(BTreeMap::new());
-            let Sampled {
-                n_trials,
-                tally: counts,
-            } = context.sample(
-                &Sampling {
-                    plan,
-                    units_per_trial: 1,
-                    message: "deals solved",
-                    unit: "deals",
-                    outcomes: &solve_count_distributions,
-                },
-                |progress, plan, chunks| {
-                    if save_winnable.is_none() {
-                        return Ok(montecarlo::run_chunks(&simulation, plan, chunks, progress));
-                    }
-                    let mut tally = vec![0; simulation.n_bins()];
-                    for chunk in chunks {
-                        let (counts, deals) = winnable_in_chunk(&simulation, plan, chunk);
-                        for (t, c) in tally.iter_mut().zip(counts) {
-                            *t += c;
-                        }
-                        progress.advance(plan.chunk_trials(chunk));
-                        if let Ok(mut kept) = winnable.lock() {
-                            kept.insert(chunk, deals);
-                        }
-                    }
-                    Ok(tally)
-                },
-            )?;
-            if let Some(path) = &save_winnable {
-                let kept = winnable.into_inner().unwrap_or_default();
-                let deals = winnable_deals(&simulation, &plan, n_trials, kept, context)?;
-                let title = format!(
-                    "Prisoner's patience {}: the {} deals of {n_trials} (seed {seed}) a player choosing the moves freely can win (search budget {} states a deal)",
-                    game.params(),
-                    deals.len(),
-                    params.max_nodes
-                );
-                save_deals(&path.display().to_string(), &title, &deals, context)?;
-            }
-            let mut report = Report {
-                game: GAME.into(),
-                method: Method::MonteCarlo,
-                params: params_of(game, &params),
-                seed: Some(seed),
-                trials: Some(n_trials),
-                distributions: solve_count_distributions(&counts)
-                    .into_iter()
-                    .map(ReportDistribution::Counts)
-                    .collect(),
-                summary: Vec::new(),
-            };
-            report.params.insert("question".into(), json!("winnable"));
-            let headline = solve_headline(&report);
-            outputs.emit(context, |format, options| {
-                render_with_headline(&report, &headline, format, options)
-            })
-        }
-        SolveRequest::Every => {
-            let deck = game.exact_deck();
-            let total = arrangements::n_arrangements(&deck);
-            if game.n_cards() > MAX_SOLVE_EVERY_CARDS {
-                return Err(Error::invalid(
-                    "--suits x --ranks",
-                    deck_name(&game),
-                    format!(
-                        "has {total} arrangements: --every solves each one, for decks of at most {MAX_SOLVE_EVERY_CARDS} cards; use --trials"
-                    ),
-                ));
-            }
-            let progress =
-                context.progress(arrangements::progress_units(&deck), "arrangements", "parts");
-            let counts = context.with_threads(|| exact_cross_tabulation(&game, &progress))??;
-            drop(progress);
-            let mut report = Report {
-                game: GAME.into(),
-                method: Method::Exact,
-                params: params_of(game, &SolveParams::UNLIMITED),
-                seed: None,
-                trials: None,
-                distributions: solve_exact_distributions(&counts)
-                    .into_iter()
-                    .map(ReportDistribution::Exact)
-                    .collect(),
-                summary: Vec::new(),
-            };
-            report.params.insert("question".into(), json!("winnable"));
-            let headline = solve_headline(&report);
-            outputs.emit(context, |format, options| {
-                render_with_headline(&report, &headline, format, options)
-            })
-        }
+        } => solve_sample(
+            game,
+            n_trials,
+            seed,
+            save_winnable.as_deref(),
+            params,
+            outputs,
+            context,
+        ),
+        SolveRequest::Every => solve_every(game, outputs, context),
     }
+}
+
+/// `solve --deal`: the verdict on one deal, and for a win its moves.
+fn solve_deal(
+    game: PrisonersPatience,
+    deal: &[u8],
+    params: &SolveParams,
+    outputs: &Outputs,
+    context: &Context,
+) -> Result<()> {
+    let progress_note = format!("searching (at most {} states)", params.max_nodes);
+    context.note(&progress_note);
+    let solution = solve(&game, deal, params);
+    let text = solution_text(game, deal, params, &solution)?;
+    // Text only: `check_files` refused any other format.
+    outputs.emit(context, |_, _| text.clone())
+}
+
+/// `solve --trials N`: which of N random deals can be won, as shares of
+/// the deals; with `--save-winnable FILE`, the winnable deals written to
+/// FILE.
+fn solve_sample(
+    game: PrisonersPatience,
+    n_trials: u64,
+    seed: u64,
+    save_winnable: Option<&Path>,
+    params: SolveParams,
+    outputs: &Outputs,
+    context: &Context,
+) -> Result<()> {
+    let simulation = SolveSimulation::new(game, params);
+    // Small chunks: a deal takes up to a second, so the runner's
+    // usual 65,536-trial chunks would leave all but one core idle.
+    let plan = RunPlan {
+        chunk_size: SOLVE_CHUNK,
+        ..RunPlan::new(n_trials, seed, 0)
+    };
+    // With --save-winnable, each chunk keeps its winnable deals as
+    // it counts them.
+    let winnable = Mutex::new(BTreeMap::new());
+    let Sampled {
+        n_trials,
+        tally: counts,
+    } = context.sample(
+        &Sampling {
+            plan,
+            units_per_trial: 1,
+            message: "deals solved",
+            unit: "deals",
+            outcomes: &search::count_distributions,
+        },
+        |progress, plan, chunks| {
+            if save_winnable.is_none() {
+                return Ok(montecarlo::run_chunks(&simulation, plan, chunks, progress));
+            }
+            let mut tally = vec![0; simulation.n_bins()];
+            for chunk in chunks {
+                let (counts, deals) = winnable_in_chunk(&simulation, plan, chunk);
+                for (t, c) in tally.iter_mut().zip(counts) {
+                    *t += c;
+                }
+                progress.advance(plan.chunk_trials(chunk));
+                if let Ok(mut kept) = winnable.lock() {
+                    kept.insert(chunk, deals);
+                }
+            }
+            Ok(tally)
+        },
+    )?;
+    if let Some(path) = save_winnable {
+        let kept = winnable.into_inner().unwrap_or_default();
+        let deals = winnable_deals(&simulation, &plan, n_trials, kept, context)?;
+        let title = format!(
+            "Prisoner's patience {}: the {} deals of {n_trials} (seed {seed}) a player choosing the moves freely can win (search budget {} states a deal)",
+            game.params(),
+            deals.len(),
+            params.max_nodes
+        );
+        save_deals(&path.display().to_string(), &title, &deals, context)?;
+    }
+    let report = Report {
+        game: GAME.into(),
+        method: Method::MonteCarlo,
+        params: params_of(game, &params),
+        seed: Some(seed),
+        trials: Some(n_trials),
+        distributions: search::count_distributions(&counts)
+            .into_iter()
+            .map(ReportDistribution::Counts)
+            .collect(),
+        summary: Vec::new(),
+    };
+    let headline = solve_headline(&report);
+    outputs.emit_report(&report, &headline, context)
+}
+
+/// `solve --every`: which deals can be won, counted exactly over every
+/// arrangement of a small deck.
+fn solve_every(game: PrisonersPatience, outputs: &Outputs, context: &Context) -> Result<()> {
+    let deck = game.exact_deck();
+    let total = arrangements::n_arrangements(&deck);
+    if game.n_cards() > MAX_SOLVE_EVERY_CARDS {
+        return Err(Error::invalid(
+            "--suits x --ranks",
+            game.deck_name(),
+            format!(
+                "has {total} arrangements: --every solves each one, for decks of at most {MAX_SOLVE_EVERY_CARDS} cards; use --trials"
+            ),
+        ));
+    }
+    let progress = context.progress(arrangements::progress_units(&deck), "arrangements", "parts");
+    let counts = context.with_threads(|| exact_cross_tabulation(&game, &progress))??;
+    drop(progress);
+    let report = Report {
+        game: GAME.into(),
+        method: Method::Exact,
+        params: params_of(game, &SolveParams::UNLIMITED),
+        seed: None,
+        trials: None,
+        distributions: search::exact_distributions(&counts)
+            .into_iter()
+            .map(ReportDistribution::Exact)
+            .collect(),
+        summary: Vec::new(),
+    };
+    let headline = solve_headline(&report);
+    outputs.emit_report(&report, &headline, context)
 }
 
 /// Deals per chunk of `solve --trials` (the counts depend on it, as on
 /// any chunk size, but not on the threads).
 const SOLVE_CHUNK: u64 = 8;
-
-/// The bins of a deal a player choosing freely can win.
-const WINNABLE: [usize; 2] = [SWEEP_WON_WINNABLE, SWEEP_LOST_WINNABLE];
 
 /// Deals with their game numbers (from 0), as `save_deals` writes them.
 type NumberedDeals = Vec<(u64, Vec<u8>)>;
@@ -792,79 +809,15 @@ fn winnable_deals(
 /// The most cards `solve --every` takes (every arrangement is searched).
 const MAX_SOLVE_EVERY_CARDS: usize = 12;
 
-/// The version and the search budget, as reports record them.
+/// The version, the search budget and the question, as the reports of
+/// `solve` record them.
 fn params_of(game: PrisonersPatience, solve: &SolveParams) -> Map<String, Value> {
     let mut params = params(game);
     if solve.max_nodes != u64::MAX {
         params.insert("max-nodes".into(), json!(solve.max_nodes));
     }
+    params.insert("question".into(), json!("winnable"));
     params
-}
-
-/// The cross-tabulation's bins folded into the three answers a reader
-/// wants: can the deal be won with free choice, does the seed's fixed
-/// sweep win it, and the two together.
-fn solve_folds<T: Clone + std::iter::Sum<T>>(
-    counts: &[T],
-) -> Vec<(&'static str, Vec<String>, Vec<T>)> {
-    let sum = |bins: &[usize]| bins.iter().map(|&b| counts[b].clone()).sum::<T>();
-    let names = |labels: &[&str]| labels.iter().map(|l| l.to_string()).collect::<Vec<_>>();
-    vec![
-        (
-            "free-choice",
-            names(&["winnable", "unwinnable", "undecided"]),
-            vec![
-                sum(&[SWEEP_WON_WINNABLE, SWEEP_LOST_WINNABLE]),
-                sum(&[SWEEP_WON_UNWINNABLE, SWEEP_LOST_UNWINNABLE]),
-                sum(&[SWEEP_WON_UNDECIDED, SWEEP_LOST_UNDECIDED]),
-            ],
-        ),
-        (
-            "fixed-sweep",
-            names(&["won", "lost"]),
-            vec![
-                sum(&[
-                    SWEEP_WON_WINNABLE,
-                    SWEEP_WON_UNWINNABLE,
-                    SWEEP_WON_UNDECIDED,
-                ]),
-                sum(&[
-                    SWEEP_LOST_WINNABLE,
-                    SWEEP_LOST_UNWINNABLE,
-                    SWEEP_LOST_UNDECIDED,
-                ]),
-            ],
-        ),
-        (
-            "sweep-x-free-choice",
-            names(&solve_labels()),
-            counts.to_vec(),
-        ),
-    ]
-}
-
-fn solve_count_distributions(counts: &[u64]) -> Vec<CountDistribution> {
-    solve_folds(counts)
-        .into_iter()
-        .map(|(key, outcomes, counts)| CountDistribution {
-            key: key.into(),
-            outcomes,
-            counts,
-        })
-        .collect()
-}
-
-fn solve_exact_distributions(counts: &ArrangementCounts) -> Vec<ExactDistribution> {
-    solve_folds(&counts.counts)
-        .into_iter()
-        .map(|(key, outcomes, part)| {
-            ArrangementCounts {
-                counts: part,
-                total: counts.total.clone(),
-            }
-            .to_distribution(key, outcomes)
-        })
-        .collect()
 }
 
 /// The verdict on one deal, and for a win the moves, replayed.
@@ -917,7 +870,7 @@ fn solution_text(
                 let _ = writeln!(
                     text,
                     "  after card {card} ({}):{line}",
-                    rank_text(deal[card - 1])
+                    rank_name(deal[card - 1])
                 );
             }
         }

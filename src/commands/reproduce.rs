@@ -11,7 +11,10 @@ use serde_json::{Value, json};
 use tabled::builder::Builder;
 use tabled::settings::Style;
 
-use super::{Context, write_atomically};
+use super::context::{Context, RunNested};
+use super::files::write_atomically;
+use super::ledger::fnv1a64;
+use super::output::emit;
 use crate::analysis::{Profile, Spec, TableVerdict, results_index};
 use crate::cli::Cli;
 use crate::error::{Error, Result};
@@ -38,7 +41,8 @@ pub(super) struct Request {
 /// Where the index of a results folder goes.
 const INDEX: &str = "README.md";
 
-pub(super) fn run(request: Request, context: &Context) -> Result<()> {
+/// Each spec's command line runs through `run_nested`.
+pub(super) fn run(request: Request, context: &Context, run_nested: RunNested) -> Result<()> {
     context.refuse_parts("reproduce")?;
     let profile = request.profile;
     let results = request.results.clone().unwrap_or_else(|| {
@@ -56,7 +60,7 @@ pub(super) fn run(request: Request, context: &Context) -> Result<()> {
         check_input_files(spec)?;
     }
     if request.check {
-        return check_results(&specs, &request, &results, context);
+        return check_results(&specs, &request, &results, context, run_nested);
     }
     fs::create_dir_all(&results).map_err(|source| Error::Io {
         path: results.clone(),
@@ -90,10 +94,10 @@ pub(super) fn run(request: Request, context: &Context) -> Result<()> {
             ),
         );
         let started = Instant::now();
-        run_spec(spec, profile, &results, context)?;
+        run_spec(spec, profile, &results, context, run_nested)?;
         draw_chart(spec, &results)?;
         let elapsed = started.elapsed().as_secs_f64();
-        let provenance = provenance(spec, profile, &results, elapsed, context)?;
+        let provenance = provenance(spec, profile, &results, elapsed, context, run_nested)?;
         let path = results.join(format!("{}.provenance.json", spec.name));
         let text = serde_json::to_string_pretty(&provenance).unwrap_or_default() + "\n";
         write_atomically(&path, text.as_bytes())?;
@@ -468,7 +472,7 @@ fn summary<const N: usize>(
     }
     let mut table = builder.build();
     table.with(Style::rounded());
-    super::emit(&format!("{title}\n{table}\n"), None, context)
+    emit(&format!("{title}\n{table}\n"), None, context)
 }
 
 /// `--check`: every committed output still has the checksum its provenance
@@ -484,6 +488,7 @@ fn check_results(
     request: &Request,
     results: &Path,
     context: &Context,
+    run_nested: RunNested,
 ) -> Result<()> {
     let mut rows = Vec::new();
     // The profile the folder's tables were made under, as their provenance
@@ -526,7 +531,7 @@ fn check_results(
                 .as_str()
                 .unwrap_or_default()
                 .to_string();
-            let actual = super::fnv1a64(read(&path)?.as_bytes());
+            let actual = fnv1a64(read(&path)?.as_bytes());
             if actual != expected {
                 return Err(stale(
                     &path,
@@ -545,7 +550,13 @@ fn check_results(
         let how = match &spec.sampling {
             None if !runs(spec, Profile::Full, request) => "slow: not recomputed (--slow does)",
             None => {
-                run_spec(spec, Profile::Full, &scratch.0, &quietly(context))?;
+                run_spec(
+                    spec,
+                    Profile::Full,
+                    &scratch.0,
+                    &quietly(context),
+                    run_nested,
+                )?;
                 draw_chart(spec, &scratch.0)?;
                 for (committed, fresh) in spec
                     .output_paths(results)
@@ -563,8 +574,7 @@ fn check_results(
                 "recomputed whole: identical"
             }
             Some(_) => {
-                run_spec(spec, Profile::Quick, &scratch.0, &quietly(context))?;
-                let quick = counts_checksum(spec, &spec.output_paths(&scratch.0))?;
+                let quick = quick_checksum(spec, &scratch.0, context, run_nested)?;
                 let expected = recorded["quick_checksum"].as_str().unwrap_or_default();
                 if quick != expected {
                     return Err(stale(
@@ -732,16 +742,20 @@ fn all_specs() -> Result<Vec<PathBuf>> {
 
 /// Runs the command line `spec` compiles to, in this process. An error in
 /// a value is reported against the spec's key and line.
-fn run_spec(spec: &Spec, profile: Profile, results: &Path, context: &Context) -> Result<()> {
+fn run_spec(
+    spec: &Spec,
+    profile: Profile,
+    results: &Path,
+    context: &Context,
+    run_nested: RunNested,
+) -> Result<()> {
     let cli = command_line(spec, profile, results, context)?;
     // A comparison's verdict is read from its JSON for the summary; its
     // disagreement is a finding, not a failure of the run.
-    super::run_nested(cli)
-        .map(|_| ())
-        .map_err(|error| match error {
-            Error::InvalidValue { .. } => value_in_spec(spec, profile, error),
-            other => other,
-        })
+    run_nested(cli).map(|_| ()).map_err(|error| match error {
+        Error::InvalidValue { .. } => value_in_spec(spec, profile, error),
+        other => other,
+    })
 }
 
 /// A bad value of `spec` (`error` names its flag) as an error of the spec
@@ -792,6 +806,19 @@ fn command_line(spec: &Spec, profile: Profile, results: &Path, context: &Context
     })
 }
 
+/// Runs `spec` under the quick profile into the `scratch` folder, quietly,
+/// and gives the checksum of its counts (what `--check` compares with the
+/// provenance record).
+fn quick_checksum(
+    spec: &Spec,
+    scratch: &Path,
+    context: &Context,
+    run_nested: RunNested,
+) -> Result<String> {
+    run_spec(spec, Profile::Quick, scratch, &quietly(context), run_nested)?;
+    counts_checksum(spec, &spec.output_paths(scratch))
+}
+
 /// The provenance record of a spec's run.
 ///
 /// Its `command` is the one that wrote the outputs, to the paths in
@@ -807,6 +834,7 @@ fn provenance(
     results: &Path,
     elapsed: f64,
     context: &Context,
+    run_nested: RunNested,
 ) -> Result<Value> {
     let outputs = spec.output_paths(results);
     let checksum = counts_checksum(spec, &outputs)?;
@@ -816,16 +844,12 @@ fn provenance(
         (None, _) | (_, Profile::Quick) => checksum.clone(),
         (Some(_), Profile::Full) => {
             let scratch = Scratch::new(&spec.name)?;
-            run_spec(spec, Profile::Quick, &scratch.0, &quietly(context))?;
-            counts_checksum(spec, &spec.output_paths(&scratch.0))?
+            quick_checksum(spec, &scratch.0, context, run_nested)?
         }
     };
     let mut files = serde_json::Map::new();
     for path in &outputs {
-        files.insert(
-            file_name(path),
-            json!(super::fnv1a64(read(path)?.as_bytes())),
-        );
+        files.insert(file_name(path), json!(fnv1a64(read(path)?.as_bytes())));
     }
     Ok(json!({
         "spec": spec.path.display().to_string(),
@@ -875,5 +899,5 @@ fn counts_checksum(spec: &Spec, outputs: &[PathBuf]) -> Result<String> {
         }
         None => read(&outputs[0])?,
     };
-    Ok(super::fnv1a64(counted.as_bytes()))
+    Ok(fnv1a64(counted.as_bytes()))
 }

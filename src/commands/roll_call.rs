@@ -3,35 +3,35 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
-use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 use serde_json::{Map, Value, json};
 
-use super::sampling::{Sampled, Sampling};
-use super::{
-    Context, deal_text, human_seconds, output_format, rank_text, save_deals, save_wins_request,
+use super::context::Context;
+use super::output::{
+    Outputs, deal_text, emit, output_format, record_part, save_deals, save_wins_request,
 };
+use super::progress::human_seconds;
+use super::sampling::{Sampled, Sampling};
+use crate::cards::rank_name;
 use crate::cli::{
     self, LevelArgs, OneOrAll, RollCallBaseline, RollCallCommand, RollCallDeck, RollCallVersion,
 };
-use crate::compare::{self, Agreement, OverallVerdict};
-use crate::distribution::{CountDistribution, ExactDistribution};
+use crate::compare::{self, Agreement};
 use crate::engine::ArrangementCounts;
 use crate::engine::Shard;
 use crate::engine::arrangements;
 use crate::engine::montecarlo::{self, RunPlan};
 use crate::error::{Error, Result};
-use crate::games::roll_call::first_pass::first_pass_matches;
+use crate::games::roll_call::distributions::{FIRST_PASS, longer_tails, pad_exact, tail_lengths};
 use crate::games::roll_call::search::{ZeroStrikeFound, ZeroStrikeSearch, longest_zero_strike};
 use crate::games::roll_call::{
-    Count, LIMITS, Observer, PassOrder, RollCall, RollCallParams, RollCallSimulation, Tally,
+    Count, LIMITS, Observer, PassOrder, RollCall, RollCallParams, RollCallSimulation,
 };
-use crate::report::distributions::render_with_headline;
 use crate::report::figures::thousands;
 use crate::report::headline::VersionTable;
 use crate::report::headline::render_version_table;
 use crate::report::headline::{Headline, HeadlineFigure};
-use crate::report::{Method, Report, ReportDistribution, comparison};
+use crate::report::{Method, Report, ReportDistribution};
 
 /// The game name in reports.
 const GAME: &str = crate::games::registry::ROLL_CALL.report_name;
@@ -42,11 +42,6 @@ const MAX_EXACT_SECONDS: f64 = 600.0;
 /// Above this an exact run is out of reach, `--force` or not: a year (on
 /// two cores, for each part of a run cut with `--shard`).
 const OUT_OF_REACH_SECONDS: f64 = 365.25 * 86_400.0;
-
-/// Seconds per arrangement of the exhaustive enumeration on this machine
-/// (two threads), for the up-front estimate: about 110 ns of one core's
-/// time per arrangement, measured on 12 x 1 (25 s) and 7 x 2 (40 s).
-const SECONDS_PER_ARRANGEMENT: f64 = 60e-9;
 
 pub(super) fn run(command: RollCallCommand, context: &Context) -> Result<()> {
     // The library names parameters (`ranks x copies`); the user gave flags.
@@ -72,24 +67,16 @@ fn run_command(command: RollCallCommand, context: &Context) -> Result<()> {
                 params: params(game),
                 seed: None,
                 trials: None,
-                distributions: exact_distributions(game, &counts)
+                distributions: game
+                    .exact_distributions(&counts)
                     .into_iter()
                     .map(ReportDistribution::Exact)
                     .collect(),
                 summary: Vec::new(),
             };
-            if let Some(shard) = shard {
-                report
-                    .params
-                    .insert("shard".into(), json!(shard.to_string()));
-                report
-                    .params
-                    .insert("arrangements".into(), json!(counts.total.to_string()));
-            }
+            record_part(&mut report.params, shard, &counts);
             let headline = headline(&report);
-            outputs.emit(context, |format, options| {
-                render_with_headline(&report, &headline, format, options)
-            })
+            outputs.emit_report(&report, &headline, context)
         }
         RollCallCommand::Mc {
             version,
@@ -132,9 +119,7 @@ fn run_command(command: RollCallCommand, context: &Context) -> Result<()> {
                 save_deals(&path, &title, &wins, context)?;
             }
             let headline = headline(&report);
-            outputs.emit(context, |format, options| {
-                render_with_headline(&report, &headline, format, options)
-            })
+            outputs.emit_report(&report, &headline, context)
         }
         RollCallCommand::Compare {
             version,
@@ -150,11 +135,7 @@ fn run_command(command: RollCallCommand, context: &Context) -> Result<()> {
                 RollCallBaseline::Exact => compare_exact(game, n_trials, seed, level, context)?,
                 other => compare_versions(game, other, n_trials, seed, level, context)?,
             };
-            outputs.emit(context, |format, _| {
-                comparison::render_agreements(&title, &agreements, format)
-            })?;
-            context.verdict(OverallVerdict::of(&agreements).agrees());
-            Ok(())
+            outputs.emit_agreements(&title, &agreements, context)
         }
         RollCallCommand::FirstPass { deck, output } => {
             let game = game(&RollCallVersion {
@@ -172,7 +153,7 @@ fn run_command(command: RollCallCommand, context: &Context) -> Result<()> {
                 params,
                 seed: None,
                 trials: None,
-                distributions: vec![ReportDistribution::Exact(first_pass(game)?)],
+                distributions: vec![ReportDistribution::Exact(game.first_pass_distribution()?)],
                 summary: Vec::new(),
             };
             // No match in the first pass is Frustration solitaire's loss.
@@ -181,17 +162,13 @@ fn run_command(command: RollCallCommand, context: &Context) -> Result<()> {
                 &[(FIRST_PASS, "P(no match in the first pass)")],
                 "0",
             );
-            outputs.emit(context, |format, options| {
-                render_with_headline(&report, &headline, format, options)
-            })
+            outputs.emit_report(&report, &headline, context)
         }
 
         RollCallCommand::Replay { version, deal } => {
             let game = game(&version)?;
             game.check_deal(&deal)?;
-            let text = replay(game, &deal);
-            print!("{text}");
-            Ok(())
+            emit(&replay(game, &deal), None, context)
         }
         RollCallCommand::LongestZeroStrike { version, seed } => {
             let game = game(&version)?;
@@ -202,8 +179,7 @@ fn run_command(command: RollCallCommand, context: &Context) -> Result<()> {
             let progress = context.progress(search.max_nodes, "search", "nodes");
             let found = longest_zero_strike(&game, &search, &progress)?;
             drop(progress);
-            print!("{}", zero_strike_text(game, &search, &found));
-            Ok(())
+            emit(&zero_strike_text(game, &search, &found), None, context)
         }
     }
 }
@@ -271,7 +247,8 @@ fn monte_carlo_report(
         params: params(game),
         seed: Some(seed),
         trials: Some(n_trials),
-        distributions: count_distributions(game, &counts, None)
+        distributions: game
+            .count_distributions(&counts, None)
             .into_iter()
             .map(ReportDistribution::Counts)
             .collect(),
@@ -288,7 +265,7 @@ fn versions_side_by_side(
     versions: &[RollCall],
     n_trials: u64,
     seed: u64,
-    outputs: &super::Outputs,
+    outputs: &Outputs,
     context: &Context,
 ) -> Result<()> {
     let mut reports = Vec::new();
@@ -390,8 +367,7 @@ fn exact_counts(
 ) -> Result<ArrangementCounts> {
     let deck = game.exhaustive_deck();
     let total = arrangements::n_arrangements(&deck);
-    let seconds =
-        total.to_f64().unwrap_or(f64::INFINITY) * SECONDS_PER_ARRANGEMENT / shard.count as f64;
+    let seconds = game.exhaustive_seconds() / shard.count as f64;
     if seconds > OUT_OF_REACH_SECONDS {
         return Err(Error::invalid(
             "--ranks x --copies",
@@ -437,46 +413,9 @@ fn exact_counts(
     Ok(counts)
 }
 
-/// The exact distributions, long tails cut after their last possible value.
-fn exact_distributions(game: RollCall, counts: &ArrangementCounts) -> Vec<ExactDistribution> {
-    let tally = Tally::new(&game);
-    tally
-        .split(&counts.counts)
-        .into_iter()
-        .map(|(key, mut labels, mut part)| {
-            if Tally::LONG_TAILED.contains(&key) {
-                let keep = last_nonzero(&part, &BigUint::ZERO) + 1;
-                part.truncate(keep);
-                labels.truncate(keep);
-            }
-            ArrangementCounts {
-                counts: part,
-                total: counts.total.clone(),
-            }
-            .to_distribution(key, labels)
-        })
-        .collect()
-}
-
-fn last_nonzero<T: PartialEq>(part: &[T], zero: &T) -> usize {
-    part.iter().rposition(|c| c != zero).unwrap_or(0)
-}
-
-/// The key of the first pass's distribution.
-const FIRST_PASS: &str = "first-pass-matches";
-
 /// Decks larger than this are compared on their first pass only (13 x 1
 /// has 6.2e9 arrangements; the next shapes have far more).
 const MAX_EXACT_COMPARE_CARDS: usize = 13;
-
-/// The exact distribution of matches in the first pass, by rook
-/// polynomials (any deck).
-fn first_pass(game: RollCall) -> Result<ExactDistribution> {
-    let p = game.params();
-    let counts = first_pass_matches(p.ranks, p.copies)?;
-    let labels = (0..counts.counts.len()).map(|j| j.to_string()).collect();
-    Ok(counts.to_distribution(FIRST_PASS, labels))
-}
 
 // ---------------------------------------------------------------------------
 // Monte Carlo.
@@ -497,47 +436,10 @@ fn monte_carlo_counts(
             units_per_trial: 1,
             message: &format!("games ({})", game.params()),
             unit: "games",
-            outcomes: &|counts| count_distributions(game, counts, None),
+            outcomes: &|counts| game.count_distributions(counts, None),
         },
         |progress, plan, chunks| Ok(montecarlo::run_chunks(&simulation, plan, chunks, progress)),
     )
-}
-
-/// The Monte-Carlo distributions. Passes and strikes stop at their last
-/// nonzero bin, or at `lengths` (bins kept of passes, then of strikes)
-/// when given, so that they share their bins with another report.
-fn count_distributions(
-    game: RollCall,
-    counts: &[u64],
-    lengths: Option<[usize; 2]>,
-) -> Vec<CountDistribution> {
-    Tally::new(&game)
-        .split(counts)
-        .into_iter()
-        .map(|(key, mut labels, mut part)| {
-            if let Some(tail) = Tally::LONG_TAILED.iter().position(|&k| k == key) {
-                let keep = lengths.map_or(last_nonzero(&part, &0) + 1, |lengths| lengths[tail]);
-                part.truncate(keep);
-                labels.truncate(keep);
-            }
-            CountDistribution {
-                key: key.into(),
-                outcomes: labels,
-                counts: part,
-            }
-        })
-        .collect()
-}
-
-/// How many bins of passes and of strikes `distributions` show.
-fn tail_lengths<'a>(keys_and_lengths: impl Iterator<Item = (&'a str, usize)>) -> [usize; 2] {
-    let mut lengths = [0; 2];
-    for (key, len) in keys_and_lengths {
-        if let Some(tail) = Tally::LONG_TAILED.iter().position(|&k| k == key) {
-            lengths[tail] = len;
-        }
-    }
-    lengths
 }
 
 // ---------------------------------------------------------------------------
@@ -554,9 +456,10 @@ fn compare_exact(
     if game.n_cards() > MAX_EXACT_COMPARE_CARDS {
         // Too many arrangements to play them all, but the first pass is
         // exact for any deck.
-        let exact = first_pass(game)?;
+        let exact = game.first_pass_distribution()?;
         let counts = monte_carlo_counts(game, n_trials, seed, 0, context)?.tally;
-        let sampled = count_distributions(game, &counts, None)
+        let sampled = game
+            .count_distributions(&counts, None)
             .into_iter()
             .find(|d| d.key == FIRST_PASS)
             .expect("every tally has the first pass");
@@ -567,47 +470,25 @@ fn compare_exact(
         );
         return Ok((title, vec![agreement]));
     }
-    let exact = exact_distributions(game, &exact_counts(game, false, Shard::WHOLE, context)?);
+    let exact = game.exact_distributions(&exact_counts(game, false, Shard::WHOLE, context)?);
     let exact_lengths = tail_lengths(exact.iter().map(|d| (d.key.as_str(), d.outcomes.len())));
     let counts = monte_carlo_counts(game, n_trials, seed, 0, context)?.tally;
     // Monte Carlo cannot go past the exact support unless the engines
     // disagree; if it does, keep its bins so the comparison shows it.
     let own = tail_lengths(
-        count_distributions(game, &counts, None)
+        game.count_distributions(&counts, None)
             .iter()
             .map(|d| (d.key.as_str(), d.outcomes.len())),
     );
-    let lengths = [exact_lengths[0].max(own[0]), exact_lengths[1].max(own[1])];
-    let exact = exact_distributions_padded(exact, lengths);
-    let sampled = count_distributions(game, &counts, Some(lengths));
+    let lengths = longer_tails(exact_lengths, own);
+    let exact = pad_exact(exact, lengths);
+    let sampled = game.count_distributions(&counts, Some(lengths));
     let agreements = compare::goodness_of_fit_all(&exact, &sampled, level)?;
     let title = format!(
         "Roll-Call {}: Monte Carlo ({n_trials} games, seed {seed}) vs exact",
         game.params()
     );
     Ok((title, agreements))
-}
-
-/// Pads the long-tailed exact distributions with zero probabilities up to
-/// `lengths` bins.
-fn exact_distributions_padded(
-    distributions: Vec<ExactDistribution>,
-    lengths: [usize; 2],
-) -> Vec<ExactDistribution> {
-    distributions
-        .into_iter()
-        .map(|mut d| {
-            if let Some(tail) = Tally::LONG_TAILED.iter().position(|&k| k == d.key) {
-                let first = if d.key == "passes" { 1 } else { 0 };
-                while d.outcomes.len() < lengths[tail] {
-                    d.outcomes.push((first + d.outcomes.len()).to_string());
-                    d.probabilities
-                        .push(num_rational::BigRational::from_integer(0.into()));
-                }
-            }
-            d
-        })
-        .collect()
 }
 
 /// One version against another (same vs reversed order, or continuous vs
@@ -642,14 +523,14 @@ fn compare_versions(
         Ok(monte_carlo_counts(game, n_trials, seed, stream, context)?.tally)
     };
     let (mine, theirs) = (run(game, 0)?, run(other, 1)?);
-    let a = count_distributions(game, &mine, None);
-    let b = count_distributions(other, &theirs, None);
+    let a = game.count_distributions(&mine, None);
+    let b = other.count_distributions(&theirs, None);
     let own_a = tail_lengths(a.iter().map(|d| (d.key.as_str(), d.outcomes.len())));
     let own_b = tail_lengths(b.iter().map(|d| (d.key.as_str(), d.outcomes.len())));
-    let lengths = [own_a[0].max(own_b[0]), own_a[1].max(own_b[1])];
+    let lengths = longer_tails(own_a, own_b);
     let agreements = compare::homogeneity_all(
-        &count_distributions(game, &mine, Some(lengths)),
-        &count_distributions(other, &theirs, Some(lengths)),
+        &game.count_distributions(&mine, Some(lengths)),
+        &other.count_distributions(&theirs, Some(lengths)),
         level,
     )?;
     let title = format!(
@@ -730,7 +611,7 @@ impl Observer for Transcript {
             "pass {}: {} card(s), count from {}\n ",
             pass + 1,
             cards.len(),
-            rank_text(count)
+            rank_name(count)
         );
         self.on_line = 0;
     }
@@ -744,8 +625,8 @@ impl Observer for Transcript {
         let _ = write!(
             self.text,
             " {:>2}/{:<2}{mark}",
-            rank_text(rank),
-            rank_text(count)
+            rank_name(rank),
+            rank_name(count)
         );
         self.on_line += 1;
     }

@@ -10,22 +10,22 @@
 //! counts of a prefix are the sum of its chunks' tallies, whatever the
 //! blocks, so none of this changes a run's counts.
 
-use std::collections::VecDeque;
 use std::ops::Range;
-use std::sync::Mutex;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use rayon::prelude::*;
-use serde_json::{Value, json};
 
-use super::merge::{self, Sample};
-use super::{Context, ProgressReporter, checkpoint, throughput};
+use super::checkpoint;
+use super::context::{Context, Invocation};
+use super::ledger::{Prior, PriorSource, Sample};
+use super::progress::{ProgressReporter, human_seconds, throughput};
 use crate::distribution::CountDistribution;
 use crate::engine::montecarlo::RunPlan;
-use crate::engine::precision::{PrecisionTarget, Watch, Widest};
+use crate::engine::precision::{Watch, Widest};
 use crate::error::{Error, Result};
 use crate::report::figures::thousands;
+use crate::report::{PrecisionBlock, PrecisionRun};
 
 /// The most chunks in one block: bounds the per-chunk tallies held at once.
 const MAX_BLOCK: u64 = 4096;
@@ -63,40 +63,8 @@ pub(super) struct Sampled {
     pub tally: Vec<u64>,
 }
 
-/// Samples already done, handed back in order instead of sampling again:
-/// the summed parts of `merge`, or the counts saved in a checkpoint.
-pub(super) struct Prior {
-    /// Where they come from.
-    pub source: PriorSource,
-    /// The samples, in the order the command makes them.
-    pub samples: Mutex<VecDeque<Sample>>,
-    /// `merge`: the summed counts of the exhaustive enumerations, in
-    /// order.
-    pub enumerations: Mutex<VecDeque<crate::engine::ArrangementCounts>>,
-    /// `merge`: each count file and its own samples, in the order of
-    /// `samples` (their sums), handed back in step with them so that each
-    /// part's tallies are checked against the distributions the command
-    /// reads, and a bad part is named. Empty otherwise.
-    pub parts: Vec<(std::path::PathBuf, Mutex<VecDeque<Sample>>)>,
-}
-
 /// `merge`: one sampling run's part in each count file, with the file.
 type PartSamples<'a> = Vec<(&'a std::path::Path, Sample)>;
-
-/// Where samples done before come from.
-pub(super) enum PriorSource {
-    /// `merge`'s summed parts: every sampling run of the command, whole.
-    Merge,
-    /// A checkpoint (this path): the sampling runs begun before it was
-    /// saved, the last one perhaps partly done.
-    Checkpoint(std::path::PathBuf),
-}
-
-/// `--until-halfwidth X [--for OUTCOME] [--max-trials N]`.
-pub(super) struct Until {
-    pub target: PrecisionTarget,
-    pub max_trials: u64,
-}
 
 impl Context {
     /// Runs the chunks of `sampling.plan` (all of them, or with `--shard`
@@ -302,7 +270,7 @@ impl Context {
     fn suggest_checkpoint(&self, seconds: f64, watching: bool, progress: &ProgressReporter) {
         if seconds <= LONG_RUN_SECONDS
             || self.quiet
-            || !self.top_level
+            || self.invocation != Invocation::User
             || self.checkpointing.is_some()
             || self.collect_only
             || self.checkpoint_suggested.swap(true, Ordering::Relaxed)
@@ -313,7 +281,7 @@ impl Context {
         let text = format!(
             "note: this sampling run will take {}about {} more (from its first chunks), and if it is interrupted it is lost; to make it resumable, rerun it with --checkpoint FILE, e.g. {}",
             if watching { "up to " } else { "" },
-            super::human_seconds(seconds),
+            human_seconds(seconds),
             checkpoint::command_with("--checkpoint", file)
         );
         progress.bar.suspend(|| eprintln!("{text}"));
@@ -393,12 +361,14 @@ impl Context {
             return Ok(());
         }
         for (path, part) in parts {
-            merge::check_tally(part, sampling.outcomes).map_err(|message| Error::BadInputFile {
-                path: path.to_path_buf(),
-                message: format!("corrupt count file: {message}"),
-            })?;
+            part.check_tally(sampling.outcomes)
+                .map_err(|message| Error::BadInputFile {
+                    path: path.to_path_buf(),
+                    message: format!("corrupt count file: {message}"),
+                })?;
         }
-        merge::check_tally(prior, sampling.outcomes)
+        prior
+            .check_tally(sampling.outcomes)
             .map_err(|message| Error::invalid("merge", "the count files", message))
     }
 
@@ -501,25 +471,25 @@ impl Context {
             }
         ));
         if let Ok(mut runs) = self.precision.lock() {
-            runs.push(json!({
-                "trials": n_trials,
-                "widest": widest.outcome,
-                "half_width": widest.half_width,
-                "met": met,
-            }));
+            runs.push(PrecisionRun {
+                trials: n_trials,
+                widest: widest.outcome.clone(),
+                half_width: widest.half_width,
+                met,
+            });
         }
     }
 
     /// The `"precision"` block of the JSON output, if a target was set.
-    pub(super) fn precision_block(&self) -> Option<Value> {
+    pub(super) fn precision_block(&self) -> Option<PrecisionBlock> {
         let until = self.until.as_ref()?;
         let runs = self.precision.lock().map(|r| r.clone()).unwrap_or_default();
-        Some(json!({
-            "until_halfwidth": until.target.half_width,
-            "for": until.target.outcome,
-            "max_trials": until.max_trials,
-            "runs": runs,
-        }))
+        Some(PrecisionBlock {
+            until_halfwidth: until.target.half_width,
+            outcome: until.target.outcome.clone(),
+            max_trials: until.max_trials,
+            runs,
+        })
     }
 
     /// The test hook `DECKODDS_INTERRUPT_AFTER_CHUNKS=N`: acts as if

@@ -11,7 +11,7 @@ use tabled::builder::Builder;
 use tabled::settings::object::Columns;
 use tabled::settings::{Alignment, Style};
 
-use super::{Format, RenderOptions, latex_escape};
+use super::{Format, RenderOptions, RunBlocks, latex_escape};
 use crate::compare::{
     Agreement, OverallVerdict, PublishedCellCheck, PublishedCheck, SampleSize, TestKind,
 };
@@ -35,12 +35,18 @@ const UNDEFINED: &str = "—";
 ///   are `null`.
 /// - Latex: a booktabs tabular of the summary, specials escaped.
 ///
-/// The result ends with a newline.
-pub fn render_agreements(title: &str, agreements: &[Agreement], format: Format) -> String {
+/// The JSON carries `options.blocks` after its own keys; the other formats
+/// take nothing from `options`. The result ends with a newline.
+pub fn render_agreements(
+    title: &str,
+    agreements: &[Agreement],
+    format: Format,
+    options: &RenderOptions,
+) -> String {
     match format {
         Format::Table | Format::Md => agreements_text(title, agreements, format),
         Format::Csv => agreements_csv(agreements),
-        Format::Json => agreements_json(title, agreements),
+        Format::Json => agreements_json(title, agreements, &options.blocks),
         Format::Latex => agreements_latex(title, agreements),
     }
 }
@@ -63,7 +69,8 @@ pub fn render_agreements(title: &str, agreements: &[Agreement], format: Format) 
 /// - Csv: one row per (row, outcome) with every number at full precision.
 /// - Json: `{"comparison": "published-table", "title", "level", "sample",
 ///   "z_critical", "cells_tested", "consistent", "inconsistent", "rows"}`,
-///   and `"missing_rows"` and `"notes"` when there are any.
+///   and `"missing_rows"` and `"notes"` when there are any, then
+///   `options.blocks`.
 /// - Latex: a booktabs tabular of the matrix, inconsistent cells in bold
 ///   with the exact percentage after them, and the row p-values.
 ///
@@ -78,7 +85,7 @@ pub fn render_published_check(
     match format {
         Format::Table | Format::Md => published_text(title, check, notes, format, options),
         Format::Csv => published_csv(check),
-        Format::Json => published_json(title, check, notes),
+        Format::Json => published_json(title, check, notes, &options.blocks),
         Format::Latex => published_latex(title, check, options),
     }
 }
@@ -228,7 +235,7 @@ fn agreements_csv(agreements: &[Agreement]) -> String {
     csv_text(&header, &records)
 }
 
-fn agreements_json(title: &str, agreements: &[Agreement]) -> String {
+fn agreements_json(title: &str, agreements: &[Agreement], blocks: &RunBlocks) -> String {
     let rows: Vec<Value> = agreements
         .iter()
         .map(|a| {
@@ -268,7 +275,7 @@ fn agreements_json(title: &str, agreements: &[Agreement]) -> String {
     object.insert("title".to_string(), Value::from(title));
     object.insert("level".to_string(), level);
     object.insert("rows".to_string(), Value::Array(rows));
-    json_text(&Value::Object(object))
+    json_text(Value::Object(object), blocks)
 }
 
 fn agreements_latex(title: &str, agreements: &[Agreement]) -> String {
@@ -505,7 +512,12 @@ fn published_csv(check: &PublishedCheck) -> String {
     csv_text(&header, &records)
 }
 
-fn published_json(title: &str, check: &PublishedCheck, notes: &[String]) -> String {
+fn published_json(
+    title: &str,
+    check: &PublishedCheck,
+    notes: &[String],
+    blocks: &RunBlocks,
+) -> String {
     let (kind, hands) = match check.sample {
         SampleSize::Exact => ("exact", Value::Null),
         SampleSize::PerRow(n) => ("per-row", number(n)),
@@ -553,7 +565,7 @@ fn published_json(title: &str, check: &PublishedCheck, notes: &[String]) -> Stri
             object.insert("notes".into(), json!(notes));
         }
     }
-    json_text(&value)
+    json_text(value, blocks)
 }
 
 fn published_latex(title: &str, check: &PublishedCheck, options: &RenderOptions) -> String {
@@ -870,7 +882,11 @@ fn number(x: f64) -> Value {
     serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
 }
 
-fn json_text(value: &Value) -> String {
+/// `value` pretty-printed, with `blocks` after its own keys.
+fn json_text(mut value: Value, blocks: &RunBlocks) -> String {
+    if let Some(root) = value.as_object_mut() {
+        blocks.append_to(root);
+    }
     // The alternate form of `Display` pretty-prints and cannot fail.
     format!("{value:#}\n")
 }
@@ -1023,7 +1039,8 @@ mod tests {
         insta::assert_snapshot!(render_agreements(
             "Exact vs Monte Carlo",
             &agreements(),
-            Format::Table
+            Format::Table,
+            &RenderOptions::default()
         ));
     }
 
@@ -1032,7 +1049,8 @@ mod tests {
         insta::assert_snapshot!(render_agreements(
             "Exact vs Monte Carlo",
             &agreements(),
-            Format::Md
+            Format::Md,
+            &RenderOptions::default()
         ));
     }
 
@@ -1041,7 +1059,8 @@ mod tests {
         insta::assert_snapshot!(render_agreements(
             "Run A vs run B",
             &[homogeneity_result()],
-            Format::Table
+            Format::Table,
+            &RenderOptions::default()
         ));
     }
 
@@ -1089,8 +1108,8 @@ mod tests {
         ];
         for format in formats {
             for text in [
-                render_agreements("t", &agreements(), format),
-                render_agreements("t", &[], format),
+                render_agreements("t", &agreements(), format, &RenderOptions::default()),
+                render_agreements("t", &[], format, &RenderOptions::default()),
                 render_published_check(
                     "t",
                     &published(SampleSize::Exact),
@@ -1115,7 +1134,7 @@ mod tests {
     #[test]
     fn csv_is_long_form_with_full_precision() {
         let all = agreements();
-        let text = render_agreements("t", &all, Format::Csv);
+        let text = render_agreements("t", &all, Format::Csv, &RenderOptions::default());
         let mut reader = csv::Reader::from_reader(text.as_bytes());
         let header = reader.headers().expect("header").clone();
         assert_eq!(&header[0], "test");
@@ -1164,7 +1183,7 @@ mod tests {
     #[test]
     fn json_carries_every_field_and_nulls_non_finite_numbers() {
         let all = agreements();
-        let text = render_agreements("Exact vs MC", &all, Format::Json);
+        let text = render_agreements("Exact vs MC", &all, Format::Json, &RenderOptions::default());
         let value: Value = serde_json::from_str(&text).expect("valid JSON");
         assert_eq!(value["comparison"], "goodness-of-fit");
         assert_eq!(value["title"], "Exact vs MC");
@@ -1198,8 +1217,13 @@ mod tests {
         }
 
         let mixed = [all[0].clone(), homogeneity_result()];
-        let value: Value =
-            serde_json::from_str(&render_agreements("t", &mixed, Format::Json)).expect("JSON");
+        let value: Value = serde_json::from_str(&render_agreements(
+            "t",
+            &mixed,
+            Format::Json,
+            &RenderOptions::default(),
+        ))
+        .expect("JSON");
         assert_eq!(value["comparison"], Value::Null);
         assert_eq!(value["level"], Value::Null);
         assert_eq!(value["rows"][1]["test"], "homogeneity");
@@ -1234,7 +1258,12 @@ mod tests {
 
     #[test]
     fn latex_uses_booktabs_and_escapes_specials() {
-        let text = render_agreements("50% of A&B #1", &agreements(), Format::Latex);
+        let text = render_agreements(
+            "50% of A&B #1",
+            &agreements(),
+            Format::Latex,
+            &RenderOptions::default(),
+        );
         for rule in ["\\toprule", "\\midrule", "\\bottomrule"] {
             assert_eq!(text.matches(rule).count(), 1, "{rule}");
         }

@@ -27,8 +27,8 @@ use tabled::settings::object::Columns;
 use tabled::settings::{Alignment, Style};
 
 use super::{
-    Format, Method, RenderOptions, Report, ReportDistribution, SummaryFigure, SummaryItem,
-    latex_escape,
+    Format, Method, RenderOptions, Report, ReportDistribution, RunBlocks, SummaryFigure,
+    SummaryItem, latex_escape,
 };
 use crate::distribution::rational_to_f64;
 use crate::report::headline::Headline;
@@ -80,7 +80,7 @@ fn render_with(
         Format::Table => render_table(&view, headline, decimals),
         Format::Md => render_markdown(&view, decimals),
         Format::Csv => render_csv(&view),
-        Format::Json => render_json(&view),
+        Format::Json => render_json(&view, &options.blocks),
         Format::Latex => render_latex(&view, decimals),
     };
     if !text.ends_with('\n') {
@@ -1129,17 +1129,20 @@ fn summary_json(item: &SummaryItem) -> Value {
 // ---------------------------------------------------------------------------
 // JSON.
 
-fn render_json(view: &View) -> String {
+/// The report's JSON with a long run's `blocks` after its own keys.
+fn render_json(view: &View, blocks: &RunBlocks) -> String {
+    let mut root = json_root(view);
+    blocks.append_to(&mut root);
     // Serialising a `Value` cannot fail: its keys are strings and
     // non-finite floats are already `null`.
-    serde_json::to_string_pretty(&json_value(view)).unwrap_or_else(|_| "null".to_string())
+    serde_json::to_string_pretty(&Value::Object(root)).unwrap_or_else(|_| "null".to_string())
 }
 
 /// The report as a JSON value, per the machine contract of docs/CONTRACTS.md: what
 /// [`render`] prints for `Format::Json`, for callers that assemble larger
 /// documents.
 pub fn to_json(report: &Report) -> Value {
-    json_value(&View::new(report))
+    Value::Object(json_root(&View::new(report)))
 }
 
 /// The head of a report's JSON, in the contract's order: `game`, `method`,
@@ -1157,7 +1160,7 @@ pub(super) fn json_head(report: &Report) -> Map<String, Value> {
     root
 }
 
-fn json_value(view: &View) -> Value {
+fn json_root(view: &View) -> Map<String, Value> {
     let report = view.report;
     let mut root = json_head(report);
     let distributions = view
@@ -1179,7 +1182,7 @@ fn json_value(view: &View) -> Value {
         let summary = report.summary.iter().map(summary_json).collect();
         root.insert("summary".into(), Value::Array(summary));
     }
-    Value::Object(root)
+    root
 }
 
 /// One outcome per the contract; `Value::from` turns a non-finite float
@@ -1801,6 +1804,7 @@ mod tests {
         };
         let huge = RenderOptions {
             percent_decimals: usize::MAX,
+            ..RenderOptions::default()
         };
         for report in [
             &empty,

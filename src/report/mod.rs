@@ -7,10 +7,14 @@
 pub mod chart;
 pub mod comparison;
 pub mod distributions;
+pub mod eor;
 pub mod figures;
 pub mod headline;
+pub mod power;
+pub mod run_blocks;
 
 pub use distributions::to_json;
+pub use run_blocks::{PrecisionBlock, PrecisionRun, RunBlocks};
 
 use serde_json::{Map, Value};
 
@@ -144,18 +148,23 @@ pub enum SummaryFigure {
     Proportion { count: u64, trials: u64 },
 }
 
-/// Presentation choices that do not change the numbers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Presentation choices that do not change the numbers, and the blocks a
+/// long run adds to the JSON.
+#[derive(Clone, Debug, PartialEq)]
 pub struct RenderOptions {
     /// Decimal places of percentages in the table, Markdown and LaTeX
     /// formats (CSV and JSON always carry full precision).
     pub percent_decimals: usize,
+    /// What the JSON carries after the report's own keys (see
+    /// [`RunBlocks`]); the other formats leave them out.
+    pub blocks: RunBlocks,
 }
 
 impl Default for RenderOptions {
     fn default() -> Self {
         RenderOptions {
             percent_decimals: 2,
+            blocks: RunBlocks::default(),
         }
     }
 }

@@ -481,7 +481,8 @@ fn until_halfwidth_stops_at_the_first_chunk_within_its_bound() {
     ];
     for (args, bound, outcome, watched) in cases {
         let until = format!("{args} --until-halfwidth {bound} {outcome}");
-        let stopped = report(dir.path(), &until);
+        let stopped_text = whole(dir.path(), "stopped.json", &until);
+        let stopped: Value = serde_json::from_slice(&stopped_text).unwrap();
         let trials = stopped["trials"].as_u64().unwrap();
         assert_eq!(trials % CHUNK, 0, "{until}");
         assert!(trials > CHUNK, "{until}: stopped at once");
@@ -494,8 +495,21 @@ fn until_halfwidth_stops_at_the_first_chunk_within_its_bound() {
         let half_width = run["half_width"].as_f64().unwrap();
         assert!((half_width - reached).abs() < 1e-15, "{until}");
 
-        let mut plain = report(dir.path(), &format!("{args} --trials {trials}"));
+        // Byte for byte: the plain run's JSON, then the precision block
+        // (the JSON is built once: no number is parsed and printed again).
+        let plain_text = whole(
+            dir.path(),
+            "plain.json",
+            &format!("{args} --trials {trials}"),
+        );
+        let mut plain: Value = serde_json::from_slice(&plain_text).unwrap();
         assert_eq!(plain["distributions"], stopped["distributions"], "{until}");
+        let open = plain_text.len() - "\n}\n".len();
+        assert_eq!(stopped_text[..open], plain_text[..open], "{until}");
+        assert!(
+            stopped_text[open..].starts_with(b",\n  \"precision\": {"),
+            "{until}"
+        );
         plain = report(dir.path(), &format!("{args} --trials {}", trials - CHUNK));
         assert!(widest(&plain, watched) >= bound, "{until}: stopped late");
 

@@ -15,8 +15,6 @@ pub mod dealer;
 use std::fmt;
 use std::ops::Range;
 
-use serde_json::{Map, Value, json};
-
 use crate::cards::{Card, parse_rank};
 use crate::distribution::CountDistribution;
 use crate::engine::montecarlo::{self, RunPlan};
@@ -207,26 +205,6 @@ impl DealerParams {
     pub fn removed_text(&self) -> String {
         let names: Vec<&str> = self.removed.iter().map(|&v| value_name(v)).collect();
         names.join(" ")
-    }
-
-    /// The parameters as JSON, in the order of the example of docs/CONTRACTS.md.
-    pub fn to_json(&self) -> Map<String, Value> {
-        let mut params = Map::new();
-        let decks = match self.decks {
-            Decks::Finite(n) => json!(n),
-            Decks::Infinite => json!("inf"),
-        };
-        params.insert("decks".into(), decks);
-        let soft17 = match self.soft17 {
-            Soft17::Stand => "stand",
-            Soft17::Hit => "hit",
-        };
-        params.insert("soft17".into(), json!(soft17));
-        params.insert("scoring".into(), json!(self.scoring.name()));
-        params.insert("peek".into(), json!(self.peek));
-        let removed: Vec<&str> = self.removed.iter().map(|&v| value_name(v)).collect();
-        params.insert("removed".into(), json!(removed));
-        params
     }
 }
 
@@ -622,6 +600,21 @@ pub fn dealer_monte_carlo_chunks(
             }
         })
         .collect())
+}
+
+/// The distributions of a tally that holds every upcard's histogram in
+/// turn (in the order of [`UPCARDS`], each [`N_OUTCOMES`] long), keyed
+/// like the exact distributions.
+pub fn upcard_distributions(tally: &[u64]) -> Vec<CountDistribution> {
+    UPCARDS
+        .iter()
+        .zip(tally.chunks(N_OUTCOMES))
+        .map(|(&upcard, counts)| CountDistribution {
+            key: upcard_key(upcard),
+            outcomes: outcome_labels(),
+            counts: counts.to_vec(),
+        })
+        .collect()
 }
 
 /// The distribution key of an upcard: `upcard=2` .. `upcard=10`, `upcard=A`.

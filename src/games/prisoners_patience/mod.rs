@@ -31,9 +31,12 @@ pub mod search;
 
 use std::fmt;
 
+use num_traits::ToPrimitive;
+
 use crate::cards::{Card, RankDeck};
 use crate::engine::SequentialGame;
 use crate::engine::Simulation;
+use crate::engine::arrangements;
 use crate::error::{Error, Result};
 use crate::rng::{GameRng, shuffle};
 
@@ -248,6 +251,28 @@ impl PrisonersPatience {
         self.deck().cards()
     }
 
+    /// Outcome labels: the possible numbers of stacks left, `"1"` (a win)
+    /// to `"n"`.
+    pub fn outcome_labels(&self) -> Vec<String> {
+        (1..=self.n_cards()).map(|k| k.to_string()).collect()
+    }
+
+    /// Estimates the exhaustive enumeration's time in seconds on the
+    /// reference machine (two threads): every arrangement of the deck at
+    /// the time one took there.
+    pub fn exhaustive_seconds(&self) -> f64 {
+        arrangements::n_arrangements(&self.exact_deck())
+            .to_f64()
+            .unwrap_or(f64::INFINITY)
+            * EXHAUSTIVE_SECONDS_PER_ARRANGEMENT
+    }
+
+    /// The deck's shape, as messages and titles name it: `4 suits x 13
+    /// ranks`.
+    pub fn deck_name(&self) -> String {
+        format!("{} suits x {} ranks", self.params.suits, self.params.ranks)
+    }
+
     /// Checks that `deal` is an arrangement of this deck: ranks 1..=R,
     /// each exactly `suits` times. The error names `deal`.
     pub fn check_deal(&self, deal: &[u8]) -> Result<()> {
@@ -375,6 +400,10 @@ pub fn fit(ranks: u8, a: u8, b: u8) -> bool {
     let difference = (a + ranks - b) % ranks;
     difference == 1 || difference == ranks - 1
 }
+
+/// Seconds per arrangement of the exhaustive enumeration on the reference
+/// machine (two threads), for the up-front estimate.
+const EXHAUSTIVE_SECONDS_PER_ARRANGEMENT: f64 = 40e-9;
 
 /// The most cards the memoised enumerator takes (the size of its key).
 pub const EXACT_MAX_CARDS: usize = 24;

@@ -115,6 +115,7 @@
 use ahash::AHashMap;
 
 use crate::cards::Card;
+use crate::distribution::{CountDistribution, ExactDistribution};
 use crate::engine::ArrangementCounts;
 use crate::engine::arrangements::count_arrangements_with;
 use crate::engine::{Player, Shard};
@@ -658,6 +659,9 @@ pub const SWEEP_LOST_UNDECIDED: usize = 5;
 /// The number of bins.
 pub const N_BINS: usize = 6;
 
+/// The bins of a deal a player choosing freely can win.
+pub const WINNABLE: [usize; 2] = [SWEEP_WON_WINNABLE, SWEEP_LOST_WINNABLE];
+
 /// The label of each bin, in bin order.
 pub fn labels() -> [&'static str; N_BINS] {
     [
@@ -679,6 +683,72 @@ pub fn bin(sweep_won: bool, verdict: Verdict) -> usize {
         Verdict::Undecided => 2,
     };
     3 * sweep + verdict
+}
+
+/// The cross-tabulation's bins folded into the three answers a reader
+/// wants: can the deal be won with free choice, does the seed's fixed
+/// sweep win it, and the two together.
+fn folds<T: Clone + std::iter::Sum<T>>(counts: &[T]) -> Vec<(&'static str, Vec<String>, Vec<T>)> {
+    let sum = |bins: &[usize]| bins.iter().map(|&b| counts[b].clone()).sum::<T>();
+    let names = |labels: &[&str]| labels.iter().map(|l| l.to_string()).collect::<Vec<_>>();
+    vec![
+        (
+            "free-choice",
+            names(&["winnable", "unwinnable", "undecided"]),
+            vec![
+                sum(&[SWEEP_WON_WINNABLE, SWEEP_LOST_WINNABLE]),
+                sum(&[SWEEP_WON_UNWINNABLE, SWEEP_LOST_UNWINNABLE]),
+                sum(&[SWEEP_WON_UNDECIDED, SWEEP_LOST_UNDECIDED]),
+            ],
+        ),
+        (
+            "fixed-sweep",
+            names(&["won", "lost"]),
+            vec![
+                sum(&[
+                    SWEEP_WON_WINNABLE,
+                    SWEEP_WON_UNWINNABLE,
+                    SWEEP_WON_UNDECIDED,
+                ]),
+                sum(&[
+                    SWEEP_LOST_WINNABLE,
+                    SWEEP_LOST_UNWINNABLE,
+                    SWEEP_LOST_UNDECIDED,
+                ]),
+            ],
+        ),
+        ("sweep-x-free-choice", names(&labels()), counts.to_vec()),
+    ]
+}
+
+/// The answers of a tally of the cross-tabulation (see [`folds`]): can
+/// the deal be won with free choice (`free-choice`: winnable, unwinnable,
+/// undecided), does the fixed sweep win it (`fixed-sweep`: won, lost), and
+/// the two together (`sweep-x-free-choice`, the bins themselves).
+pub fn count_distributions(counts: &[u64]) -> Vec<CountDistribution> {
+    folds(counts)
+        .into_iter()
+        .map(|(key, outcomes, counts)| CountDistribution {
+            key: key.into(),
+            outcomes,
+            counts,
+        })
+        .collect()
+}
+
+/// The answers of an exact count of the cross-tabulation, as
+/// [`count_distributions`] gives them of a tally.
+pub fn exact_distributions(counts: &ArrangementCounts) -> Vec<ExactDistribution> {
+    folds(&counts.counts)
+        .into_iter()
+        .map(|(key, outcomes, part)| {
+            ArrangementCounts {
+                counts: part,
+                total: counts.total.clone(),
+            }
+            .to_distribution(key, outcomes)
+        })
+        .collect()
 }
 
 /// Plays the fixed sweep on `deal`, solves it, and returns its bin.

@@ -38,6 +38,7 @@
 //! no match on the first pass is lost at once). Unlimited play ends, lost,
 //! after exactly `m` strikes in a row; no pass cap is involved.
 
+pub mod distributions;
 pub mod first_pass;
 pub mod search;
 

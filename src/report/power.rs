@@ -1,0 +1,91 @@
+//! Rendering of a power study (`idiots-delight power`): how many games it
+//! takes to detect a biased shuffle.
+
+use serde_json::{Map, Value, json};
+
+use super::{Format, RenderOptions};
+use crate::games::idiots_delight::power::PowerStudy;
+
+/// Renders `study` in `format`: JSON (`game`, `params`, `seed`, `trials`,
+/// `level`, the `reference` test, `lambda_per_game`, the games for 50% and
+/// 90% power, and the `replicate_check`, then `options.blocks`), or for
+/// every other format a few lines of text. `game` and `params` are the
+/// report's, as the command names them. The text ends with a newline.
+pub fn render_power(
+    study: &PowerStudy,
+    game: &str,
+    params: &Map<String, Value>,
+    format: Format,
+    options: &RenderOptions,
+) -> String {
+    let plan = &study.plan;
+    if format == Format::Json {
+        let games = |g: Option<u64>| g.map_or(Value::Null, Value::from);
+        let mut value = json!({
+            "game": game,
+            "params": params,
+            "seed": plan.seed,
+            "trials": plan.n_trials,
+            "level": plan.level,
+            "reference": {
+                "chi_square": study.reference.chi_square,
+                "degrees_of_freedom": study.reference.degrees_of_freedom,
+                "p_value": study.reference.p_value,
+                "max_abs_z": study.reference.max_abs_z,
+                "total_variation": study.reference.total_variation,
+            },
+            "lambda_per_game": study.lambda_per_game,
+            "games_for_power_50": games(study.games_50),
+            "games_for_power_90": games(study.games_90),
+            "replicate_check": study.replicate_check.as_ref().map(|check| json!({
+                "replicates": check.replicates,
+                "rejections": check.rejections,
+                "games_each": check.games,
+                "predicted_rejection_rate": check.predicted,
+            })),
+        });
+        if let Some(root) = value.as_object_mut() {
+            options.blocks.append_to(root);
+        }
+        return format!("{value:#}\n");
+    }
+    let mut text = format!(
+        "Idiot's Delight {}: detecting the {} shuffle against uniform (chi-square, level {})\n",
+        plan.game.deck_name(),
+        plan.shuffle.name(),
+        plan.level
+    );
+    text.push_str(&format!(
+        "reference runs: {} games each (uniform seed {}, {} seed {}): chi-square {:.1} on {} df, p = {:.3e}, max |z| {:.2}, TVD {:.5}\n",
+        plan.n_trials,
+        plan.seed,
+        plan.shuffle.name(),
+        plan.seed.wrapping_add(1),
+        study.reference.chi_square,
+        study.reference.degrees_of_freedom,
+        study.reference.p_value,
+        study.reference.max_abs_z,
+        study.reference.total_variation
+    ));
+    match (study.games_50, study.games_90) {
+        (Some(g50), Some(g90)) => text.push_str(&format!(
+            "noncentrality per game {:.3e}: 50% power at {g50} games, 90% power at {g90} games\n",
+            study.lambda_per_game
+        )),
+        _ => text.push_str(&format!(
+            "no bias detectable from reference runs of {} games: it takes more than that to see one\n",
+            plan.n_trials
+        )),
+    }
+    if let Some(check) = &study.replicate_check {
+        text.push_str(&format!(
+            "check: {} of {} independent samples of {} games, each tested against the uniform reference run, were rejected ({:.0}%; {:.0}% predicted)\n",
+            check.rejections,
+            check.replicates,
+            check.games,
+            100.0 * check.rejections as f64 / check.replicates as f64,
+            100.0 * check.predicted
+        ));
+    }
+    text
+}

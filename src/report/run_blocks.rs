@@ -1,0 +1,199 @@
+//! The blocks a long run adds after a JSON report's own keys: `"precision"`
+//! (what `--until-halfwidth` did) and `"shard"` (a part's count file, for
+//! `merge`). They reach the renderers in [`RenderOptions`], and every JSON
+//! renderer ends its document with [`RunBlocks::append_to`], so that a
+//! report's JSON is built once, with them in it.
+//!
+//! [`RenderOptions`]: super::RenderOptions
+
+use serde_json::{Map, Value};
+
+/// The blocks of a long run, appended in this order after a JSON report's
+/// own keys; none for most runs, whose JSON is then exactly the report's.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RunBlocks {
+    /// `--until-halfwidth`: the target, and where each sampling run
+    /// stopped.
+    pub precision: Option<PrecisionBlock>,
+    /// `--shard`: the part's counts for `merge`. The count file is the
+    /// commands layer's format (it writes the block, with its checksum,
+    /// and reads it back), so the block comes here built.
+    pub shard: Option<Value>,
+}
+
+/// What a precision target did: the `"precision"` block.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PrecisionBlock {
+    /// The target: the widest 95% interval's half-width, as a proportion.
+    pub until_halfwidth: f64,
+    /// The outcome the target watched (`--for`), or `None` for every one.
+    pub outcome: Option<String>,
+    /// The most trials a sampling run could take (`--max-trials`).
+    pub max_trials: u64,
+    /// Each sampling run of the command, in order.
+    pub runs: Vec<PrecisionRun>,
+}
+
+/// Where one sampling run under a precision target stopped.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PrecisionRun {
+    /// The trials it ran.
+    pub trials: u64,
+    /// The outcome with the widest 95% interval, as `KEY/LABEL`.
+    pub widest: String,
+    /// That interval's half-width, as a proportion.
+    pub half_width: f64,
+    /// Whether the target was met (or `--max-trials` reached first).
+    pub met: bool,
+}
+
+impl RunBlocks {
+    /// Appends the blocks there are to `root`, a JSON report's top-level
+    /// object: `"precision"`, then `"shard"`.
+    pub fn append_to(&self, root: &mut Map<String, Value>) {
+        if let Some(precision) = &self.precision {
+            root.insert("precision".into(), precision.to_json());
+        }
+        if let Some(shard) = &self.shard {
+            root.insert("shard".into(), shard.clone());
+        }
+    }
+}
+
+impl PrecisionBlock {
+    /// The block as docs/GUIDE.md shows it: `until_halfwidth`, `for`
+    /// (`null` for every outcome), `max_trials`, and `runs` with each
+    /// run's `trials`, `widest`, `half_width` and `met`.
+    fn to_json(&self) -> Value {
+        let runs = self
+            .runs
+            .iter()
+            .map(|run| {
+                let mut entry = Map::new();
+                entry.insert("trials".into(), Value::from(run.trials));
+                entry.insert("widest".into(), Value::from(run.widest.clone()));
+                entry.insert("half_width".into(), Value::from(run.half_width));
+                entry.insert("met".into(), Value::from(run.met));
+                Value::Object(entry)
+            })
+            .collect();
+        let mut block = Map::new();
+        block.insert("until_halfwidth".into(), Value::from(self.until_halfwidth));
+        block.insert(
+            "for".into(),
+            self.outcome.clone().map_or(Value::Null, Value::from),
+        );
+        block.insert("max_trials".into(), Value::from(self.max_trials));
+        block.insert("runs".into(), Value::Array(runs));
+        Value::Object(block)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compare;
+    use crate::distribution::CountDistribution;
+    use crate::report::{
+        Format, Method, RenderOptions, Report, ReportDistribution, comparison, distributions,
+    };
+    use serde_json::json;
+
+    fn blocks() -> RunBlocks {
+        RunBlocks {
+            precision: Some(PrecisionBlock {
+                until_halfwidth: 0.001,
+                outcome: Some("upcard=2/bust".into()),
+                max_trials: 1000,
+                runs: vec![PrecisionRun {
+                    trials: 1000,
+                    widest: "upcard=2/bust".into(),
+                    half_width: 0.029_6,
+                    met: false,
+                }],
+            }),
+            shard: Some(json!({"format": "f", "part": "0/2", "checksum": "fnv1a64:0"})),
+        }
+    }
+
+    /// `text` (a JSON report without blocks) with `blocks` spliced in, as
+    /// the commands layer once did it: parsed, the blocks inserted, printed
+    /// again.
+    fn spliced(text: &str, blocks: &RunBlocks) -> String {
+        let mut value: Value = serde_json::from_str(text).expect("JSON");
+        blocks.append_to(value.as_object_mut().expect("an object"));
+        serde_json::to_string_pretty(&value).unwrap() + "\n"
+    }
+
+    #[test]
+    fn json_with_blocks_is_the_json_without_them_and_the_blocks_spliced_in() {
+        let counts = |key: &str, counts: &[u64]| CountDistribution {
+            key: key.into(),
+            outcomes: vec!["bust".into(), "17".into()],
+            counts: counts.to_vec(),
+        };
+        let report = Report {
+            game: "g".into(),
+            method: Method::MonteCarlo,
+            params: serde_json::Map::new(),
+            seed: Some(7),
+            trials: Some(1000),
+            distributions: vec![ReportDistribution::Counts(counts("upcard=2", &[354, 646]))],
+            summary: Vec::new(),
+        };
+        let agreements = vec![
+            compare::homogeneity(
+                &counts("upcard=2", &[354, 646]),
+                &counts("upcard=2", &[340, 660]),
+                0.05,
+            )
+            .unwrap(),
+        ];
+        let with = RenderOptions {
+            blocks: blocks(),
+            ..RenderOptions::default()
+        };
+        let without = RenderOptions::default();
+        let renderings: [&dyn Fn(&RenderOptions) -> String; 2] = [
+            &|options| distributions::render(&report, Format::Json, options),
+            &|options| comparison::render_agreements("t", &agreements, Format::Json, options),
+        ];
+        for render in renderings {
+            assert_eq!(render(&with), spliced(&render(&without), &blocks()));
+        }
+        // The other formats leave the blocks out.
+        assert_eq!(
+            distributions::render(&report, Format::Csv, &with),
+            distributions::render(&report, Format::Csv, &without)
+        );
+    }
+
+    #[test]
+    fn blocks_follow_the_report_in_order_and_none_leaves_it_alone() {
+        let mut root = Map::new();
+        root.insert("game".into(), json!("g"));
+        RunBlocks::default().append_to(&mut root);
+        assert_eq!(Value::Object(root.clone()), json!({"game": "g"}));
+        let blocks = RunBlocks {
+            precision: Some(PrecisionBlock {
+                until_halfwidth: 0.001,
+                outcome: None,
+                max_trials: 1000,
+                runs: vec![PrecisionRun {
+                    trials: 500,
+                    widest: "k/a".into(),
+                    half_width: 0.0009,
+                    met: true,
+                }],
+            }),
+            shard: Some(json!({"part": "0/2"})),
+        };
+        blocks.append_to(&mut root);
+        let keys: Vec<&String> = root.keys().collect();
+        assert_eq!(keys, ["game", "precision", "shard"]);
+        assert_eq!(
+            serde_json::to_string(&root["precision"]).unwrap(),
+            r#"{"until_halfwidth":0.001,"for":null,"max_trials":1000,"runs":[{"trials":500,"widest":"k/a","half_width":0.0009,"met":true}]}"#
+        );
+    }
+}

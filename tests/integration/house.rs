@@ -904,14 +904,12 @@ fn io_outside_commands(krate: &Crate) -> Vec<String> {
 }
 
 /// The files that may spell `game`'s id and report name: the registry,
-/// the game's folder, its cli file and its command file. (Until the cli
-/// is one file per game, `src/cli.rs` holds every game's.)
+/// the game's folder, its cli file and its command file.
 fn may_spell(game: &GameEntry, path: &str) -> bool {
     let folder = game.id.replace('-', "_");
     path == "src/games/registry.rs"
         || path.starts_with(&format!("src/games/{folder}/"))
         || path == format!("src/cli/{folder}.rs")
-        || path == "src/cli.rs"
         || path == format!("src/commands/{folder}.rs")
 }
 

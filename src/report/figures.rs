@@ -529,7 +529,7 @@ fn p_text(p: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::chart::tests::texts;
+    use crate::report::chart::testing::texts;
     use serde_json::json;
 
     fn results(name: &str) -> String {

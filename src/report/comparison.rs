@@ -11,7 +11,8 @@ use tabled::builder::Builder;
 use tabled::settings::object::Columns;
 use tabled::settings::{Alignment, Style};
 
-use super::{Format, RenderOptions, latex_escape};
+use super::table::latex_escape;
+use super::{Format, RenderOptions};
 use crate::compare::{
     Agreement, OverallVerdict, PublishedCellCheck, PublishedCheck, SampleSize, TestKind,
 };

@@ -11,7 +11,8 @@ use tabled::builder::Builder;
 use tabled::settings::object::Columns;
 use tabled::settings::{Alignment, Style};
 
-use super::{Format, RenderOptions, RunBlocks, latex_escape};
+use super::table::latex_escape;
+use super::{Format, RenderOptions, RunBlocks};
 use crate::compare::{
     Agreement, OverallVerdict, PublishedCellCheck, PublishedCheck, SampleSize, TestKind,
 };
@@ -1318,5 +1319,87 @@ mod tests {
             assert_eq!(p_value_text(p), expected, "{p}");
         }
         assert_eq!(latex_p_value(3.2e-7), "$3.2\\times10^{-7}$");
+    }
+
+    /// The blocks of a long run in the JSON of a report and of a
+    /// comparison (here, above both renderers).
+    mod run_blocks {
+        use serde_json::{Value, json};
+
+        use crate::compare;
+        use crate::distribution::CountDistribution;
+        use crate::report::{
+            Format, Method, PrecisionBlock, PrecisionRun, RenderOptions, Report,
+            ReportDistribution, RunBlocks, comparison, distributions,
+        };
+
+        fn blocks() -> RunBlocks {
+            RunBlocks {
+                precision: Some(PrecisionBlock {
+                    until_halfwidth: 0.001,
+                    outcome: Some("upcard=2/bust".into()),
+                    max_trials: 1000,
+                    runs: vec![PrecisionRun {
+                        trials: 1000,
+                        widest: "upcard=2/bust".into(),
+                        half_width: 0.029_6,
+                        met: false,
+                    }],
+                }),
+                shard: Some(json!({"format": "f", "part": "0/2", "checksum": "fnv1a64:0"})),
+            }
+        }
+
+        /// `text` (a JSON report without blocks) with `blocks` spliced in, as
+        /// the commands layer once did it: parsed, the blocks inserted, printed
+        /// again.
+        fn spliced(text: &str, blocks: &RunBlocks) -> String {
+            let mut value: Value = serde_json::from_str(text).expect("JSON");
+            blocks.append_to(value.as_object_mut().expect("an object"));
+            serde_json::to_string_pretty(&value).unwrap() + "\n"
+        }
+
+        #[test]
+        fn json_with_blocks_is_the_json_without_them_and_the_blocks_spliced_in() {
+            let counts = |key: &str, counts: &[u64]| CountDistribution {
+                key: key.into(),
+                outcomes: vec!["bust".into(), "17".into()],
+                counts: counts.to_vec(),
+            };
+            let report = Report {
+                game: "g".into(),
+                method: Method::MonteCarlo,
+                params: serde_json::Map::new(),
+                seed: Some(7),
+                trials: Some(1000),
+                distributions: vec![ReportDistribution::Counts(counts("upcard=2", &[354, 646]))],
+                summary: Vec::new(),
+            };
+            let agreements = vec![
+                compare::homogeneity(
+                    &counts("upcard=2", &[354, 646]),
+                    &counts("upcard=2", &[340, 660]),
+                    0.05,
+                )
+                .unwrap(),
+            ];
+            let with = RenderOptions {
+                blocks: blocks(),
+                ..RenderOptions::default()
+            };
+            let without = RenderOptions::default();
+            let renderings: [&dyn Fn(&RenderOptions) -> String; 2] = [
+                &|options| distributions::render(&report, Format::Json, options),
+                &|options| comparison::render_agreements("t", &agreements, Format::Json, options),
+            ];
+            for render in renderings {
+                assert_eq!(render(&with), spliced(&render(&without), &blocks()));
+            }
+            // The other formats leave the blocks out.
+            assert_eq!(
+                distributions::render(&report, Format::Csv, &with),
+                distributions::render(&report, Format::Csv, &without)
+            );
+        }
     }
 }

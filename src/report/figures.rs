@@ -15,6 +15,10 @@ use super::chart::{
 use crate::error::{Error, Result};
 use crate::games::registry;
 
+// Counts are grouped in `report::table`; their users outside the report
+// layer (commands, analysis, tests) know the function here.
+pub use super::table::thousands;
+
 /// The shapes [`svg_for_report`] draws, for its error message.
 const DRAWABLE: &str = "svg draws a report with one distribution (as bars), \
                         with several (as one panel of bars each), \
@@ -143,20 +147,6 @@ fn bar_chart_svg(report: &Value, distribution: &Value) -> Result<String> {
 /// display name), or the report's name itself for any other report.
 fn game_name(report_name: &str) -> &str {
     registry::by_report_name(report_name).map_or(report_name, |entry| entry.display_name)
-}
-
-/// `10000000` as `10,000,000`: how every count in deckodds' output is
-/// grouped.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut text = String::new();
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            text.push(',');
-        }
-        text.push(digit);
-    }
-    text
 }
 
 // ---------------------------------------------------------------------------
@@ -529,7 +519,7 @@ fn p_text(p: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::chart::tests::texts;
+    use crate::report::chart::testing::texts;
     use serde_json::json;
 
     fn results(name: &str) -> String {

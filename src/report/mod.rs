@@ -3,6 +3,20 @@
 //!
 //! Architecture invariant: renderers return strings and never do I/O; the
 //! `commands` layer decides where the text goes.
+//!
+//! The files, bottom up (each imports only files before it in this list):
+//! `types` (the report as data: [`Report`], [`Format`], [`RenderOptions`],
+//! ...); `table` (numbers written for people and a grid written as a
+//! terminal, Markdown or LaTeX table); `chart/` (SVG charts from chart
+//! data); `headline/` (the answer a report leads with, and its lines);
+//! `run_blocks` (the `"precision"` and `"shard"` blocks a long run adds to
+//! the JSON);
+//! `distributions` (a report in every format, led by its headline in the
+//! terminal table); `headline::versions` (one headline per version of a
+//! game, with each version's report); `comparison` (agreement and
+//! published-table checks); `figures` (charts drawn from a report's JSON).
+//! This file only declares them and re-exports, so that `report::Report`
+//! and `report::render` name what they always did.
 
 pub mod chart;
 pub mod comparison;
@@ -12,185 +26,11 @@ pub mod figures;
 pub mod headline;
 pub mod power;
 pub mod run_blocks;
+mod table;
+mod types;
 
-pub use distributions::to_json;
+pub use distributions::{render, to_json};
 pub use run_blocks::{PrecisionBlock, PrecisionRun, RunBlocks};
-
-use serde_json::{Map, Value};
-
-use crate::distribution::{CountDistribution, ExactDistribution};
-use crate::error::{Error, Result};
-
-/// An output format, as named by `--format`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// A boxed human table for the terminal (the default).
-    Table,
-    /// A GitHub-flavoured Markdown table.
-    Md,
-    /// Comma-separated values in long form (one row per key and outcome).
-    Csv,
-    /// The JSON machine contract of docs/CONTRACTS.md.
-    Json,
-    /// A LaTeX `booktabs` table.
-    Latex,
-}
-
-impl Format {
-    /// Every format name `--format` accepts.
-    pub const NAMES: &'static str = "table, md, csv, json, latex";
-
-    /// Parses a `--format` value.
-    pub fn parse(text: &str) -> Result<Format> {
-        match text {
-            "table" => Ok(Format::Table),
-            "md" | "markdown" => Ok(Format::Md),
-            "csv" => Ok(Format::Csv),
-            "json" => Ok(Format::Json),
-            "latex" | "tex" => Ok(Format::Latex),
-            _ => Err(Error::invalid(
-                "format",
-                text,
-                format!("must be one of {}", Format::NAMES),
-            )),
-        }
-    }
-}
-
-/// How a result was obtained.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Method {
-    /// Exact enumeration: probabilities are exact rationals.
-    Exact,
-    /// Monte-Carlo sampling: counts with Wilson intervals.
-    MonteCarlo,
-}
-
-impl Method {
-    /// The name used in JSON (`"exact"`, `"monte-carlo"`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Method::Exact => "exact",
-            Method::MonteCarlo => "monte-carlo",
-        }
-    }
-}
-
-/// One distribution inside a report.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ReportDistribution {
-    /// Exact probabilities.
-    Exact(ExactDistribution),
-    /// Monte-Carlo counts.
-    Counts(CountDistribution),
-}
-
-impl ReportDistribution {
-    /// The distribution's key, e.g. `upcard=2`.
-    pub fn key(&self) -> &str {
-        match self {
-            ReportDistribution::Exact(d) => &d.key,
-            ReportDistribution::Counts(d) => &d.key,
-        }
-    }
-
-    /// The distribution's outcome labels.
-    pub fn outcomes(&self) -> &[String] {
-        match self {
-            ReportDistribution::Exact(d) => &d.outcomes,
-            ReportDistribution::Counts(d) => &d.outcomes,
-        }
-    }
-}
-
-/// A complete result: what was computed, how, with which parameters, and the
-/// distributions. This is what every renderer takes.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Report {
-    /// The game's name, e.g. `blackjack-dealer`.
-    pub game: String,
-    /// Exact or Monte Carlo.
-    pub method: Method,
-    /// The parameters that made the result, in a stable order.
-    pub params: Map<String, Value>,
-    /// The master seed (Monte Carlo only).
-    pub seed: Option<u64>,
-    /// Trials per distribution (Monte Carlo only).
-    pub trials: Option<u64>,
-    /// The distributions, in display order.
-    pub distributions: Vec<ReportDistribution>,
-    /// Figures derived from the distributions, shown under them (a game's
-    /// money, say); empty for most reports, which then render exactly as
-    /// before the field existed.
-    pub summary: Vec<SummaryItem>,
-}
-
-/// A figure derived from a report's distributions and shown under them.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SummaryItem {
-    /// A machine name, e.g. `net-per-game` (the JSON `key`).
-    pub key: String,
-    /// What it is, for people, with its unit: `net winnings per game ($)`.
-    pub label: String,
-    /// The figure.
-    pub figure: SummaryFigure,
-}
-
-/// The kinds of summary figure.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum SummaryFigure {
-    /// A Monte-Carlo mean and its standard error, shown with the normal 95%
-    /// interval `estimate ± 1.96 standard_error`.
-    Mean { estimate: f64, standard_error: f64 },
-    /// An exact whole number, such as a total over the games played.
-    Total(i64),
-    /// `count` successes in `trials`, shown with the 95% Wilson interval.
-    Proportion { count: u64, trials: u64 },
-}
-
-/// Presentation choices that do not change the numbers, and the blocks a
-/// long run adds to the JSON.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RenderOptions {
-    /// Decimal places of percentages in the table, Markdown and LaTeX
-    /// formats (CSV and JSON always carry full precision).
-    pub percent_decimals: usize,
-    /// What the JSON carries after the report's own keys (see
-    /// [`RunBlocks`]); the other formats leave them out.
-    pub blocks: RunBlocks,
-}
-
-impl Default for RenderOptions {
-    fn default() -> Self {
-        RenderOptions {
-            percent_decimals: 2,
-            blocks: RunBlocks::default(),
-        }
-    }
-}
-
-/// Renders a report in the given format. The text ends with a newline.
-pub fn render(report: &Report, format: Format, options: &RenderOptions) -> String {
-    distributions::render(report, format, options)
-}
-
-/// Escapes LaTeX's special characters (and folds line breaks into spaces)
-/// so that any label prints literally on one line of a table.
-pub(crate) fn latex_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\textbackslash{}"),
-            '~' => out.push_str("\\textasciitilde{}"),
-            '^' => out.push_str("\\textasciicircum{}"),
-            '|' => out.push_str("\\textbar{}"),
-            '\r' | '\n' => out.push(' '),
-            '%' | '_' | '&' | '#' | '$' | '{' | '}' => {
-                out.push('\\');
-                out.push(c);
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
+pub use types::{
+    Format, Method, RenderOptions, Report, ReportDistribution, SummaryFigure, SummaryItem,
+};

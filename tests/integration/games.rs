@@ -386,7 +386,10 @@ fn klondike_bad_input() -> Vec<(String, &'static str)> {
     ]);
     cases.extend([
         // Contradictory options, refused by the parser.
-        (format!("record --went-out --deal {}", deck.join(",")), "--went-out"),
+        (
+            format!("record --went-out --deal {}", deck.join(",")),
+            "--went-out",
+        ),
         (
             format!("record --deal {short} --out never.txt"),
             "--deal has 51 cards (missing AC):",

@@ -1,4 +1,4 @@
-//! The bar chart ([`BarChart`], drawn by [`super::render_svg`]): one
+//! The bar chart ([`BarChart`], drawn by [`render_svg`]): one
 //! distribution as bars, 900 × 500 pixels, any further series overlaid as
 //! a short line across each bar with a marker (each series its own colour
 //! and shape), and 95% intervals as error bars spread across the bar's
@@ -8,18 +8,33 @@
 //! largest value or interval end; every category is labelled when the
 //! labels fit, else every second, third, ...
 //!
-//! Guarantees: as [`super::render_svg`]'s; overlays and error bars are
+//! Guarantees: as [`render_svg`]'s; overlays and error bars are
 //! drawn over the plot's edge rather than clipped by it.
 
 use plotters::prelude::*;
 
 use super::frame::{Frame, YAxis, draw_baseline, draw_x_axis, percent_label, slot, x_axis_area};
 use super::layout::{
-    Area, Drawn, Header, LABEL_SIZE, MARGIN, NOTE, Title, XLabels, colour, text_width,
+    Area, Drawn, HEIGHT, Header, Key, LABEL_SIZE, MARGIN, NOTE, Title, WIDTH, XLabels, colour,
+    text_width,
 };
-use super::marks::{BAR_WIDTH, Key, draw_bars, draw_error_bar, draw_marker};
-use super::{BarChart, validate_rows};
+use super::marks::{BAR_WIDTH, draw_bars, draw_error_bar, draw_marker};
+use super::scaffold::{render_with, validate_rows};
+use super::types::BarChart;
 use crate::error::Result;
+
+/// Renders the chart as a standalone SVG document, 900 × 500 pixels (y
+/// axis in percent; laid out as this file's module documentation says).
+///
+/// Guarantees: deterministic output (the same chart gives the same bytes),
+/// no I/O, no fonts needed. Errors: no category, no series, a series
+/// without exactly one value (and, if given, one interval) per category, a
+/// value outside `[0, 1]`, or an interval that is not `0 <= low <= high <=
+/// 1`.
+pub fn render_svg(chart: &BarChart) -> Result<String> {
+    validate(chart)?;
+    render_with((WIDTH, HEIGHT), &chart.title, |root| draw(root, chart))
+}
 
 /// Refuses a chart without categories or series, and series that are not
 /// a probability (and, if given, an interval) per category.
@@ -161,10 +176,11 @@ pub(super) fn draw(root: &Area<'_>, chart: &BarChart) -> Drawn {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{
+    use super::super::testing::{
         assert_deterministic, assert_shows, has_text, refusal, x_tick_labels,
     };
-    use super::super::{BarChart, Series, render_svg};
+    use super::super::types::{BarChart, Series};
+    use super::render_svg;
 
     fn small_chart() -> BarChart {
         BarChart {

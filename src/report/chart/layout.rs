@@ -1,9 +1,10 @@
 //! The text layout every chart kind shares: the picture's size and fonts,
-//! text measurement, titles (sized or wrapped to fit), legends in rows, x
-//! labels thinned (or wrapped) to fit, and the Okabe–Ito colours. Where
-//! plots go (the plotting frame and the grid of panels) is
-//! [`super::frame`]'s; the marks drawn in plots and legends are
-//! [`super::marks`]'.
+//! text measurement, titles (sized or wrapped to fit), legends in rows
+//! (what each key shows and where each entry goes), x labels thinned (or
+//! wrapped) to fit, and the Okabe–Ito colours. Where plots go (the
+//! plotting frame and the grid of panels) is [`super::frame`]'s; the marks
+//! drawn in plots and legends, and so the drawing of legends and headers,
+//! are [`super::marks`]'. This file imports neither.
 //!
 //! Text: plotters is built without its font features, so it estimates text
 //! sizes from the number of characters and its SVG backend writes plain
@@ -18,8 +19,6 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-
-use super::marks::{Key, draw_key};
 
 /// The whole picture, in pixels.
 pub(super) type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
@@ -268,6 +267,34 @@ fn wrap(text: &str, room: i32) -> Vec<String> {
     lines
 }
 
+/// What a legend key shows.
+#[derive(Clone, Copy)]
+pub(super) enum Key {
+    /// A filled box, as a segment.
+    Fill(RGBColor),
+    /// A z-score point.
+    Point(PointKind),
+    /// A horizontal reference line.
+    Line { colour: RGBColor, dashed: bool },
+    /// A bar: sky blue, outlined in blue.
+    Bar,
+    /// The marker of a bar chart's overlay series `index` on a short line.
+    Marker(usize),
+    /// A grey error bar.
+    ErrorBar,
+}
+
+/// How a z-score point is drawn.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum PointKind {
+    /// A filled blue circle.
+    Plain,
+    /// A hollow blue circle: the outcome was pooled for the test.
+    Pooled,
+    /// A vermillion triangle: beyond the critical value.
+    Beyond,
+}
+
 /// A legend: its entries `(key, name)`, each entry's top-left pixel, and
 /// its height.
 pub(super) struct Legend {
@@ -298,14 +325,6 @@ impl Legend {
             height: y + LEGEND_ROW - top,
         }
     }
-
-    /// Draws every entry, in order.
-    pub(super) fn draw(&self, root: &Area<'_>) -> Drawn {
-        for ((key, name), at) in self.entries.iter().zip(&self.at) {
-            draw_key(root, *key, name, *at)?;
-        }
-        Ok(())
-    }
 }
 
 /// A chart's title and, under it, its legend in rows: everything above
@@ -325,12 +344,6 @@ impl Header {
     /// The first pixel row under the header, with room to spare.
     pub(super) fn bottom(&self) -> i32 {
         self.title.bottom() + self.legend.height + 6
-    }
-
-    /// Draws the title, then the legend.
-    pub(super) fn draw(&self, root: &Area<'_>) -> Drawn {
-        self.title.draw(root)?;
-        self.legend.draw(root)
     }
 }
 

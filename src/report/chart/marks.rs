@@ -1,6 +1,8 @@
 //! The marks the charts draw, in their plots and in their legends: bars,
 //! the bar chart's overlay markers, z-score points, reference lines, error
-//! bars, and the legend keys that show each of them beside its name.
+//! bars, and the legend keys that show each of them beside its name; and
+//! so the drawing of the legends and headers that [`super::layout`] lays
+//! out.
 //!
 //! Guarantees: every mark reads in grey too (overlays and points differ in
 //! shape as well as colour), and a legend key is drawn with the same code
@@ -11,39 +13,12 @@ use plotters::style::text_anchor::{HPos, VPos};
 
 use super::frame::Plot;
 use super::layout::{
-    ALARM, Area, BAR_EDGE, BAR_FILL, Drawn, LABEL_SIZE, NOTE, SWATCH, colour, ink, text_height,
+    ALARM, Area, BAR_EDGE, BAR_FILL, Drawn, Header, Key, LABEL_SIZE, Legend, NOTE, PointKind,
+    SWATCH, colour, ink, text_height,
 };
 
 /// Fraction of a category's width that its bar covers.
 pub(super) const BAR_WIDTH: f64 = 0.8;
-
-/// What a legend key shows.
-#[derive(Clone, Copy)]
-pub(super) enum Key {
-    /// A filled box, as a segment.
-    Fill(RGBColor),
-    /// A z-score point.
-    Point(PointKind),
-    /// A horizontal reference line.
-    Line { colour: RGBColor, dashed: bool },
-    /// A bar: sky blue, outlined in blue.
-    Bar,
-    /// The marker of a bar chart's overlay series `index` on a short line.
-    Marker(usize),
-    /// A grey error bar.
-    ErrorBar,
-}
-
-/// How a z-score point is drawn.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum PointKind {
-    /// A filled blue circle.
-    Plain,
-    /// A hollow blue circle: the outcome was pooled for the test.
-    Pooled,
-    /// A vermillion triangle: beyond the critical value.
-    Beyond,
-}
 
 /// Draws one legend entry with its top-left corner at `(x, y)`: its key,
 /// then its name.
@@ -193,4 +168,25 @@ pub(super) fn draw_error_bar(
         area.draw(&PathElement::new(vec![(x - cap, y), (x + cap, y)], style))?;
     }
     Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// Legends: laid out by `layout`, drawn here with the marks they name.
+
+impl Legend {
+    /// Draws every entry, in order.
+    pub(super) fn draw(&self, root: &Area<'_>) -> Drawn {
+        for ((key, name), at) in self.entries.iter().zip(&self.at) {
+            draw_key(root, *key, name, *at)?;
+        }
+        Ok(())
+    }
+}
+
+impl Header {
+    /// Draws the title, then the legend.
+    pub(super) fn draw(&self, root: &Area<'_>) -> Drawn {
+        self.title.draw(root)?;
+        self.legend.draw(root)
+    }
 }

@@ -1,5 +1,5 @@
 //! The small multiples ([`PanelChart`], drawn by
-//! [`super::render_panels_svg`]): several distributions of one report, one
+//! [`render_panels_svg`]): several distributions of one report, one
 //! bar panel each, 900 pixels wide and as tall as its rows of panels need.
 //! Two panels go side by side unless a panel's text labels would then be
 //! thinned; every panel has its heading, its own y axis in percent (so that
@@ -8,7 +8,7 @@
 //! categories along x: numbers thinned to multiples of a step when crowded,
 //! text wrapped onto two lines first.
 //!
-//! Guarantees: as [`super::render_panels_svg`]'s; every category keeps a
+//! Guarantees: as [`render_panels_svg`]'s; every category keeps a
 //! tick mark, whether or not its label is shown.
 
 use plotters::prelude::*;
@@ -18,12 +18,42 @@ use super::frame::{
     PanelGrid, Rows, YAxis, most_columns, panel_plot_width, percent_label, slot, x_range,
 };
 use super::layout::{
-    Area, Drawn, Header, LABEL_GAP, MARGIN, NOTE, SMALL_SIZE, Title, XLabels, draw_y_description,
-    label_step, text_height, text_width,
+    Area, Drawn, Header, Key, LABEL_GAP, MARGIN, NOTE, SMALL_SIZE, Title, WIDTH, XLabels,
+    draw_y_description, label_step, text_height, text_width,
 };
-use super::marks::{BAR_WIDTH, Key, draw_bars, draw_error_bar, draw_line};
-use super::{BarPanel, PanelChart, validate_panels, validate_values};
+use super::marks::{BAR_WIDTH, draw_bars, draw_error_bar, draw_line};
+use super::scaffold::{render_with, validate_panels, validate_values};
+use super::types::{BarPanel, PanelChart};
 use crate::error::Result;
+
+/// Renders the small multiples as a standalone SVG document, 900 pixels
+/// wide and as tall as its rows of panels need.
+///
+/// Layout: the title (wrapped when long) and a legend line under it (the
+/// bars, named by [`PanelChart::bars_name`], and, when any panel has
+/// intervals, the error bars), then the panels in reading order, two side
+/// by side (one per row when a panel's text labels would not fit half the
+/// width, or when there is a single panel). Every panel has its heading,
+/// its own y axis in percent from 0 to a little above its largest value
+/// or interval end (so a panel of small probabilities is not flattened by
+/// its neighbours), described by [`PanelChart::y_label`], and its
+/// categories along x. Labels that are all numbers are thinned to every
+/// 2nd, 5th, 10th, ... when crowded (every category keeps a tick mark);
+/// text labels are wrapped onto two lines at a space first, and thinned
+/// only if even one panel per row cannot hold them.
+///
+/// Guarantees: deterministic output (the same chart gives the same bytes),
+/// no I/O, no fonts needed. Errors: no panel, a panel without categories,
+/// a panel without exactly one value (and, if given, one interval) per
+/// category, a value outside `[0, 1]`, or an interval that is not `0 <=
+/// low <= high <= 1`; the message names the panel and category.
+pub fn render_panels_svg(chart: &PanelChart) -> Result<String> {
+    validate(chart)?;
+    let layout = PanelLayout::new(chart);
+    render_with((WIDTH, layout.grid.height() as u32), &chart.title, |root| {
+        draw(root, chart, &layout)
+    })
+}
 
 /// Refuses a chart without panels, a panel without categories, and a
 /// panel that is not a probability (and, if given, an interval) per
@@ -236,9 +266,9 @@ fn draw_panel(
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{assert_deterministic, assert_shows, refusal, texts};
-    use super::super::{BarPanel, PanelChart, render_panels_svg};
-    use super::{PanelLayout, x_label_lines};
+    use super::super::testing::{assert_deterministic, assert_shows, refusal, texts};
+    use super::super::types::{BarPanel, PanelChart};
+    use super::{PanelLayout, render_panels_svg, x_label_lines};
 
     fn bar_panel(title: &str, categories: &[&str], values: &[f64]) -> BarPanel {
         BarPanel {

@@ -1,12 +1,12 @@
 //! The stacked bar chart ([`StackedBarChart`], drawn by
-//! [`super::render_stacked_svg`]): one bar per category, 900 × 500
+//! [`render_stacked_svg`]): one bar per category, 900 × 500
 //! pixels, split into its segments from the bottom up, each segment in its
 //! own Okabe–Ito colour and outlined in white, with its percentage inside
 //! when it holds it. The legend reads like the bars: the top of the stack
 //! first, in a column right of the plot, or in rows under the title when
 //! the names are too long for a column.
 //!
-//! Guarantees: as [`super::render_stacked_svg`]'s; a percentage is written
+//! Guarantees: as [`render_stacked_svg`]'s; a percentage is written
 //! only inside a segment tall and wide enough for it, in black or white,
 //! whichever contrasts more with the segment's colour.
 
@@ -15,12 +15,33 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::frame::{Frame, YAxis, draw_baseline, draw_x_axis, percent_label, slot, x_axis_area};
 use super::layout::{
-    Area, Drawn, LABEL_SIZE, LEGEND_ROW, Legend, MARGIN, SMALL_SIZE, SWATCH, Title, WIDTH, XLabels,
-    dark_text_on, font, segment_colour, text_height, text_width,
+    Area, Drawn, HEIGHT, Key, LABEL_SIZE, LEGEND_ROW, Legend, MARGIN, SMALL_SIZE, SWATCH, Title,
+    WIDTH, XLabels, dark_text_on, font, segment_colour, text_height, text_width,
 };
-use super::marks::{BAR_WIDTH, Key};
-use super::{StackedBarChart, validate_rows};
+use super::marks::BAR_WIDTH;
+use super::scaffold::{render_with, validate_rows};
+use super::types::StackedBarChart;
 use crate::error::{Error, Result};
+
+/// Renders the stacked bar chart as a standalone SVG document, 900 × 500
+/// pixels (y axis in percent, 0 to 100).
+///
+/// Each bar stacks its category's segment values from the bottom, in the
+/// order of [`StackedBarChart::segments`], each in its own Okabe–Ito colour
+/// (repeating after eight segments). A segment tall and wide enough to hold
+/// its percentage (one decimal) shows it inside. The legend names the
+/// segments from the top of the stack down, as they appear in the bars: in
+/// a column to the right of the plot, or in rows under the title when the
+/// names are too long for a column.
+///
+/// Guarantees: deterministic output (the same chart gives the same bytes),
+/// no I/O, no fonts needed. Errors: no category, no segment, a segment
+/// without exactly one value per category, a value outside `[0, 1]`, or a
+/// category whose values do not sum to 1 within `1e-9`.
+pub fn render_stacked_svg(chart: &StackedBarChart) -> Result<String> {
+    validate(chart)?;
+    render_with((WIDTH, HEIGHT), &chart.title, |root| draw(root, chart))
+}
 
 /// Refuses a chart without categories or segments, segments that are not
 /// a probability per category, and categories whose segments do not sum
@@ -162,11 +183,12 @@ pub(super) fn draw(root: &Area<'_>, chart: &StackedBarChart) -> Drawn {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{
+    use super::super::testing::{
         assert_deterministic, assert_shows, attribute, fills, has_text, refusal, x_tick_labels,
     };
-    use super::super::{Segment, StackedBarChart, render_stacked_svg};
+    use super::super::types::{Segment, StackedBarChart};
     use super::LEGEND_ROW;
+    use super::render_stacked_svg;
 
     fn dealer_like_chart() -> StackedBarChart {
         let segment = |name: &str, values: [f64; 3]| Segment {

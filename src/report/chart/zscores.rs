@@ -1,5 +1,5 @@
 //! The z-score plot ([`ZScorePlot`], drawn by
-//! [`super::render_z_scores_svg`]): the per-outcome z-scores of a
+//! [`render_z_scores_svg`]): the per-outcome z-scores of a
 //! comparison, one panel per compared distribution, 900 pixels wide and as
 //! tall as its rows of panels need. Each panel has its own symmetric y
 //! range (at least ±4, covering every point and the critical value) and
@@ -9,19 +9,47 @@
 //! label then fits, else one per row with the labels thinned; the axis
 //! descriptions are written once for all panels.
 //!
-//! Guarantees: as [`super::render_z_scores_svg`]'s; an outcome without a
+//! Guarantees: as [`render_z_scores_svg`]'s; an outcome without a
 //! z-score keeps its place on the x axis.
 
 use plotters::prelude::*;
 
 use super::frame::{PanelGrid, Rows, YAxis, most_columns, panel_plot_width, trimmed, x_range};
 use super::layout::{
-    ALARM, AXIS_DESC_SIZE, Area, Drawn, Header, MARGIN, NOTE, SMALL_SIZE, Title, WIDTH, XLabels,
-    draw_x_description, draw_y_description, label_step, text_height, text_width,
+    ALARM, AXIS_DESC_SIZE, Area, Drawn, Header, Key, MARGIN, NOTE, PointKind, SMALL_SIZE, Title,
+    WIDTH, XLabels, draw_x_description, draw_y_description, label_step, text_height, text_width,
 };
-use super::marks::{Key, PointKind, draw_line, draw_point};
-use super::{CriticalValue, ZPanel, ZPoint, ZScorePlot, validate_panels};
+use super::marks::{draw_line, draw_point};
+use super::scaffold::{render_with, validate_panels};
+use super::types::{CriticalValue, ZPanel, ZPoint, ZScorePlot};
 use crate::error::{Error, Result};
+
+/// Renders the z-score plot as a standalone SVG document, 900 pixels wide
+/// and as tall as its rows of panels need.
+///
+/// Each panel plots its outcomes in order along x, one point per outcome
+/// with a z-score (outcomes without one keep their place and get none):
+/// a filled blue circle, a hollow one if the outcome was pooled, and a
+/// vermillion triangle if `|z|` exceeds the critical value. Its y
+/// range is symmetric about 0, at least ±4, and covers every point and the
+/// critical value; the panels of one plot may differ in range. Reference
+/// lines: z = 0 (solid), ±2 (grey, dashed) and ± the critical value
+/// (vermillion, dashed), all named in the legend under the title. Panels go side by side
+/// (up to three) when each panel's outcome labels then all fit; otherwise
+/// one per row, with every second, fifth, tenth, ... label shown as room
+/// allows (tick marks stay at every outcome).
+///
+/// Guarantees: deterministic output (the same plot gives the same bytes),
+/// no I/O, no fonts needed. Errors: no panel, a panel without outcomes, a
+/// z-score that is not finite, or a critical value that is not finite and
+/// positive.
+pub fn render_z_scores_svg(plot: &ZScorePlot) -> Result<String> {
+    validate(plot)?;
+    let grid = layout(plot);
+    render_with((WIDTH, grid.height() as u32), &plot.title, |root| {
+        draw(root, plot, &grid)
+    })
+}
 
 /// Refuses a critical value that is not finite and positive, a plot
 /// without panels, a panel without outcomes, and a z-score that is not
@@ -276,9 +304,9 @@ fn draw_panel(
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{assert_shows, fills, has_text, refusal, x_tick_labels};
-    use super::super::{CriticalValue, ZPanel, ZPoint, ZScorePlot, render_z_scores_svg};
-    use super::{MARGIN, PANEL_HEIGHT, layout, z_range};
+    use super::super::testing::{assert_shows, fills, has_text, refusal, x_tick_labels};
+    use super::super::types::{CriticalValue, ZPanel, ZPoint, ZScorePlot};
+    use super::{MARGIN, PANEL_HEIGHT, layout, render_z_scores_svg, z_range};
 
     fn points(labels_and_z: &[(&str, Option<f64>)]) -> Vec<ZPoint> {
         labels_and_z

@@ -11,8 +11,10 @@
 //! disagree with the table under it.
 
 mod render;
+mod versions;
 
-pub use render::*;
+pub(crate) use render::lines;
+pub use versions::render_version_table;
 
 use num_rational::BigRational;
 use num_traits::Zero;

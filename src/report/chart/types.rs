@@ -1,0 +1,147 @@
+//! The charts as data: what each kind of chart shows, built by the caller
+//! and drawn by the `render_*` function of its kind. Plain data, checked
+//! when rendered, not when built.
+
+/// One series of bars (or markers) over the chart's categories.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    /// The legend entry, e.g. `deckodds, uniform shuffle (1,000,000 games)`.
+    pub name: String,
+    /// Probabilities in `[0, 1]`, one per category.
+    pub values: Vec<f64>,
+    /// Optional 95% intervals `(low, high)`, one per category, drawn as
+    /// error bars.
+    pub intervals: Option<Vec<(f64, f64)>>,
+}
+
+/// A bar chart: the first series as bars, any further series overlaid as
+/// markers (a short line across the bar plus a symbol) so that they stay
+/// visible on top.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BarChart {
+    /// The title above the chart.
+    pub title: String,
+    /// The x axis description, e.g. `cards left`.
+    pub x_label: String,
+    /// The y axis description, e.g. `percent of games`.
+    pub y_label: String,
+    /// Category labels along the x axis, e.g. `0`, `2`, ..., `52`.
+    pub categories: Vec<String>,
+    /// The series; the first is drawn as bars.
+    pub series: Vec<Series>,
+}
+
+/// One segment of every bar of a [`StackedBarChart`], e.g. "the dealer
+/// busts".
+#[derive(Clone, Debug, PartialEq)]
+pub struct Segment {
+    /// The legend entry, e.g. `bust`.
+    pub name: String,
+    /// Probabilities in `[0, 1]`, one per category.
+    pub values: Vec<f64>,
+}
+
+/// A stacked bar chart: one bar per category (a dealer's upcard, say), each
+/// split into the segments, stacked from the bottom in the given order, so
+/// that every bar reaches 100%.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StackedBarChart {
+    /// The title above the chart.
+    pub title: String,
+    /// The x axis description, e.g. `dealer's upcard`.
+    pub x_label: String,
+    /// The y axis description, e.g. `percent of hands`.
+    pub y_label: String,
+    /// Category labels along the x axis, one bar each, e.g. `2`, ..., `A`.
+    pub categories: Vec<String>,
+    /// The segments, from the bottom of the stack to its top.
+    pub segments: Vec<Segment>,
+}
+
+/// One outcome of a [`ZPanel`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZPoint {
+    /// The outcome label under the x axis, e.g. `17` or `bust`.
+    pub label: String,
+    /// The outcome's z-score; `None` where it is undefined or was not
+    /// tested. Such an outcome keeps its place on the x axis but gets no
+    /// point.
+    pub z: Option<f64>,
+    /// True when the outcome was pooled with others for the chi-square test
+    /// (too small an expected count), so its own z-score deserves less
+    /// weight; it is drawn hollow.
+    pub pooled: bool,
+}
+
+/// One compared distribution of a [`ZScorePlot`]: its outcomes in order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZPanel {
+    /// The heading above the panel, e.g. `K=1: χ² = 1146315.32, df 52, p <
+    /// 0.0001: disagree`; empty for none. A heading too long for the panel
+    /// is split after its first `": "`.
+    pub title: String,
+    /// The outcomes, in x order.
+    pub points: Vec<ZPoint>,
+}
+
+/// The z-scores of a comparison: per outcome, `(observed - expected) /
+/// standard error`, with one panel per compared distribution (each with its
+/// own symmetric y range), and reference lines at 0, ±2 and, if given, the
+/// critical value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZScorePlot {
+    /// The title above the plot.
+    pub title: String,
+    /// The x axis description, e.g. `outcome`.
+    pub x_label: String,
+    /// The y axis description, e.g. `z = (observed - expected) / standard
+    /// error`.
+    pub y_label: String,
+    /// The critical `|z|`, if the comparison has one: drawn as a reference
+    /// line, and points beyond it are drawn as vermillion triangles.
+    pub critical: Option<CriticalValue>,
+    /// The panels, laid out in reading order.
+    pub panels: Vec<ZPanel>,
+}
+
+/// A critical `|z|` of a [`ZScorePlot`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct CriticalValue {
+    /// The critical `|z|`, finite and positive.
+    pub z: f64,
+    /// How it was chosen, for the legend, e.g. `Bonferroni over 83 cells,
+    /// level 0.05`; empty for nothing.
+    pub description: String,
+}
+
+/// One panel of a [`PanelChart`]: one distribution's outcomes as bars.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BarPanel {
+    /// The heading above the panel, e.g. `cards left, K = 1`; empty for
+    /// none. A heading too long for the panel is split after its first
+    /// `": "`, else set smaller.
+    pub title: String,
+    /// Category labels along the x axis, e.g. `0`, `1`, ..., `52`.
+    pub categories: Vec<String>,
+    /// Probabilities in `[0, 1]`, one per category, drawn as bars.
+    pub values: Vec<f64>,
+    /// Optional 95% intervals `(low, high)`, one per category, drawn as
+    /// error bars.
+    pub intervals: Option<Vec<(f64, f64)>>,
+}
+
+/// Small multiples: several distributions of one report, each as a bar
+/// chart in a panel of its own, with its own y scale, under one title and
+/// one legend.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PanelChart {
+    /// The title above the panels.
+    pub title: String,
+    /// Every panel's y axis description, e.g. `percent of games`.
+    pub y_label: String,
+    /// The legend entry of the bars, e.g. `estimate from 10,000,000
+    /// games` or `exact probability`.
+    pub bars_name: String,
+    /// The panels, laid out in reading order.
+    pub panels: Vec<BarPanel>,
+}

@@ -33,7 +33,7 @@ mod sampling;
 
 use crate::analysis::Profile;
 use crate::cli::{Cli, Command, LongRunArgs};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use context::{Context, Invocation};
 
 /// The parsers of user input that live in this layer (the files
@@ -107,7 +107,7 @@ fn run_mpi(cli: Cli, long_runs: &LongRunArgs) -> Result<()> {
 /// `--mpi` in a build without MPI.
 #[cfg(not(feature = "mpi"))]
 fn run_mpi(_cli: Cli, _long_runs: &LongRunArgs) -> Result<()> {
-    Err(Error::invalid(
+    Err(crate::error::Error::invalid(
         "--mpi",
         "given",
         "this deckodds was built without MPI: build it with `cargo build --release --features mpi` (needs an MPI library and libclang, e.g. Debian's libopenmpi-dev and libclang-dev), or cut the run with --shard and merge",

@@ -176,7 +176,11 @@ fn rows_after_removal(
 
 /// Unconditional rows for `upcards` from `shoe` (which still holds the
 /// upcards). Tries `u128` first and falls back to `BigUint` on overflow.
-fn unconditional_rows(shoe: &Shoe, rules: DealerRules, upcards: &[u8]) -> Vec<OutcomeRow> {
+pub(crate) fn unconditional_rows(
+    shoe: &Shoe,
+    rules: DealerRules,
+    upcards: &[u8],
+) -> Vec<OutcomeRow> {
     match Enumerator::<u128>::new(shoe, rules).rows(upcards) {
         Some(rows) => rows,
         None => Enumerator::<BigUint>::new(shoe, rules)

@@ -11,6 +11,7 @@
 //! (ten, jack, queen, king).
 
 pub mod dealer;
+pub mod player;
 
 use std::fmt;
 use std::ops::Range;

@@ -1,0 +1,23 @@
+//! Blackjack, the player's half (RULES.md section 6): the exact value of
+//! every decision, the round's value and the house edge, for any rule set.
+//!
+//! - `rules.rs`: the rule set, the player's hand, what may be done with it
+//!   and what it is paid: the rules both engines read.
+//! - `compositions.rs`: every unbusted hand, numbered once.
+//! - `number.rs`: exact fractions or `f64`, and the dealer's outcome
+//!   probabilities for any shoe in each.
+//! - `solve.rs`: the solver (method in its module doc).
+
+pub mod compositions;
+pub mod number;
+pub mod rules;
+pub mod solve;
+
+pub use rules::{
+    ACTIONS, Action, BlackjackPays, DoubleOn, Hand, HoleCard, PlayerRules, SplitModel, Surrender,
+    hand_name, parse_hand, parse_upcard, settle, value_letter,
+};
+pub use solve::{
+    ActionValues, CompositionValues, HandRow, PlayerParams, PlayerTable, Spot, solve, solve_exact,
+    solve_float,
+};

@@ -1,0 +1,451 @@
+//! The two kinds of number the player engine computes in: exact reduced
+//! fractions (`BigRational`) and `f64` (`--float`).
+//!
+//! The solver is written once, generic over [`Number`]; the only place the
+//! two differ is how the dealer's outcome probabilities for a shoe are
+//! found ([`Number::dealer_rows`]): exactly by the dealer table's own
+//! memoised recursion (`dealer::unconditional_rows`), or in floating point
+//! by [`FloatDealer`], a flat list of the dealer's finished hands. Tests
+//! hold the two to 1e-12 of each other.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Signed, ToPrimitive, Zero};
+
+use crate::games::blackjack::dealer::unconditional_rows;
+use crate::games::blackjack::{DealerHand, DealerRules, N_OUTCOMES, N_VALUES, Shoe, Soft17};
+
+/// The dealer's outcome probabilities for one shoe, per upcard (indexed by
+/// value - 1), unconditional (the natural included), each row indexed like
+/// `OUTCOME_LABELS`. `None` where the shoe holds no such upcard.
+pub type DealerRows<T> = [Option<[T; N_OUTCOMES]>; N_VALUES];
+
+/// A number the solver computes in.
+pub trait Number: Clone + PartialOrd + Send + Sync + fmt::Debug + 'static {
+    /// Zero.
+    fn zero() -> Self;
+    /// `numerator / denominator` (the denominator is not zero).
+    fn ratio(numerator: i64, denominator: i64) -> Self;
+    /// `self + other`.
+    fn plus(&self, other: &Self) -> Self;
+    /// `self - other`.
+    fn minus(&self, other: &Self) -> Self;
+    /// `self * other`.
+    fn times(&self, other: &Self) -> Self;
+    /// `self / other` (`other` is not zero).
+    fn over(&self, other: &Self) -> Self;
+    /// `self * numerator / denominator`.
+    fn scaled(&self, numerator: i64, denominator: i64) -> Self {
+        self.times(&Self::ratio(numerator, denominator))
+    }
+    /// Whether this is zero.
+    fn is_zero_value(&self) -> bool;
+    /// The nearest `f64`.
+    fn to_f64(&self) -> f64;
+    /// The exact fraction, if this kind of number has one.
+    fn exact(&self) -> Option<&BigRational>;
+    /// The dealer's outcome probabilities for `shoe` (which still holds the
+    /// upcard) under `rules`, for every upcard the shoe can deal.
+    fn dealer_rows(shoe: &Shoe, rules: DealerRules) -> DealerRows<Self>;
+}
+
+impl Number for BigRational {
+    fn zero() -> Self {
+        <BigRational as Zero>::zero()
+    }
+    fn ratio(numerator: i64, denominator: i64) -> Self {
+        BigRational::new(BigInt::from(numerator), BigInt::from(denominator))
+    }
+    fn plus(&self, other: &Self) -> Self {
+        self + other
+    }
+    fn minus(&self, other: &Self) -> Self {
+        self - other
+    }
+    fn times(&self, other: &Self) -> Self {
+        self * other
+    }
+    fn over(&self, other: &Self) -> Self {
+        self / other
+    }
+    fn scaled(&self, numerator: i64, denominator: i64) -> Self {
+        if numerator == denominator {
+            return self.clone();
+        }
+        self * BigRational::new(BigInt::from(numerator), BigInt::from(denominator))
+    }
+    fn is_zero_value(&self) -> bool {
+        Zero::is_zero(self)
+    }
+    fn to_f64(&self) -> f64 {
+        rational_to_f64(self)
+    }
+    fn exact(&self) -> Option<&BigRational> {
+        Some(self)
+    }
+    fn dealer_rows(shoe: &Shoe, rules: DealerRules) -> DealerRows<Self> {
+        let dealable: Vec<u8> = (1..=N_VALUES as u8)
+            .filter(|&value| shoe.count(value) > 0)
+            .collect();
+        let mut rows = unconditional_rows(shoe, rules, &dealable).into_iter();
+        std::array::from_fn(|index| {
+            if shoe.count(index as u8 + 1) > 0 {
+                rows.next()
+            } else {
+                None
+            }
+        })
+    }
+}
+
+impl Number for f64 {
+    fn zero() -> Self {
+        0.0
+    }
+    fn ratio(numerator: i64, denominator: i64) -> Self {
+        numerator as f64 / denominator as f64
+    }
+    fn plus(&self, other: &Self) -> Self {
+        self + other
+    }
+    fn minus(&self, other: &Self) -> Self {
+        self - other
+    }
+    fn times(&self, other: &Self) -> Self {
+        self * other
+    }
+    fn over(&self, other: &Self) -> Self {
+        self / other
+    }
+    fn scaled(&self, numerator: i64, denominator: i64) -> Self {
+        self * numerator as f64 / denominator as f64
+    }
+    fn is_zero_value(&self) -> bool {
+        *self == 0.0
+    }
+    fn to_f64(&self) -> f64 {
+        *self
+    }
+    fn exact(&self) -> Option<&BigRational> {
+        None
+    }
+    fn dealer_rows(shoe: &Shoe, rules: DealerRules) -> DealerRows<Self> {
+        FloatDealer::for_rules(rules).rows(shoe)
+    }
+}
+
+/// A fraction as the nearest `f64`, even when numerator and denominator
+/// are too large for one (as exact blackjack values are).
+pub fn rational_to_f64(value: &BigRational) -> f64 {
+    if let (Some(n), Some(d)) = (value.numer().to_f64(), value.denom().to_f64())
+        && n.is_finite()
+        && d.is_finite()
+        && d != 0.0
+    {
+        return n / d;
+    }
+    // Scale both down to 60 significant bits of the denominator first.
+    let shift = value.denom().bits().saturating_sub(60);
+    let n = (value.numer() >> shift).to_f64().unwrap_or(0.0);
+    let d = (value.denom() >> shift).to_f64().unwrap_or(1.0);
+    if value.is_negative() && n > 0.0 {
+        -n / d
+    } else {
+        n / d
+    }
+}
+
+/// The dealer's finished hands by composition: the outcome's index and the
+/// orders per upcard.
+type FinishedByCounts = ahash::AHashMap<[u8; N_VALUES], (u8, Vec<(u8, u32)>)>;
+
+/// A finished hand as a path of values in descending order, its outcome
+/// and its orders per upcard.
+type Path = (Vec<u8>, u8, Vec<(u8, u32)>);
+
+/// One of the dealer's finished, unbusted hands as a multiset of values
+/// (upcard included), with how many orders of it each upcard can start.
+struct Finished {
+    /// The last node of the hand's path in [`FloatDealer::nodes`].
+    node: u32,
+    /// The outcome's index in `OUTCOME_LABELS`.
+    outcome: u8,
+    /// `(upcard index, orders)`: the number of draw orders starting with
+    /// that upcard in which the dealer stops exactly at this hand.
+    orders: Vec<(u8, u32)>,
+}
+
+/// One prefix of a finished hand, values in descending order: the
+/// probability of a hand is built up one factor per node.
+#[derive(Clone, Copy)]
+struct PrefixNode {
+    /// The prefix without its last value (`u32::MAX` for the first).
+    parent: u32,
+    /// The last value's index (value - 1).
+    value: u8,
+    /// Cards of that value earlier in the prefix.
+    earlier: u8,
+    /// Cards earlier in the prefix.
+    depth: u8,
+}
+
+/// The dealer's outcome probabilities in floating point, for any shoe,
+/// from a list of every finished hand the dealer can hold (about 1,700
+/// under S17, the same for every shoe).
+///
+/// The probability that the dealer's cards, upcard first, are a given
+/// multiset `D` of `k` cards in one of its valid orders is
+/// `orders(D) * prod_v F(n_v, d_v) / F(T, k)`, with `F` the falling
+/// factorial, `n_v` the shoe's cards of value `v` and `T` its total (powers
+/// for an infinite shoe); dividing by the upcard's probability `n_u / T`
+/// conditions on the upcard. The products share prefixes, so the hands are
+/// kept as paths in a prefix tree and each node costs one multiplication.
+/// A bust is what the unbusted outcomes leave.
+pub struct FloatDealer {
+    nodes: Vec<PrefixNode>,
+    finished: Vec<Finished>,
+}
+
+impl FloatDealer {
+    /// The list for a rule set, built once per soft-17 rule.
+    pub fn for_rules(rules: DealerRules) -> &'static FloatDealer {
+        static STAND: OnceLock<FloatDealer> = OnceLock::new();
+        static HIT: OnceLock<FloatDealer> = OnceLock::new();
+        debug_assert_eq!(rules.scoring, crate::games::blackjack::Scoring::Correct);
+        match rules.soft17 {
+            Soft17::Stand => STAND.get_or_init(|| FloatDealer::new(rules)),
+            Soft17::Hit => HIT.get_or_init(|| FloatDealer::new(rules)),
+        }
+    }
+
+    fn new(rules: DealerRules) -> FloatDealer {
+        // Every draw order from every upcard, through the dealer's own rules.
+        let mut hands: FinishedByCounts = ahash::AHashMap::new();
+        fn walk(
+            rules: DealerRules,
+            upcard: u8,
+            hand: DealerHand,
+            counts: &mut [u8; N_VALUES],
+            hands: &mut FinishedByCounts,
+        ) {
+            if hand.must_draw(rules) {
+                for value in 1..=N_VALUES as u8 {
+                    let mut next = hand;
+                    next.add(value);
+                    counts[usize::from(value - 1)] += 1;
+                    walk(rules, upcard, next, counts, hands);
+                    counts[usize::from(value - 1)] -= 1;
+                }
+                return;
+            }
+            let outcome = hand.outcome(rules);
+            if outcome == crate::games::blackjack::DealerOutcome::Bust {
+                return;
+            }
+            let entry = hands
+                .entry(*counts)
+                .or_insert_with(|| (outcome.index() as u8, Vec::new()));
+            debug_assert_eq!(entry.0, outcome.index() as u8);
+            match entry.1.iter_mut().find(|(u, _)| *u == upcard - 1) {
+                Some((_, orders)) => *orders += 1,
+                None => entry.1.push((upcard - 1, 1)),
+            }
+        }
+        for upcard in 1..=N_VALUES as u8 {
+            let mut counts = [0u8; N_VALUES];
+            counts[usize::from(upcard - 1)] = 1;
+            walk(
+                rules,
+                upcard,
+                DealerHand::new(upcard),
+                &mut counts,
+                &mut hands,
+            );
+        }
+
+        // Paths in descending value order, sorted so that shared prefixes
+        // are adjacent; each node's parent comes before it.
+        let mut paths: Vec<Path> = hands
+            .into_iter()
+            .map(|(counts, (outcome, orders))| {
+                let path: Vec<u8> = (0..N_VALUES)
+                    .rev()
+                    .flat_map(|v| std::iter::repeat_n(v as u8, usize::from(counts[v])))
+                    .collect();
+                (path, outcome, orders)
+            })
+            .collect();
+        paths.sort();
+        let mut nodes: Vec<PrefixNode> = Vec::new();
+        let mut prefix_nodes: ahash::AHashMap<Vec<u8>, u32> = ahash::AHashMap::new();
+        let mut finished = Vec::with_capacity(paths.len());
+        for (path, outcome, mut orders) in paths {
+            let mut parent = u32::MAX;
+            for depth in 0..path.len() {
+                let prefix = &path[..=depth];
+                parent = match prefix_nodes.get(prefix) {
+                    Some(&node) => node,
+                    None => {
+                        let value = path[depth];
+                        let earlier = path[..depth].iter().filter(|&&v| v == value).count() as u8;
+                        nodes.push(PrefixNode {
+                            parent,
+                            value,
+                            earlier,
+                            depth: depth as u8,
+                        });
+                        let node = (nodes.len() - 1) as u32;
+                        prefix_nodes.insert(prefix.to_vec(), node);
+                        node
+                    }
+                };
+            }
+            orders.sort();
+            finished.push(Finished {
+                node: parent,
+                outcome,
+                orders,
+            });
+        }
+        FloatDealer { nodes, finished }
+    }
+
+    /// The rows for `shoe` (which still holds the upcard).
+    pub fn rows(&self, shoe: &Shoe) -> DealerRows<f64> {
+        let total = f64::from(shoe.total());
+        // 1 / (T - depth), or 1 / T for an infinite shoe.
+        let mut reciprocal = [0.0f64; 32];
+        for (depth, r) in reciprocal.iter_mut().enumerate() {
+            let left = if shoe.infinite {
+                total
+            } else {
+                total - depth as f64
+            };
+            *r = if left > 0.0 { 1.0 / left } else { 0.0 };
+        }
+        let counts = shoe.counts.map(f64::from);
+        let mut probability = vec![0.0f64; self.nodes.len()];
+        for (index, node) in self.nodes.iter().enumerate() {
+            let available = if shoe.infinite {
+                counts[usize::from(node.value)]
+            } else {
+                (counts[usize::from(node.value)] - f64::from(node.earlier)).max(0.0)
+            };
+            let parent = if node.parent == u32::MAX {
+                1.0
+            } else {
+                probability[node.parent as usize]
+            };
+            probability[index] = parent * available * reciprocal[usize::from(node.depth)];
+        }
+        let mut rows: [[f64; N_OUTCOMES]; N_VALUES] = [[0.0; N_OUTCOMES]; N_VALUES];
+        for hand in &self.finished {
+            let p = probability[hand.node as usize];
+            if p == 0.0 {
+                continue;
+            }
+            for &(upcard, orders) in &hand.orders {
+                rows[usize::from(upcard)][usize::from(hand.outcome)] += p * f64::from(orders);
+            }
+        }
+        std::array::from_fn(|upcard| {
+            let n_upcard = counts[upcard];
+            if n_upcard == 0.0 {
+                return None;
+            }
+            // Condition on the upcard: divide by n_u / T.
+            let scale = total / n_upcard;
+            let mut row = rows[upcard].map(|p| p * scale);
+            let unbusted: f64 = row.iter().sum();
+            row[crate::games::blackjack::DealerOutcome::Bust.index()] = 1.0 - unbusted;
+            Some(row)
+        })
+    }
+}
+
+/// `1` as a [`Number`] (used for probabilities that are certain).
+pub fn one<T: Number>() -> T {
+    T::ratio(1, 1)
+}
+
+/// Whether a `BigRational` is exactly one (for tests).
+pub fn is_one(value: &BigRational) -> bool {
+    value.is_one()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::blackjack::{PER_DECK, Scoring};
+
+    fn shoe(decks: u32, removed: &[u8]) -> Shoe {
+        let mut counts = PER_DECK.map(|c| c * decks);
+        for &v in removed {
+            counts[usize::from(v - 1)] -= 1;
+        }
+        Shoe {
+            counts,
+            infinite: false,
+        }
+    }
+
+    /// The float list against the dealer table's exact recursion, an
+    /// independent method, on shoes with cards removed.
+    #[test]
+    fn float_rows_match_the_exact_dealer_table() {
+        for soft17 in [Soft17::Stand, Soft17::Hit] {
+            let rules = DealerRules {
+                soft17,
+                scoring: Scoring::Correct,
+            };
+            for shoe in [
+                shoe(1, &[]),
+                shoe(1, &[10, 10, 6]),
+                shoe(2, &[1, 1, 1, 5]),
+                shoe(6, &[2, 3, 4, 10]),
+                Shoe {
+                    counts: PER_DECK,
+                    infinite: true,
+                },
+            ] {
+                let exact = BigRational::dealer_rows(&shoe, rules);
+                let float = f64::dealer_rows(&shoe, rules);
+                for upcard in 0..N_VALUES {
+                    match (&exact[upcard], &float[upcard]) {
+                        (Some(e), Some(f)) => {
+                            for o in 0..N_OUTCOMES {
+                                let difference = (rational_to_f64(&e[o]) - f[o]).abs();
+                                assert!(
+                                    difference < 1e-13,
+                                    "{soft17:?} upcard {upcard} outcome {o}: {difference}"
+                                );
+                            }
+                        }
+                        (None, None) => {}
+                        _ => panic!("dealable upcards differ"),
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_shoe_without_a_value_deals_no_such_upcard() {
+        let mut s = shoe(1, &[]);
+        s.counts[4] = 0;
+        let rules = DealerRules::new(Soft17::Stand);
+        assert!(f64::dealer_rows(&s, rules)[4].is_none());
+        assert!(BigRational::dealer_rows(&s, rules)[4].is_none());
+    }
+
+    #[test]
+    fn huge_fractions_convert_to_f64() {
+        let big = BigInt::from(3u8).pow(700);
+        let value = BigRational::new(big.clone(), big * BigInt::from(4u8));
+        assert_eq!(rational_to_f64(&value), 0.25);
+        assert_eq!(rational_to_f64(&-value), -0.25);
+    }
+}

@@ -1,0 +1,1190 @@
+//! The exact value of every decision (RULES.md section 6), in exact
+//! fractions or in `f64`, by one generic solver.
+//!
+//! # Method
+//!
+//! **Hands by composition.** A hand's future depends only on the cards it
+//! holds, the upcard and the cards known to be out, so values are kept per
+//! composition ([`Compositions`]) and filled from the most cards down:
+//! standing reads the dealer's outcome probabilities for the shoe less the
+//! hand and the upcard (memoised per shoe, [`Number::dealer_rows`]),
+//! hitting averages the best of the children, doubling the stand of the
+//! children, twice.
+//!
+//! **The dealer's natural.** Under peek, values are conditioned on the
+//! dealer not holding a natural. The hole card may be thought of as dealt
+//! after the player's cards (the shoe is exchangeable and nothing the
+//! player does depends on it), so the solver computes `W = E[X ; no
+//! natural]`: stand reads the dealer's unconditional outcomes with the
+//! natural's payoff set to zero, and a bust costs the stake times P(no
+//! natural | the cards seen). For a hand `H`, `W(H) / P(no natural | H)` is
+//! the conditional value, and both actions compared at `H` share that
+//! divisor, so choosing by `W` is choosing by the conditional value. Under
+//! ENHC the natural is an ordinary outcome that takes every stake.
+//!
+//! **Splits** are valued as in Eric Farmer's analysis of re-splitting
+//! (the same identities, derived afresh here). Dealing and play can be
+//! reordered without changing any expectation as long as each hand's play
+//! depends only on its own cards (a fixed post-split strategy), so:
+//! - a card removed unseen changes no expected value ("burn" identity);
+//!   hence a split hand's value with `a` more pair cards and `b` non-pair
+//!   cards out unseen, `X(a, b)`, follows from values with pair cards out
+//!   only, by `X(a, b-1) = v X(a+1, b-1) + (1-v) X(a, b)`, `v` the chance
+//!   the unseen card is a pair card; the same for `N(a, b)`, a hand whose
+//!   second card is known not to be a pair card;
+//! - the re-split process is a sequence of pair (P) and non-pair (N)
+//!   second cards: ending with `h` hands below the maximum (`h-2` P's and
+//!   `h` N's) each hand is worth `N(h-2, h-1)`; reaching the maximum `M`
+//!   after `k` hands were completed, those are worth `N(M-2, k-1)` each and
+//!   the other `M-k` hands, whose second cards are unconstrained,
+//!   `X(M-2, k)` each. [`resplit_patterns`] lists the sequences.
+//!
+//! The post-split strategy is the split model's: `cdz` plays each split
+//! hand as the unsplit optimum plays the same cards; `cdp1` optimises once
+//! for the shoe with the other pair card out; `cdp` optimises in each world
+//! of `a` extra pair cards out (the customary definition: each `X(a, 0)`
+//! with its own optimum). For an infinite deck every world is the same, so
+//! the three coincide.
+//!
+//! **The round.** The overall value sums, over upcard and two-card hand,
+//! its probability times the best action's value, plus, under peek, the
+//! dealer's naturals (the player's natural pushes, everything else loses
+//! one unit); early surrender is weighed against that whole value.
+
+use std::sync::Arc;
+
+use dashmap::DashMap;
+use num_rational::BigRational;
+use rayon::prelude::*;
+
+use super::compositions::{BUST, Compositions};
+use super::number::{DealerRows, Number};
+use super::rules::{
+    ACTIONS, Action, Hand, HoleCard, PlayerRules, SplitModel, Surrender, natural_hole_card,
+};
+use crate::engine::Progress;
+use crate::error::{Error, Result};
+use crate::games::blackjack::{DealerOutcome, N_OUTCOMES, N_VALUES, Shoe, UPCARDS, value_name};
+
+/// What to solve: a rule set, a split model, and cards taken out of the
+/// full shoe before the round (for effects of removal).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerParams {
+    /// The rules.
+    pub rules: PlayerRules,
+    /// How split hands are played.
+    pub split_model: SplitModel,
+    /// Values (1..=10) out of the shoe before the round.
+    pub removed: Vec<u8>,
+}
+
+impl PlayerParams {
+    /// The shoe the round is dealt from: the rules' full shoe less
+    /// `removed`. Errors (naming `removed`) if a value is removed more often
+    /// than the shoe holds it, or from an infinite deck.
+    pub fn shoe(&self) -> Result<Shoe> {
+        let mut shoe = self.rules.shoe();
+        if shoe.infinite {
+            if let Some(&value) = self.removed.first() {
+                return Err(Error::invalid(
+                    "removed",
+                    value_name(value),
+                    "an infinite deck has no cards to remove; use a finite number of decks",
+                ));
+            }
+            return Ok(shoe);
+        }
+        for &value in &self.removed {
+            let count = &mut shoe.counts[usize::from(value - 1)];
+            if *count == 0 {
+                return Err(Error::invalid(
+                    "removed",
+                    value_name(value),
+                    "more cards of this value are removed than the shoe holds",
+                ));
+            }
+            *count -= 1;
+        }
+        Ok(shoe)
+    }
+}
+
+/// The values of the actions open to a hand. `None` where the action is
+/// not allowed (double, split, surrender).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionValues<T> {
+    /// Stand (on a natural: its payout).
+    pub stand: T,
+    /// Hit, then play on optimally by composition.
+    pub hit: T,
+    /// Double: one card, twice the stake.
+    pub double: Option<T>,
+    /// Split a pair (valued under the split model).
+    pub split: Option<T>,
+    /// Surrender.
+    pub surrender: Option<T>,
+}
+
+impl<T> ActionValues<T> {
+    /// The value of `action`, if it is allowed.
+    pub fn get(&self, action: Action) -> Option<&T> {
+        match action {
+            Action::Stand => Some(&self.stand),
+            Action::Hit => Some(&self.hit),
+            Action::Double => self.double.as_ref(),
+            Action::Split => self.split.as_ref(),
+            Action::Surrender => self.surrender.as_ref(),
+        }
+    }
+}
+
+impl<T: PartialOrd> ActionValues<T> {
+    /// The allowed action of highest value, ties going to the first in
+    /// [`ACTIONS`] order.
+    pub fn best(&self) -> Action {
+        let mut best = Action::Stand;
+        for action in ACTIONS {
+            if let (Some(value), Some(current)) = (self.get(action), self.get(best))
+                && value > current
+            {
+                best = action;
+            }
+        }
+        best
+    }
+}
+
+/// One two-card hand against one upcard.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HandRow<T> {
+    /// The lower value (ace lowest).
+    pub first: u8,
+    /// The higher value.
+    pub second: u8,
+    /// The upcard's value.
+    pub upcard: u8,
+    /// The probability of this upcard and this hand off the top.
+    pub probability: T,
+    /// P(the dealer has a natural | these three cards seen): zero unless an
+    /// ace or a ten is up.
+    pub dealer_natural: T,
+    /// Each action's expected value, with the three cards out of the shoe
+    /// and, under peek, conditioned on no dealer natural (early surrender
+    /// excepted: it is taken before the peek, so its value is simply -1/2).
+    pub values: ActionValues<T>,
+    /// The best action. Under early surrender it is weighed against the
+    /// whole value of playing on, the dealer's natural included.
+    pub best: Action,
+    /// Insurance's value per unit insured, with an ace up:
+    /// `3 P(ten in the hole | the cards seen) - 1`.
+    pub insurance: Option<T>,
+}
+
+/// Stand, hit and (for two cards) double for one composition and upcard,
+/// conditioned as the hand rows are. What the chart and the
+/// composition-dependent strategy read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompositionValues<T> {
+    /// Stand (a two-card 21 counted as 21, not as a natural).
+    pub stand: T,
+    /// Hit, then play on optimally.
+    pub hit: T,
+    /// Double, for two-card hands the rules let double (unsplit).
+    pub double: Option<T>,
+}
+
+/// The solved game: every hand's values, the round's value, and what a
+/// composition-dependent player decides.
+#[derive(Clone, Debug)]
+pub struct PlayerTable<T> {
+    /// What was solved.
+    pub params: PlayerParams,
+    /// The 55 two-card hands (AA, A2, .., TT) against each upcard in
+    /// [`UPCARDS`] order, hand by hand; hands the shoe cannot deal are left
+    /// out.
+    pub hands: Vec<HandRow<T>>,
+    /// The expected value of a round off the top, playing the best action
+    /// everywhere: the player's edge (the house edge is its negative).
+    pub overall: T,
+    /// Insurance's value off the top (only the ace seen), if an ace can be
+    /// up.
+    pub insurance: Option<T>,
+    /// Per composition (numbered by [`Compositions`]) and upcard (value -
+    /// 1): its values, where the shoe can deal it.
+    pub compositions: Vec<[Option<CompositionValues<T>>; N_VALUES]>,
+}
+
+/// Where in a round a hand is, for [`PlayerTable::decide`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spot {
+    /// The first two cards, not from a split: every action the rules allow.
+    Initial,
+    /// The first two cards of a split hand (other than split aces, which
+    /// take one card and stand): stand, hit, or double after split.
+    SplitHand,
+    /// Three or more cards: stand or hit.
+    Later,
+}
+
+impl<T: Number> PlayerTable<T> {
+    /// The row of a two-card hand against an upcard.
+    pub fn hand(&self, first: u8, second: u8, upcard: u8) -> Option<&HandRow<T>> {
+        let (first, second) = (first.min(second), first.max(second));
+        self.hands
+            .iter()
+            .find(|row| row.first == first && row.second == second && row.upcard == upcard)
+    }
+
+    /// The house edge in percent: minus the overall value, times 100.
+    pub fn house_edge_percent(&self) -> f64 {
+        -self.overall.to_f64() * 100.0
+    }
+
+    /// What the composition-dependent player of this table does: the
+    /// decisions the solver assumed, so a round played with them is worth
+    /// [`PlayerTable::overall`] on average (under `cdz`, whose split hands
+    /// play as unsplit hands of the same cards do). `None` for a hand the
+    /// table has no values for (busted, or not dealable).
+    pub fn decide(&self, upcard: u8, hand: &Hand, spot: Spot) -> Option<Action> {
+        let rules = &self.params.rules;
+        match spot {
+            Spot::Initial => {
+                let (first, second) = hand.pair_values()?;
+                Some(self.hand(first, second, upcard)?.best)
+            }
+            Spot::SplitHand | Spot::Later => {
+                let index = Compositions::get().index_of(hand)?;
+                let values = self.compositions[index as usize][usize::from(upcard - 1)].as_ref()?;
+                if hand.total() == 21 {
+                    return Some(Action::Stand);
+                }
+                let mut best = Action::Stand;
+                let mut best_value = &values.stand;
+                if values.hit > *best_value {
+                    best = Action::Hit;
+                    best_value = &values.hit;
+                }
+                if spot == Spot::SplitHand
+                    && rules.may_double(hand, true)
+                    && let Some(double) = &values.double
+                    && double > best_value
+                {
+                    best = Action::Double;
+                }
+                Some(best)
+            }
+        }
+    }
+}
+
+/// Solves a rule set exactly, in reduced fractions.
+pub fn solve_exact(
+    params: &PlayerParams,
+    progress: &dyn Progress,
+) -> Result<PlayerTable<BigRational>> {
+    solve(params, progress)
+}
+
+/// Solves a rule set in `f64`.
+pub fn solve_float(params: &PlayerParams, progress: &dyn Progress) -> Result<PlayerTable<f64>> {
+    solve(params, progress)
+}
+
+/// Units of [`Progress`] a solve reports: one per upcard.
+pub const PROGRESS_UNITS: u64 = N_VALUES as u64;
+
+/// Solves a rule set in any [`Number`]. Errors if the parameters are
+/// invalid or the shoe is too small to deal a round.
+pub fn solve<T: Number>(params: &PlayerParams, progress: &dyn Progress) -> Result<PlayerTable<T>> {
+    params.rules.validate()?;
+    let shoe = params.shoe()?;
+    if !shoe.infinite && shoe.total() < 8 {
+        return Err(Error::invalid(
+            "removed",
+            shoe.total(),
+            "leaves too few cards to deal a round",
+        ));
+    }
+    let solver = Solver::<T>::new(params.clone(), shoe);
+    let per_upcard: Vec<UpcardResult<T>> = (1..=N_VALUES as u8)
+        .into_par_iter()
+        .map(|upcard| {
+            let result = solver.solve_upcard(upcard);
+            progress.advance(1);
+            result
+        })
+        .collect();
+
+    let mut overall = T::zero();
+    let mut compositions: Vec<[Option<CompositionValues<T>>; N_VALUES]> =
+        (0..solver.compositions.len())
+            .map(|_| std::array::from_fn(|_| None))
+            .collect();
+    let mut rows_by_upcard: Vec<Vec<HandRow<T>>> = Vec::with_capacity(N_VALUES);
+    for (upcard_index, result) in per_upcard.into_iter().enumerate() {
+        overall = overall.plus(&result.round_value);
+        for (index, values) in result.compositions.into_iter().enumerate() {
+            compositions[index][upcard_index] = values;
+        }
+        rows_by_upcard.push(result.rows);
+    }
+    // Hands in name order, each against the upcards in table order.
+    let mut hands = Vec::with_capacity(55 * N_VALUES);
+    for first in 1..=N_VALUES as u8 {
+        for second in first..=N_VALUES as u8 {
+            for &upcard in &UPCARDS {
+                if let Some(row) = rows_by_upcard[usize::from(upcard - 1)]
+                    .iter()
+                    .find(|row| row.first == first && row.second == second)
+                {
+                    hands.push(row.clone());
+                }
+            }
+        }
+    }
+    let insurance = (shoe.count(1) > 0).then(|| {
+        let left = Left::of(&shoe).minus(1, 1);
+        T::ratio(3 * i64::from(left.count(10)), i64::from(left.total)).minus(&T::ratio(1, 1))
+    });
+    Ok(PlayerTable {
+        params: params.clone(),
+        hands,
+        overall,
+        insurance,
+        compositions,
+    })
+}
+
+/// What one upcard contributes.
+struct UpcardResult<T> {
+    /// P(upcard) times the upcard's average round value.
+    round_value: T,
+    rows: Vec<HandRow<T>>,
+    compositions: Vec<Option<CompositionValues<T>>>,
+}
+
+/// The cards left in a shoe.
+#[derive(Clone, Copy, Debug)]
+struct Left {
+    counts: [u32; N_VALUES],
+    total: u32,
+    infinite: bool,
+}
+
+impl Left {
+    fn of(shoe: &Shoe) -> Left {
+        Left {
+            counts: shoe.counts,
+            total: shoe.total(),
+            infinite: shoe.infinite,
+        }
+    }
+
+    #[inline]
+    fn count(&self, value: u8) -> u32 {
+        self.counts[usize::from(value - 1)]
+    }
+
+    /// Less `n` cards of `value` (saturating: callers check `has` first).
+    #[inline]
+    fn minus(mut self, value: u8, n: u32) -> Left {
+        if !self.infinite {
+            let count = &mut self.counts[usize::from(value - 1)];
+            *count = count.saturating_sub(n);
+            self.total -= n;
+        }
+        self
+    }
+
+    /// Whether the shoe holds `n` cards of `value`.
+    #[inline]
+    fn has(&self, value: u8, n: u32) -> bool {
+        self.infinite || self.count(value) >= n
+    }
+
+    /// Less a hand, if the shoe holds it.
+    fn minus_hand(&self, hand: &Hand) -> Option<Left> {
+        let mut left = *self;
+        for value in 1..=N_VALUES as u8 {
+            let n = u32::from(hand.count(value));
+            if n > 0 {
+                if !left.has(value, n) {
+                    return None;
+                }
+                left = left.minus(value, n);
+            }
+        }
+        Some(left)
+    }
+
+    /// As a [`Shoe`], for the dealer rows.
+    fn shoe(&self) -> Shoe {
+        Shoe {
+            counts: self.counts,
+            infinite: self.infinite,
+        }
+    }
+
+    /// The memo key of this shoe (the counts, packed).
+    fn key(&self) -> u128 {
+        self.counts
+            .iter()
+            .fold(0u128, |key, &count| (key << 12) | u128::from(count))
+    }
+
+    /// The chance the next card is `value`.
+    fn chance<T: Number>(&self, value: u8) -> T {
+        T::ratio(i64::from(self.count(value)), i64::from(self.total))
+    }
+}
+
+/// A post-split strategy in one world: per composition, stand (0), hit (1)
+/// or double (2), or optimal play.
+enum Policy<'a> {
+    Optimal,
+    Fixed(&'a [u8]),
+}
+
+const STAND: u8 = 0;
+const HIT: u8 = 1;
+const DOUBLE: u8 = 2;
+
+/// The values of one world (an upcard, and cards out besides the hand).
+struct World<T> {
+    stand: Vec<Option<T>>,
+    hit: Vec<Option<T>>,
+    /// The value of the hand played on from here (by the policy), for
+    /// compositions of three or more cards; the chosen two-card value for
+    /// split hands.
+    played: Vec<Option<T>>,
+    /// The decision behind `played`.
+    decision: Vec<u8>,
+    /// Double (two-card compositions only, where allowed).
+    double: Vec<Option<T>>,
+}
+
+struct Solver<T> {
+    params: PlayerParams,
+    rules: PlayerRules,
+    shoe: Left,
+    compositions: &'static Compositions,
+    /// Dealer rows per shoe, shared by every upcard and world.
+    dealer: DashMap<u128, Arc<DealerRows<T>>, ahash::RandomState>,
+}
+
+impl<T: Number> Solver<T> {
+    fn new(params: PlayerParams, shoe: Shoe) -> Solver<T> {
+        Solver {
+            rules: params.rules,
+            params,
+            shoe: Left::of(&shoe),
+            compositions: Compositions::get(),
+            dealer: DashMap::with_hasher(ahash::RandomState::new()),
+        }
+    }
+
+    fn peek(&self) -> bool {
+        self.rules.hole_card == HoleCard::Peek
+    }
+
+    /// The dealer rows for a shoe (which still holds the upcard).
+    fn dealer_rows(&self, left: &Left) -> Arc<DealerRows<T>> {
+        let key = left.key();
+        if let Some(rows) = self.dealer.get(&key) {
+            return Arc::clone(&rows);
+        }
+        let rows = Arc::new(T::dealer_rows(&left.shoe(), self.rules.dealer_rules()));
+        self.dealer.insert(key, Arc::clone(&rows));
+        rows
+    }
+
+    /// P(the dealer's hole card makes a natural with `upcard`), drawn from
+    /// `player_left` (the shoe less the upcard and every card seen).
+    fn natural_chance(&self, upcard: u8, player_left: &Left) -> T {
+        match natural_hole_card(upcard) {
+            Some(hole) if player_left.total > 0 => player_left.chance(hole),
+            _ => T::zero(),
+        }
+    }
+
+    /// A bust's value for `stake`: minus the stake, and under peek only
+    /// when the dealer has no natural (see the module doc).
+    fn bust_value(&self, upcard: u8, player_left: &Left, stake: i64) -> T {
+        let minus_stake = T::ratio(-stake, 1);
+        if self.peek() && natural_hole_card(upcard).is_some() {
+            let no_natural = T::ratio(1, 1).minus(&self.natural_chance(upcard, player_left));
+            minus_stake.times(&no_natural)
+        } else {
+            minus_stake
+        }
+    }
+
+    /// Standing on `hand` (not a natural) with `dealer_left` the shoe less
+    /// the hand and the cards out, upcard still in.
+    fn stand_value(&self, upcard: u8, hand: &Hand, dealer_left: &Left) -> T {
+        let rows = self.dealer_rows(dealer_left);
+        let row = rows[usize::from(upcard - 1)]
+            .as_ref()
+            .expect("the upcard is in the shoe");
+        let total = hand.total();
+        let mut value = T::zero();
+        for (index, probability) in row.iter().enumerate().take(N_OUTCOMES) {
+            let payoff: i64 = match index {
+                i if i == DealerOutcome::Bust.index() => 1,
+                i if i == DealerOutcome::Natural.index() => {
+                    if self.peek() {
+                        0
+                    } else {
+                        -1
+                    }
+                }
+                i => {
+                    let dealer_total = 16 + i as u8;
+                    match total.cmp(&dealer_total) {
+                        std::cmp::Ordering::Greater => 1,
+                        std::cmp::Ordering::Equal => 0,
+                        std::cmp::Ordering::Less => -1,
+                    }
+                }
+            };
+            match payoff {
+                1 => value = value.plus(probability),
+                -1 => value = value.minus(probability),
+                _ => {}
+            }
+        }
+        value
+    }
+
+    /// Every composition's values in one world: `upcard` up, `out` also out
+    /// of the shoe; only compositions holding `must_hold` (if any), of two
+    /// or more cards. Two-card compositions are split hands when
+    /// `after_split` (double-after-split applies; the policy picks among
+    /// stand, hit and double), and one-card-only split aces when
+    /// `one_card`.
+    fn world(
+        &self,
+        upcard: u8,
+        out: &Hand,
+        must_hold: Option<u8>,
+        after_split: bool,
+        one_card: bool,
+        policy: &Policy,
+    ) -> World<T> {
+        let n = self.compositions.len();
+        let mut world = World {
+            stand: vec![None; n],
+            hit: vec![None; n],
+            played: vec![None; n],
+            decision: vec![STAND; n],
+            double: vec![None; n],
+        };
+        let Some(before_hand) = self.shoe.minus_hand(out) else {
+            return world;
+        };
+        if !before_hand.has(upcard, 1) {
+            return world;
+        }
+        let player_base = before_hand.minus(upcard, 1);
+        for index in (0..n).rev() {
+            let hand = &self.compositions.hands[index];
+            if hand.n_cards() < 2 || must_hold.is_some_and(|v| hand.count(v) == 0) {
+                continue;
+            }
+            if one_card && hand.n_cards() > 2 {
+                continue;
+            }
+            let Some(player_left) = player_base.minus_hand(hand) else {
+                continue;
+            };
+            let dealer_left = before_hand
+                .minus_hand(hand)
+                .expect("the player's shoe is smaller");
+            let stand = self.stand_value(upcard, hand, &dealer_left);
+            let children = &self.compositions.children[index];
+            let mut hit = T::zero();
+            let mut double = T::zero();
+            let may_double = !one_card && self.rules.may_double(hand, after_split);
+            if !one_card && player_left.total > 0 {
+                for value in 1..=N_VALUES as u8 {
+                    if player_left.count(value) == 0 {
+                        continue;
+                    }
+                    let chance: T = player_left.chance(value);
+                    let child = children[usize::from(value - 1)];
+                    let (played, stood) = if child == BUST {
+                        let after = player_left.minus(value, 1);
+                        (
+                            self.bust_value(upcard, &after, 1),
+                            self.bust_value(upcard, &after, 2),
+                        )
+                    } else {
+                        let child = child as usize;
+                        let played = world.played[child].clone().expect("children come first");
+                        let stood = world.stand[child].clone().expect("children come first");
+                        (played, stood.scaled(2, 1))
+                    };
+                    hit = hit.plus(&chance.times(&played));
+                    if may_double {
+                        double = double.plus(&chance.times(&stood));
+                    }
+                }
+            }
+            let double = may_double.then_some(double);
+            // The policy: what this hand does, and so what it is worth.
+            let decision = if one_card || hand.total() == 21 {
+                STAND
+            } else {
+                match policy {
+                    Policy::Optimal => {
+                        let mut decision = if hit > stand { HIT } else { STAND };
+                        // Only a split hand's own two cards may double here;
+                        // an unsplit hand's double is weighed in its row.
+                        if after_split
+                            && hand.n_cards() == 2
+                            && let Some(d) = &double
+                            && d > (if decision == HIT { &hit } else { &stand })
+                        {
+                            decision = DOUBLE;
+                        }
+                        decision
+                    }
+                    Policy::Fixed(decisions) => {
+                        let decision = decisions[index];
+                        if decision == DOUBLE && double.is_none() {
+                            HIT
+                        } else {
+                            decision
+                        }
+                    }
+                }
+            };
+            let played = match decision {
+                HIT => hit.clone(),
+                DOUBLE => double.clone().expect("double is allowed"),
+                _ => stand.clone(),
+            };
+            world.stand[index] = Some(stand);
+            world.hit[index] = Some(hit);
+            world.double[index] = double;
+            world.played[index] = Some(played);
+            world.decision[index] = decision;
+        }
+        world
+    }
+
+    /// The unsplit optimum's decisions for split hands (`cdz`): stand or hit
+    /// for three or more cards, and for two cards the best of stand, hit
+    /// and (if allowed after a split) double, all by unsplit values.
+    fn cdz_decisions(&self, unsplit: &World<T>) -> Vec<u8> {
+        (0..self.compositions.len())
+            .map(|index| {
+                let hand = &self.compositions.hands[index];
+                let (Some(stand), Some(hit)) = (&unsplit.stand[index], &unsplit.hit[index]) else {
+                    return STAND;
+                };
+                if hand.total() == 21 {
+                    return STAND;
+                }
+                let mut decision = if hit > stand { HIT } else { STAND };
+                if hand.n_cards() == 2
+                    && self.rules.may_double(hand, true)
+                    && let Some(double) = &unsplit.double[index]
+                {
+                    let best = if decision == HIT { hit } else { stand };
+                    if double > best {
+                        decision = DOUBLE;
+                    }
+                }
+                decision
+            })
+            .collect()
+    }
+
+    /// The value (as `W`, see the module doc) of splitting a pair of
+    /// `pair` against `upcard`, under the split model.
+    fn split_value(&self, upcard: u8, pair: u8, unsplit: &World<T>) -> T {
+        let max_hands = self.rules.max_hands_for(pair);
+        let one_card = pair == 1;
+        // The shoe less the upcard and the pair.
+        let after_pair = self.shoe.minus(upcard, 1).minus(pair, 2);
+        let pair_cards = after_pair.count(pair);
+        let max_extra = if self.shoe.infinite {
+            0
+        } else {
+            (2 * u32::from(max_hands - 2)).min(pair_cards)
+        };
+        let cdz = (self.params.split_model == SplitModel::Cdz).then(|| self.cdz_decisions(unsplit));
+        let mut cdp1: Option<Vec<u8>> = None;
+        // X(a, 0) and N(a, 0) for each world of `a` extra pair cards out.
+        let mut x0: Vec<T> = Vec::new();
+        let mut n0: Vec<T> = Vec::new();
+        for extra in 0..=max_extra {
+            let out = Hand::of(&vec![pair; extra as usize + 1]);
+            let world = match (self.params.split_model, &cdz, &cdp1) {
+                (SplitModel::Cdz, Some(decisions), _) => self.world(
+                    upcard,
+                    &out,
+                    Some(pair),
+                    true,
+                    one_card,
+                    &Policy::Fixed(decisions),
+                ),
+                (SplitModel::Cdp1, _, Some(decisions)) => self.world(
+                    upcard,
+                    &out,
+                    Some(pair),
+                    true,
+                    one_card,
+                    &Policy::Fixed(decisions),
+                ),
+                _ => self.world(upcard, &out, Some(pair), true, one_card, &Policy::Optimal),
+            };
+            if self.params.split_model == SplitModel::Cdp1 && cdp1.is_none() {
+                cdp1 = Some(world.decision.clone());
+            }
+            // The split hand's second card, from the shoe of this world.
+            let left = after_pair.minus(pair, extra);
+            let non_pair_total = left.total - left.count(pair);
+            let mut x = T::zero();
+            let mut n = T::zero();
+            for value in 1..=N_VALUES as u8 {
+                if left.count(value) == 0 {
+                    continue;
+                }
+                let hand = Hand::of(&[pair, value]);
+                let index = self
+                    .compositions
+                    .index_of(&hand)
+                    .expect("two cards never bust") as usize;
+                let Some(played) = &world.played[index] else {
+                    continue;
+                };
+                x = x.plus(&left.chance::<T>(value).times(played));
+                if value != pair && non_pair_total > 0 {
+                    n = n.plus(
+                        &T::ratio(i64::from(left.count(value)), i64::from(non_pair_total))
+                            .times(played),
+                    );
+                }
+            }
+            x0.push(x);
+            n0.push(n);
+        }
+
+        let table = RemovalValues {
+            x0: &x0,
+            n0: &n0,
+            pair_cards: i64::from(pair_cards),
+            cards: i64::from(after_pair.total),
+            infinite: self.shoe.infinite,
+        };
+        let mut value = T::zero();
+        for pattern in resplit_patterns(max_hands) {
+            let weight = pattern_weight::<T>(&after_pair, pair, pattern.pairs, pattern.non_pairs);
+            if weight.is_zero_value() {
+                continue;
+            }
+            let mut hands = T::zero();
+            let a = i64::from(pattern.pairs);
+            let k = i64::from(pattern.non_pairs);
+            if pattern.reached_max {
+                // k hands completed with a non-pair card before the last
+                // pair card; the other max - k take any second card.
+                if k > 0 {
+                    hands = hands.plus(&table.n(a, k - 1).scaled(k, 1));
+                }
+                let open = i64::from(max_hands) - k;
+                hands = hands.plus(&table.x(a, k).scaled(open, 1));
+            } else {
+                // h = k hands, all completed with a non-pair card.
+                hands = hands.plus(&table.n(a, k - 1).scaled(k, 1));
+            }
+            value = value.plus(&weight.times(&hands).scaled(i64::from(pattern.count), 1));
+        }
+        value
+    }
+
+    fn solve_upcard(&self, upcard: u8) -> UpcardResult<T> {
+        let n = self.compositions.len();
+        let empty = UpcardResult {
+            round_value: T::zero(),
+            rows: Vec::new(),
+            compositions: (0..n).map(|_| None).collect(),
+        };
+        if !self.shoe.has(upcard, 1) {
+            return empty;
+        }
+        let unsplit = self.world(upcard, &Hand::empty(), None, false, false, &Policy::Optimal);
+        let after_upcard = self.shoe.minus(upcard, 1);
+        let peek_natural = self.peek() && natural_hole_card(upcard).is_some();
+        let (pay_n, pay_d) = self.rules.blackjack_payout();
+        let one = T::ratio(1, 1);
+
+        // Conditioned values of every composition, for the chart and the
+        // composition-dependent strategy.
+        let compositions: Vec<Option<CompositionValues<T>>> = (0..n)
+            .map(|index| {
+                let (Some(stand), Some(hit)) = (&unsplit.stand[index], &unsplit.hit[index]) else {
+                    return None;
+                };
+                let hand = &self.compositions.hands[index];
+                let left = after_upcard.minus_hand(hand)?;
+                let divisor = if peek_natural {
+                    one.minus(&self.natural_chance(upcard, &left))
+                } else {
+                    one.clone()
+                };
+                if divisor.is_zero_value() {
+                    return None;
+                }
+                Some(CompositionValues {
+                    stand: stand.over(&divisor),
+                    hit: hit.over(&divisor),
+                    double: unsplit.double[index].as_ref().map(|d| d.over(&divisor)),
+                })
+            })
+            .collect();
+
+        let mut rows = Vec::new();
+        let mut round_value = T::zero();
+        for first in 1..=N_VALUES as u8 {
+            for second in first..=N_VALUES as u8 {
+                let hand = Hand::of(&[first, second]);
+                let Some(left) = after_upcard.minus_hand(&hand) else {
+                    continue;
+                };
+                let index = self
+                    .compositions
+                    .index_of(&hand)
+                    .expect("two cards never bust") as usize;
+                let (Some(stand), Some(hit)) = (&unsplit.stand[index], &unsplit.hit[index]) else {
+                    continue;
+                };
+                let natural_chance = self.natural_chance(upcard, &left);
+                let no_natural = one.minus(&natural_chance);
+                let is_natural = hand.is_two_card_21();
+                // Values as W = E[X; no natural] under peek, E[X] under ENHC.
+                let stand = if is_natural {
+                    no_natural.scaled(pay_n, pay_d)
+                } else {
+                    stand.clone()
+                };
+                let split = (first == second).then(|| self.split_value(upcard, first, &unsplit));
+                let surrender = match self.rules.surrender {
+                    Surrender::None => None,
+                    Surrender::Late if peek_natural => Some(no_natural.scaled(-1, 2)),
+                    Surrender::Late | Surrender::Early => Some(T::ratio(-1, 2)),
+                };
+                let mut values = ActionValues {
+                    stand,
+                    hit: hit.clone(),
+                    double: if self.rules.may_double(&hand, false) {
+                        unsplit.double[index].clone()
+                    } else {
+                        None
+                    },
+                    split,
+                    surrender: if self.rules.surrender == Surrender::Late {
+                        surrender.clone()
+                    } else {
+                        None
+                    },
+                };
+                let mut best = values.best();
+                let mut value = values.get(best).expect("the best is allowed").clone();
+                if peek_natural {
+                    // The dealer's natural: the player's natural pushes,
+                    // every other hand loses its one unit.
+                    if !is_natural {
+                        value = value.minus(&natural_chance);
+                    }
+                }
+                if self.rules.surrender == Surrender::Early {
+                    let give_up = T::ratio(-1, 2);
+                    if give_up > value {
+                        best = Action::Surrender;
+                        value = give_up.clone();
+                    }
+                }
+                // Report conditioned on no natural (under peek with an ace or
+                // a ten up).
+                if peek_natural && !no_natural.is_zero_value() {
+                    values = ActionValues {
+                        stand: values.stand.over(&no_natural),
+                        hit: values.hit.over(&no_natural),
+                        double: values.double.map(|v| v.over(&no_natural)),
+                        split: values.split.map(|v| v.over(&no_natural)),
+                        surrender: values.surrender.map(|v| v.over(&no_natural)),
+                    };
+                }
+                if self.rules.surrender == Surrender::Early {
+                    values.surrender = surrender;
+                }
+                let probability = self.deal_probability(upcard, first, second);
+                round_value = round_value.plus(&probability.times(&value));
+                let insurance =
+                    (upcard == 1).then(|| T::ratio(3, 1).times(&natural_chance).minus(&one));
+                rows.push(HandRow {
+                    first,
+                    second,
+                    upcard,
+                    probability,
+                    dealer_natural: natural_chance,
+                    values,
+                    best,
+                    insurance,
+                });
+            }
+        }
+        UpcardResult {
+            round_value,
+            rows,
+            compositions,
+        }
+    }
+
+    /// P(upcard, then the player's two cards are `first` and `second` in
+    /// either order), off the top.
+    fn deal_probability(&self, upcard: u8, first: u8, second: u8) -> T {
+        let up: T = self.shoe.chance(upcard);
+        let left = self.shoe.minus(upcard, 1);
+        let p_first: T = left.chance(first);
+        let p_second: T = left.minus(first, 1).chance(second);
+        let both = p_first.times(&p_second);
+        let ordered = if first == second {
+            both
+        } else {
+            both.scaled(2, 1)
+        };
+        up.times(&ordered)
+    }
+}
+
+/// `X(a, 0)` and `N(a, 0)` per world, and what the identities need.
+struct RemovalValues<'a, T> {
+    x0: &'a [T],
+    n0: &'a [T],
+    /// Pair cards in the shoe less the upcard and the pair.
+    pair_cards: i64,
+    /// Cards in that shoe.
+    cards: i64,
+    infinite: bool,
+}
+
+impl<T: Number> RemovalValues<'_, T> {
+    /// A split hand's value, any second card, with `a` more pair cards and
+    /// `b` unseen non-pair cards out.
+    fn x(&self, a: i64, b: i64) -> T {
+        if self.infinite {
+            return self.x0[0].clone();
+        }
+        if b == 0 {
+            return self.x0[a as usize].clone();
+        }
+        // Removing one more unseen card from (a, b-1): a pair card with
+        // chance v.
+        let pairs_left = self.pair_cards - a;
+        if pairs_left == 0 {
+            return self.x(a, b - 1);
+        }
+        let v = T::ratio(pairs_left, self.cards - a - (b - 1));
+        let not_v = T::ratio(1, 1).minus(&v);
+        if not_v.is_zero_value() {
+            return T::zero();
+        }
+        self.x(a, b - 1)
+            .minus(&v.times(&self.x(a + 1, b - 1)))
+            .over(&not_v)
+    }
+
+    /// The same for a hand whose second card is not a pair card.
+    fn n(&self, a: i64, b: i64) -> T {
+        if self.infinite {
+            return self.n0[0].clone();
+        }
+        if b == 0 {
+            return self.n0[a as usize].clone();
+        }
+        let pairs_left = self.pair_cards - a;
+        if pairs_left == 0 {
+            return self.n(a, b - 1);
+        }
+        // Given the hand's own non-pair card, the unseen card is a pair
+        // card with chance v.
+        let v = T::ratio(pairs_left, self.cards - a - b);
+        let not_v = T::ratio(1, 1).minus(&v);
+        if not_v.is_zero_value() {
+            return T::zero();
+        }
+        self.n(a, b - 1)
+            .minus(&v.times(&self.n(a + 1, b - 1)))
+            .over(&not_v)
+    }
+}
+
+/// A class of second-card sequences of a split: `pairs` pair cards and
+/// `non_pairs` non-pair cards, `count` orders of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResplitPattern {
+    /// Pair cards drawn as second cards (each made a new hand).
+    pub pairs: u8,
+    /// Non-pair second cards drawn before the process ended.
+    pub non_pairs: u8,
+    /// Whether the last pair card brought the hands to the maximum (the
+    /// remaining hands then take any second card).
+    pub reached_max: bool,
+    /// How many orders of these cards the process can draw.
+    pub count: u32,
+}
+
+/// The ways a split ends, for at most `max_hands` hands. Second cards are
+/// drawn for one open hand at a time; a pair card, while fewer than
+/// `max_hands` hands are out, makes a new open hand; a non-pair card
+/// closes the hand. The process ends when no hand is open (every hand has a
+/// non-pair card) or the maximum is reached.
+pub fn resplit_patterns(max_hands: u8) -> Vec<ResplitPattern> {
+    let mut patterns: Vec<ResplitPattern> = Vec::new();
+    fn walk(
+        max_hands: u8,
+        hands: u8,
+        open: u8,
+        pairs: u8,
+        non_pairs: u8,
+        out: &mut Vec<ResplitPattern>,
+    ) {
+        if hands == max_hands || open == 0 {
+            let reached_max = hands == max_hands;
+            match out.iter_mut().find(|p| {
+                p.pairs == pairs && p.non_pairs == non_pairs && p.reached_max == reached_max
+            }) {
+                Some(p) => p.count += 1,
+                None => out.push(ResplitPattern {
+                    pairs,
+                    non_pairs,
+                    reached_max,
+                    count: 1,
+                }),
+            }
+            return;
+        }
+        walk(max_hands, hands + 1, open + 1, pairs + 1, non_pairs, out);
+        walk(max_hands, hands, open - 1, pairs, non_pairs + 1, out);
+    }
+    walk(max_hands, 2, 2, 0, 0, &mut patterns);
+    patterns
+}
+
+/// The chance of one order of `pairs` pair cards and `non_pairs` others
+/// from `left`.
+fn pattern_weight<T: Number>(left: &Left, pair: u8, pairs: u8, non_pairs: u8) -> T {
+    let pair_cards = i64::from(left.count(pair));
+    let others = i64::from(left.total) - pair_cards;
+    let total = i64::from(left.total);
+    let mut weight = T::ratio(1, 1);
+    let mut drawn = 0;
+    for i in 0..i64::from(pairs) {
+        let (n, d) = if left.infinite {
+            (pair_cards, total)
+        } else {
+            (pair_cards - i, total - drawn)
+        };
+        if n <= 0 {
+            return T::zero();
+        }
+        weight = weight.scaled(n, d);
+        drawn += 1;
+    }
+    for i in 0..i64::from(non_pairs) {
+        let (n, d) = if left.infinite {
+            (others, total)
+        } else {
+            (others - i, total - drawn)
+        };
+        if n <= 0 {
+            return T::zero();
+        }
+        weight = weight.scaled(n, d);
+        drawn += 1;
+    }
+    weight
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::NoProgress;
+
+    #[test]
+    fn resplit_patterns_count_the_orders() {
+        // Two hands: both take any card.
+        assert_eq!(
+            resplit_patterns(2),
+            vec![ResplitPattern {
+                pairs: 0,
+                non_pairs: 0,
+                reached_max: true,
+                count: 1
+            }]
+        );
+        // Three hands: P (max at once), NP, or NN.
+        let three = resplit_patterns(3);
+        assert_eq!(three.len(), 3);
+        assert!(three.contains(&ResplitPattern {
+            pairs: 1,
+            non_pairs: 0,
+            reached_max: true,
+            count: 1
+        }));
+        assert!(three.contains(&ResplitPattern {
+            pairs: 1,
+            non_pairs: 1,
+            reached_max: true,
+            count: 1
+        }));
+        assert!(three.contains(&ResplitPattern {
+            pairs: 0,
+            non_pairs: 2,
+            reached_max: false,
+            count: 1
+        }));
+        // Four hands: ending below the maximum with 3 hands has 2 orders
+        // (PNNN, NPNN), a Catalan number.
+        let four = resplit_patterns(4);
+        assert!(four.contains(&ResplitPattern {
+            pairs: 1,
+            non_pairs: 3,
+            reached_max: false,
+            count: 2
+        }));
+        // Every sequence's probabilities add up to one for any chance of a
+        // pair card.
+        for max_hands in 2..=4 {
+            let p = 0.3f64;
+            let total: f64 = resplit_patterns(max_hands)
+                .iter()
+                .map(|pattern| {
+                    f64::from(pattern.count)
+                        * p.powi(i32::from(pattern.pairs))
+                        * (1.0 - p).powi(i32::from(pattern.non_pairs))
+                })
+                .sum();
+            assert!((total - 1.0).abs() < 1e-12, "{max_hands}: {total}");
+        }
+    }
+
+    #[test]
+    fn infinite_deck_basic_game_runs() {
+        let params = PlayerParams {
+            rules: PlayerRules {
+                decks: crate::games::blackjack::Decks::Infinite,
+                ..PlayerRules::default()
+            },
+            split_model: SplitModel::Cdz,
+            removed: Vec::new(),
+        };
+        let table = solve_float(&params, &NoProgress).unwrap();
+        assert_eq!(table.hands.len(), 550);
+        eprintln!("infinite house edge {}", table.house_edge_percent());
+    }
+}

@@ -4,6 +4,7 @@ mod answers;
 mod blackjack_cli;
 mod blackjack_exact;
 mod blackjack_monte_carlo;
+mod blackjack_player;
 mod docs;
 mod files;
 mod games;

@@ -42,9 +42,12 @@ fn params(rules: PlayerRules, removed: &[u8]) -> PlayerParams {
 struct BruteForce<'a> {
     table: &'a PlayerTable<BigRational>,
     rules: PlayerRules,
-    play_memo: HashMap<(Vec<Seat>, usize, u8, u8, [u32; N_VALUES]), BigRational>,
+    play_memo: HashMap<PlayState, BigRational>,
     dealer_memo: HashMap<(DealerHand, [u32; N_VALUES]), Vec<BigRational>>,
 }
+
+/// Where a round is: the seats, the one playing, upcard, hole card, shoe.
+type PlayState = (Vec<Seat>, usize, u8, u8, [u32; N_VALUES]);
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Seat {
@@ -511,36 +514,18 @@ fn infinite_deck_values_match_wizard_of_odds_appendix_1() {
     // Double: 11, 10, soft 18.
     for (up, published) in [(2, 0.470641), (6, 0.66738), (10, 0.179689), (1, 0.109061)] {
         close(
-            row(5, 6, up)
-                .values
-                .double
-                .clone()
-                .unwrap()
-                .to_f64()
-                .unwrap(),
+            row(5, 6, up).values.double.unwrap().to_f64().unwrap(),
             published,
             "double 11",
         );
     }
     close(
-        row(4, 6, 10)
-            .values
-            .double
-            .clone()
-            .unwrap()
-            .to_f64()
-            .unwrap(),
+        row(4, 6, 10).values.double.unwrap().to_f64().unwrap(),
         -0.008659,
         "double 10 v T",
     );
     close(
-        row(1, 7, 6)
-            .values
-            .double
-            .clone()
-            .unwrap()
-            .to_f64()
-            .unwrap(),
+        row(1, 7, 6).values.double.unwrap().to_f64().unwrap(),
         0.381506,
         "double soft 18 v 6",
     );
@@ -555,13 +540,7 @@ fn infinite_deck_values_match_wizard_of_odds_appendix_1() {
         (1, 6, 0.66738),
         (10, 6, 0.468117),
     ] {
-        let split = row(pair, pair, up)
-            .values
-            .split
-            .clone()
-            .unwrap()
-            .to_f64()
-            .unwrap();
+        let split = row(pair, pair, up).values.split.unwrap().to_f64().unwrap();
         close(split, published, &format!("split {pair}{pair} v {up}"));
     }
 }

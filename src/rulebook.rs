@@ -54,7 +54,26 @@ pub fn general() -> &'static str {
 /// level (or the end of the book). Empty only if the book lacked the
 /// section, which the tests rule out.
 pub fn section(game: &GameEntry) -> &'static str {
-    let Some(start) = line_starting(&heading(game.rules_section)) else {
+    numbered_section(game.rules_section)
+}
+
+/// Every section number the book holds: each game's own and the later
+/// ones that extend a game.
+pub fn section_numbers() -> Vec<u8> {
+    let mut numbers: Vec<u8> = registry::GAMES
+        .iter()
+        .flat_map(|game| {
+            std::iter::once(game.rules_section).chain(game.later_sections.iter().copied())
+        })
+        .collect();
+    numbers.sort_unstable();
+    numbers
+}
+
+/// Section `number`, from its heading to the next heading of the same
+/// level (or the end of the book); empty if the book lacks it.
+fn numbered_section(number: u8) -> &'static str {
+    let Some(start) = line_starting(&heading(number)) else {
         return "";
     };
     let body = &RULE_BOOK[start..];
@@ -67,11 +86,22 @@ pub fn section(game: &GameEntry) -> &'static str {
 }
 
 /// What `deckodds rules [GAME]` prints: the whole book, or the general
-/// part and `game`'s section.
+/// part, `game`'s section and the later sections that extend it.
 pub fn text_for(game: Option<&GameEntry>) -> String {
     match game {
         None => RULE_BOOK.to_string(),
-        Some(game) => format!("{}{}", general(), section(game)),
+        Some(game) => {
+            let mut text = format!("{}{}", general(), section(game));
+            for &later in game.later_sections {
+                // Sections end with their last line; a blank line keeps
+                // the next heading apart, as in the book.
+                if !text.ends_with("\n\n") {
+                    text.push('\n');
+                }
+                text.push_str(numbered_section(later));
+            }
+            text
+        }
     }
 }
 
@@ -107,6 +137,27 @@ mod tests {
             );
             for other in registry::GAMES.iter().filter(|&&other| other != game) {
                 assert!(!text.contains(&heading(other.rules_section)));
+            }
+        }
+    }
+
+    #[test]
+    fn later_sections_exist_come_after_the_games_and_are_printed_with_their_game() {
+        let numbers = section_numbers();
+        let mut deduplicated = numbers.clone();
+        deduplicated.dedup();
+        assert_eq!(numbers, deduplicated, "a section belongs to one game");
+        assert_eq!(numbers, (1..=numbers.len() as u8).collect::<Vec<_>>());
+        for game in registry::GAMES {
+            let printed = text_for(Some(game));
+            for &later in game.later_sections {
+                assert!(later as usize > registry::GAMES.len(), "{later}");
+                let text = numbered_section(later);
+                assert!(
+                    text.starts_with(&heading(later)),
+                    "section {later} is missing"
+                );
+                assert!(printed.contains(text), "{}: section {later}", game.id);
             }
         }
     }

@@ -39,6 +39,11 @@ pub struct GameEntry {
     /// comments and `results/` cite; the sections follow the order of
     /// [`GAMES`].
     pub rules_section: u8,
+    /// Further sections of the book for the same game, which extend the
+    /// first: blackjack's player half (6), Klondike played freely (7).
+    /// They are numbered after the five games' own sections, so that no
+    /// number ever changes; `deckodds rules GAME` prints them too.
+    pub later_sections: &'static [u8],
     /// The heading of its tables in the results index, before `(RULES.md
     /// section N)`: `Roll-Call, or Hit or Miss`.
     pub results_heading: &'static str,
@@ -67,6 +72,7 @@ pub const IDIOTS_DELIGHT: GameEntry = GameEntry {
     report_name: "idiots-delight",
     display_name: "Idiot's Delight",
     rules_section: 1,
+    later_sections: &[],
     results_heading: "Idiot's Delight",
     samples_nothing_with: &[],
     draws_own_chart_with: &[CommandWith {
@@ -84,6 +90,7 @@ pub const ROLL_CALL: GameEntry = GameEntry {
     report_name: "roll-call",
     display_name: "Roll-Call",
     rules_section: 2,
+    later_sections: &[],
     results_heading: "Roll-Call, or Hit or Miss",
     samples_nothing_with: &[],
     draws_own_chart_with: &[],
@@ -101,6 +108,7 @@ pub const PRISONERS_PATIENCE: GameEntry = GameEntry {
     report_name: "prisoners-patience",
     display_name: "Prisoner's patience",
     rules_section: 3,
+    later_sections: &[],
     results_heading: "Prisoner's patience",
     samples_nothing_with: &[CommandWith {
         command: "solve",
@@ -118,6 +126,7 @@ pub const KLONDIKE: GameEntry = GameEntry {
     report_name: "klondike",
     display_name: "Klondike",
     rules_section: 4,
+    later_sections: &[7],
     results_heading: "Klondike",
     samples_nothing_with: &[],
     draws_own_chart_with: &[],
@@ -132,6 +141,7 @@ pub const BLACKJACK: GameEntry = GameEntry {
     report_name: "blackjack-dealer",
     display_name: "Blackjack dealer",
     rules_section: 5,
+    later_sections: &[6],
     results_heading: "Blackjack dealer outcomes",
     samples_nothing_with: &[CommandWith {
         command: "compare",

@@ -7,8 +7,11 @@
 //! - `number.rs`: exact fractions or `f64`, and the dealer's outcome
 //!   probabilities for any shoe in each.
 //! - `solve.rs`: the solver (method in its module doc).
+//! - `grid.rs`: the rule grid `results/` publishes, solved rule set by rule
+//!   set.
 
 pub mod compositions;
+pub mod grid;
 pub mod number;
 pub mod rules;
 pub mod solve;

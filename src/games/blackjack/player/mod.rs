@@ -7,7 +7,9 @@
 //! - `number.rs`: exact fractions or `f64`, and the dealer's outcome
 //!   probabilities for any shoe in each.
 //! - `solve.rs`: the solver (method in its module doc).
+//! - `chart.rs`: the basic-strategy chart read off a solved table.
 
+pub mod chart;
 pub mod compositions;
 pub mod number;
 pub mod rules;

@@ -12,6 +12,7 @@ use super::chart::{
     self, BarChart, BarPanel, CriticalValue, PanelChart, Segment, Series, StackedBarChart, ZPanel,
     ZPoint, ZScorePlot,
 };
+use super::strategy_chart;
 use crate::error::{Error, Result};
 use crate::games::registry;
 
@@ -23,11 +24,15 @@ pub use super::table::thousands;
 const DRAWABLE: &str = "svg draws a report with one distribution (as bars), \
                         with several (as one panel of bars each), \
                         a blackjack-dealer report with one distribution per upcard \
-                        (as stacked bars), or a comparison whose rows carry z-scores \
-                        (as a z-score plot)";
+                        (as stacked bars), a comparison whose rows carry z-scores \
+                        (as a z-score plot), or a blackjack strategy chart (as a strategy card)";
 
 /// Draws the chart for a report's JSON, chosen by its shape:
 ///
+/// - a blackjack basic-strategy chart (a `"chart"` with hard, soft and
+///   pair rows): the coloured strategy card of
+///   [`strategy_chart::svg_from_chart_json`], the same function that draws
+///   a chart rendered directly;
 /// - a comparison (a `"comparison"` key), whose rows carry per-outcome
 ///   `z_scores` (goodness of fit, or homogeneity of two samples) or cells
 ///   with a `z` (a published table's check): a [`ZScorePlot`] with one
@@ -50,6 +55,9 @@ const DRAWABLE: &str = "svg draws a report with one distribution (as bars), \
 /// comparison without any z-score, or values the chart refuses (see
 /// [`chart::render_svg`] and its siblings).
 pub fn svg_for_report(report: &Value) -> Result<String> {
+    if strategy_chart::is_chart_json(report) {
+        return strategy_chart::svg_from_chart_json(report);
+    }
     if report.get("comparison").is_some() {
         return z_scores_svg(report);
     }

@@ -729,6 +729,44 @@ mod tests {
     }
 
     #[test]
+    fn a_strategy_chart_is_its_card() {
+        // A chart's JSON (the shape `report::strategy_chart` writes) is drawn
+        // by the strategy card's own function, the same picture as a chart
+        // rendered directly.
+        let row = |code: &str| {
+            json!({"2": code, "3": code, "4": code, "5": code, "6": code,
+                   "7": "H", "8": "H", "9": "H", "T": "H", "A": null})
+        };
+        let value = json!({
+            "game": "a-chart",
+            "method": "exact",
+            "params": {"decks": "inf", "soft17": "hit"},
+            "chart": {
+                "hard": {"16": row("S")},
+                "soft": {"18": row("Ds")},
+                "pairs": {"88": row("P")},
+                "multi_card": {"hard": {"16": row("S")}, "soft": {}},
+            },
+            "exceptions": [{"section": "hard", "row": "16", "upcard": "T",
+                            "hand": "79", "chart": "H", "best": "stand"}],
+        });
+        let svg = svg_for_report(&value).unwrap();
+        assert_eq!(svg, strategy_chart::svg_from_chart_json(&value).unwrap());
+        let shown = texts(&svg);
+        for text in [
+            "Basic strategy",
+            "infinite deck, H17 (exact)",
+            "A7 (18)",
+            "8,8",
+            "Ds",
+        ] {
+            assert!(shown.contains(&text), "{text} in {shown:?}");
+        }
+        // The exception's corner, and the legend's.
+        assert_eq!(svg.matches("<polygon").count(), 2, "{svg}");
+    }
+
+    #[test]
     fn other_shapes_are_refused_with_what_can_be_drawn() {
         let check = |value: Value, expected: &str| {
             let message = svg_for_report(&value).unwrap_err().to_string();

@@ -774,7 +774,6 @@ mod tests {
     use crate::games::blackjack::player::chart::strategy_chart;
     use crate::games::blackjack::player::{PlayerRules, SplitModel, solve_float};
     use crate::report::chart::testing::texts;
-    use crate::report::figures::svg_for_report;
 
     const GAME: &str = "blackjack-player";
 
@@ -901,14 +900,14 @@ mod tests {
     }
 
     #[test]
-    fn the_card_is_drawn_from_the_json_as_figures_draw_it() {
+    fn the_card_is_drawn_from_the_json() {
         let chart = six_decks();
         let value = strategy_chart_json(chart, GAME);
         let svg = strategy_chart_svg(chart, GAME).unwrap();
-        assert_eq!(svg, svg_for_report(&value).unwrap());
+        assert_eq!(svg, svg_from_chart_json(&value).unwrap());
         // And from the JSON as written and read back.
         let written: Value = serde_json::from_str(&render(Format::Json)).unwrap();
-        assert_eq!(svg, svg_for_report(&written).unwrap());
+        assert_eq!(svg, svg_from_chart_json(&written).unwrap());
         let shown = texts(&svg);
         for text in [
             "Basic strategy",

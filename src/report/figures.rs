@@ -12,6 +12,7 @@ use super::chart::{
     self, BarChart, BarPanel, CriticalValue, PanelChart, Segment, Series, StackedBarChart, ZPanel,
     ZPoint, ZScorePlot,
 };
+use super::strategy_chart;
 use crate::error::{Error, Result};
 use crate::games::registry;
 
@@ -23,11 +24,15 @@ pub use super::table::thousands;
 const DRAWABLE: &str = "svg draws a report with one distribution (as bars), \
                         with several (as one panel of bars each), \
                         a blackjack-dealer report with one distribution per upcard \
-                        (as stacked bars), or a comparison whose rows carry z-scores \
-                        (as a z-score plot)";
+                        (as stacked bars), a comparison whose rows carry z-scores \
+                        (as a z-score plot), or a blackjack strategy chart (as a strategy card)";
 
 /// Draws the chart for a report's JSON, chosen by its shape:
 ///
+/// - a blackjack basic-strategy chart (a `"chart"` with hard, soft and
+///   pair rows): the coloured strategy card of
+///   [`strategy_chart::svg_from_chart_json`], the same function that draws
+///   a chart rendered directly;
 /// - a comparison (a `"comparison"` key), whose rows carry per-outcome
 ///   `z_scores` (goodness of fit, or homogeneity of two samples) or cells
 ///   with a `z` (a published table's check): a [`ZScorePlot`] with one
@@ -50,6 +55,9 @@ const DRAWABLE: &str = "svg draws a report with one distribution (as bars), \
 /// comparison without any z-score, or values the chart refuses (see
 /// [`chart::render_svg`] and its siblings).
 pub fn svg_for_report(report: &Value) -> Result<String> {
+    if strategy_chart::is_chart_json(report) {
+        return strategy_chart::svg_from_chart_json(report);
+    }
     if report.get("comparison").is_some() {
         return z_scores_svg(report);
     }
@@ -718,6 +726,44 @@ mod tests {
         assert_eq!(p_text(0.004219), "p = 0.004219");
         assert_eq!(p_text(1.0), "p = 1");
         assert_eq!(p_text(0.5), "p = 0.5");
+    }
+
+    #[test]
+    fn a_strategy_chart_is_its_card() {
+        // A chart's JSON (the shape `report::strategy_chart` writes) is drawn
+        // by the strategy card's own function, the same picture as a chart
+        // rendered directly.
+        let row = |code: &str| {
+            json!({"2": code, "3": code, "4": code, "5": code, "6": code,
+                   "7": "H", "8": "H", "9": "H", "T": "H", "A": null})
+        };
+        let value = json!({
+            "game": "a-chart",
+            "method": "exact",
+            "params": {"decks": "inf", "soft17": "hit"},
+            "chart": {
+                "hard": {"16": row("S")},
+                "soft": {"18": row("Ds")},
+                "pairs": {"88": row("P")},
+                "multi_card": {"hard": {"16": row("S")}, "soft": {}},
+            },
+            "exceptions": [{"section": "hard", "row": "16", "upcard": "T",
+                            "hand": "79", "chart": "H", "best": "stand"}],
+        });
+        let svg = svg_for_report(&value).unwrap();
+        assert_eq!(svg, strategy_chart::svg_from_chart_json(&value).unwrap());
+        let shown = texts(&svg);
+        for text in [
+            "Basic strategy",
+            "infinite deck, H17 (exact)",
+            "A7 (18)",
+            "8,8",
+            "Ds",
+        ] {
+            assert!(shown.contains(&text), "{text} in {shown:?}");
+        }
+        // The exception's corner, and the legend's.
+        assert_eq!(svg.matches("<polygon").count(), 2, "{svg}");
     }
 
     #[test]

@@ -12,7 +12,8 @@
 //! `run_blocks` (the `"precision"` and `"shard"` blocks a long run adds to
 //! the JSON);
 //! `distributions` (a report in every format, led by its headline in the
-//! terminal table); `headline::versions` (one headline per version of a
+//! terminal table); `strategy_chart` (blackjack's basic-strategy chart in
+//! every format, and its SVG card from its JSON); `headline::versions` (one headline per version of a
 //! game, with each version's report); `comparison` (agreement and
 //! published-table checks); `figures` (charts drawn from a report's JSON).
 //! This file only declares them and re-exports, so that `report::Report`
@@ -26,6 +27,7 @@ pub mod figures;
 pub mod headline;
 pub mod power;
 pub mod run_blocks;
+pub mod strategy_chart;
 mod table;
 mod types;
 

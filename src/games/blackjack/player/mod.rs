@@ -9,7 +9,9 @@
 //! - `solve.rs`: the solver (method in its module doc).
 //! - `grid.rs`: the rule grid `results/` publishes, solved rule set by rule
 //!   set.
+//! - `chart.rs`: the basic-strategy chart read off a solved table.
 
+pub mod chart;
 pub mod compositions;
 pub mod grid;
 pub mod number;

@@ -10,6 +10,7 @@
 
 pub mod compositions;
 pub mod number;
+pub mod round;
 pub mod rules;
 pub mod solve;
 

@@ -255,6 +255,34 @@ criterion_group!(
     roll_call_games,
     roll_call_kernels,
     prisoners_patience_games,
-    klondike_games
+    klondike_games,
+    blackjack_round_simulation
 );
 criterion_main!(benches);
+
+/// Monte-Carlo blackjack rounds on one core (RULES.md section 6: 6 decks,
+/// S17, DAS, re-split to 4, the solved table's decisions), each dealt
+/// off the top of the full shoe: the runner's trial, exactly.
+fn blackjack_round_simulation(c: &mut Criterion) {
+    use deckodds::engine::NoProgress;
+    use deckodds::games::blackjack::player::round::RoundSimulation;
+    use deckodds::games::blackjack::player::{PlayerParams, PlayerRules, SplitModel, solve_float};
+
+    const ROUNDS: u64 = 100_000;
+    let params = PlayerParams {
+        rules: PlayerRules::default(),
+        split_model: SplitModel::Cdz,
+        removed: Vec::new(),
+    };
+    let table = solve_float(&params, &NoProgress).expect("valid rules");
+    let simulation = RoundSimulation::new(&table).expect("a cdz table of a full shoe");
+    let mut rng = stream_rng(1, 0, 0);
+    let mut shoe = simulation.new_scratch();
+    let mut counts = vec![0u64; simulation.n_bins()];
+    let mut group = c.benchmark_group("blackjack_player");
+    group.throughput(Throughput::Elements(ROUNDS));
+    group.bench_function("round_simulation", |b| {
+        b.iter(|| simulation.trials(&mut rng, &mut shoe, ROUNDS, &mut counts))
+    });
+    group.finish();
+}

@@ -27,7 +27,7 @@ use num_traits::{One, Signed, Zero};
 
 use crate::distribution::{CountDistribution, ExactDistribution, rational_to_f64};
 use crate::error::{Error, Result};
-use crate::stats::{chi_square_p_value, normal_quantile};
+use crate::stats::{chi_square_p_value, normal_quantile, two_sided_normal_p_value};
 
 /// The significance level used when the user names none: 5%.
 pub const DEFAULT_LEVEL: f64 = 0.05;
@@ -1307,6 +1307,85 @@ fn check_hands(parameter: &str, hands: f64) -> Result<f64> {
     }
 }
 
+/// A Monte-Carlo mean against the exact expectation it estimates: a
+/// two-sided z test. Made by [`mean_agreement`].
+///
+/// Guarantees: `z = (mean - exact) / standard_error` (0 when the two are
+/// equal, infinite when they differ and `standard_error` is 0); `p_value`
+/// is `P(|Z| >= |z|)` for a standard normal `Z`; `z_critical` is the
+/// `1 - level / 2` normal quantile; `agrees` exactly when `|z| <=
+/// z_critical` (equivalently `p_value >= level`). The test reads the mean
+/// as normal, which the central limit theorem makes accurate for the
+/// millions of trials a Monte-Carlo comparison uses.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct MeanAgreement {
+    /// The exact expectation.
+    pub exact: f64,
+    /// The Monte-Carlo mean.
+    pub mean: f64,
+    /// The standard error of the Monte-Carlo mean.
+    pub standard_error: f64,
+    /// `(mean - exact) / standard_error`.
+    pub z: f64,
+    /// The two-sided p-value of `z`.
+    pub p_value: f64,
+    /// The significance level of the test.
+    pub level: f64,
+    /// The largest `|z|` that agrees at `level`: the `1 - level / 2`
+    /// standard normal quantile (1.96 at 0.05; about 5.0 at 5.7e-7, the
+    /// threshold the project's Monte-Carlo tests use).
+    pub z_critical: f64,
+    /// Whether `|z| <= z_critical`.
+    pub agrees: bool,
+}
+
+/// Tests a Monte-Carlo mean (`summary_mean`, with its `standard_error`)
+/// against the `exact` expectation at significance `level`: agreement
+/// when `|z| <= z_critical`, the two-sided normal quantile of `level` (see
+/// [`MeanAgreement`]).
+///
+/// Errors: `level` is not strictly between 0 and 1, the means are not
+/// finite, or `standard_error` is negative or not finite.
+pub fn mean_agreement(
+    summary_mean: f64,
+    standard_error: f64,
+    exact: f64,
+    level: f64,
+) -> Result<MeanAgreement> {
+    check_level(level)?;
+    for (name, value) in [("mean", summary_mean), ("exact", exact)] {
+        if !value.is_finite() {
+            return Err(Error::invalid(name, value, "must be a finite number"));
+        }
+    }
+    if !(standard_error.is_finite() && standard_error >= 0.0) {
+        return Err(Error::invalid(
+            "standard_error",
+            standard_error,
+            "must be a finite number at least 0",
+        ));
+    }
+    let difference = summary_mean - exact;
+    let z = if difference == 0.0 {
+        0.0
+    } else if standard_error == 0.0 {
+        f64::INFINITY.copysign(difference)
+    } else {
+        difference / standard_error
+    };
+    let z_critical = normal_quantile(1.0 - level / 2.0);
+    Ok(MeanAgreement {
+        exact,
+        mean: summary_mean,
+        standard_error,
+        z,
+        p_value: two_sided_normal_p_value(z),
+        level,
+        z_critical,
+        agrees: z.abs() <= z_critical,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -2007,5 +2086,43 @@ mod tests {
         let check =
             check_published(&exact, &table, SampleSize::Exact, DEFAULT_LEVEL).expect("valid");
         assert!(check.all_consistent(), "{:?}", check.inconsistent);
+    }
+
+    #[test]
+    fn mean_agreement_is_a_two_sided_z_test() {
+        // 0.51 against 0.5 with standard error 0.004: z = 2.5, beyond 1.96.
+        let off = mean_agreement(0.51, 0.004, 0.5, 0.05).expect("valid");
+        assert!(close(off.z, 2.5, 1e-9), "{}", off.z);
+        assert!(close(off.z_critical, 1.959_963_984_540_054, 1e-9));
+        assert!(close(off.p_value, 0.012_419_330_651_552_2, 1e-9));
+        assert!(!off.agrees);
+        // The same difference at level 0.01 (critical 2.576) agrees.
+        let loose = mean_agreement(0.51, 0.004, 0.5, 0.01).expect("valid");
+        assert!(loose.agrees);
+        // Below the exact value the z is negative.
+        let below = mean_agreement(0.49, 0.004, 0.5, 0.05).expect("valid");
+        assert!(close(below.z, -2.5, 1e-9));
+        // No noise: equal means agree, any difference is infinitely far.
+        assert_eq!(mean_agreement(0.5, 0.0, 0.5, 0.05).unwrap().z, 0.0);
+        let certain = mean_agreement(0.5 + 1e-12, 0.0, 0.5, 0.05).unwrap();
+        assert_eq!(certain.z, f64::INFINITY);
+        assert!(!certain.agrees);
+    }
+
+    #[test]
+    fn mean_agreement_refuses_bad_input() {
+        for (mean, se, exact, level, named) in [
+            (0.0, 0.1, 0.0, 0.0, "level"),
+            (0.0, 0.1, 0.0, 1.0, "level"),
+            (f64::NAN, 0.1, 0.0, 0.05, "mean"),
+            (0.0, 0.1, f64::INFINITY, 0.05, "exact"),
+            (0.0, -0.1, 0.0, 0.05, "standard_error"),
+            (0.0, f64::NAN, 0.0, 0.05, "standard_error"),
+        ] {
+            let message = mean_agreement(mean, se, exact, level)
+                .unwrap_err()
+                .to_string();
+            assert!(message.contains(named), "{named}: {message}");
+        }
     }
 }

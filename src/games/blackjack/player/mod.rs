@@ -15,6 +15,7 @@ pub mod chart;
 pub mod compositions;
 pub mod grid;
 pub mod number;
+pub mod round;
 pub mod rules;
 pub mod solve;
 

@@ -9,6 +9,7 @@
 //! - `solve.rs`: the solver (method in its module doc).
 
 pub mod compositions;
+pub mod house_edge;
 pub mod number;
 pub mod rules;
 pub mod solve;

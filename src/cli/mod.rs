@@ -32,7 +32,10 @@ mod prisoners_patience;
 mod roll_call;
 pub mod values;
 
-pub use blackjack::{BlackjackCommand, BlackjackRules};
+pub use blackjack::{
+    BlackjackCommand, BlackjackRules, PlayerCommand, PlayerRulesArgs, PlayerSolveArgs,
+    PlayerSubcommand,
+};
 pub use common::{
     Engine, LONG_RUNS, LevelArgs, LongRunArgs, OneOrAll, OutputArgs, PartArgs, PrecisionArgs,
     RunArgs, SamplingArgs,
@@ -80,7 +83,8 @@ pub struct GlobalArgs {
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Blackjack dealer outcomes by upcard (RULES.md section 5).
+    /// Blackjack: the dealer's outcomes by upcard (RULES.md section 5), and
+    /// the player's decisions, strategy chart and house edge (section 6).
     #[command(subcommand, name = registry::BLACKJACK.id)]
     Blackjack(BlackjackCommand),
     /// Idiot's Delight: the distribution of cards left (RULES.md section 1).
@@ -194,7 +198,21 @@ impl Command {
                 ..
             }) => sampling(&s.runs, Some(precision)),
             Command::Blackjack(B::Compare { sampling: s, .. }) => sampling(&s.runs, None),
-            Command::Blackjack(B::Exact { .. } | B::Eor { .. }) => LongRunArgs::default(),
+            Command::Blackjack(B::Player(PlayerCommand::Values {
+                command: Some(player),
+                ..
+            })) => match player.as_ref() {
+                PlayerSubcommand::Compare { sampling: s, .. } => sampling(&s.runs, None),
+            },
+            Command::Blackjack(
+                B::Exact { .. }
+                | B::Eor { .. }
+                | B::Player(
+                    PlayerCommand::Values { command: None, .. }
+                    | PlayerCommand::Strategy { .. }
+                    | PlayerCommand::HouseEdge { .. },
+                ),
+            ) => LongRunArgs::default(),
             Command::IdiotsDelight(I::Exact { parts: p, .. })
             | Command::RollCall(R::Exact { parts: p, .. })
             | Command::PrisonersPatience(P::Exact { parts: p, .. }) => parts(p),

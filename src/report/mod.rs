@@ -11,8 +11,9 @@
 //! data); `headline/` (the answer a report leads with, and its lines);
 //! `run_blocks` (the `"precision"` and `"shard"` blocks a long run adds to
 //! the JSON);
-//! `distributions` (a report in every format, led by its headline in the
-//! terminal table); `headline::versions` (one headline per version of a
+//! `player` (the blackjack player's values and house edge, from the
+//! engine's tables); `distributions` (a report in every format, led by
+//! its headline in the terminal table); `headline::versions` (one headline per version of a
 //! game, with each version's report); `comparison` (agreement and
 //! published-table checks); `figures` (charts drawn from a report's JSON).
 //! This file only declares them and re-exports, so that `report::Report`
@@ -24,6 +25,7 @@ pub mod distributions;
 pub mod eor;
 pub mod figures;
 pub mod headline;
+pub mod player;
 pub mod power;
 pub mod run_blocks;
 mod table;

@@ -375,6 +375,12 @@ mod tests {
     use clap::CommandFactory;
 
     use super::*;
+    use crate::engine::NoProgress;
+    use crate::games::blackjack::player::house_edge::effect_of_removal as player_effect_of_removal;
+    use crate::games::blackjack::player::{
+        BlackjackPays, DoubleOn, PlayerParams, PlayerRules, SplitModel, Surrender, parse_hand,
+        parse_upcard,
+    };
     use crate::games::blackjack::{DealerParams, Decks, Scoring, dealer::effect_of_removal};
     use crate::games::idiots_delight::IdiotsDelight;
     use crate::games::klondike::{Klondike, KlondikeParams, parse_deal};
@@ -475,6 +481,19 @@ mod tests {
             .unwrap_err()
         };
         let klondike = |draw, passes| Klondike::new(KlondikeParams { draw, passes }).unwrap_err();
+        let player_rules = |max_hands, resplit_aces| PlayerRules {
+            max_hands,
+            resplit_aces,
+            ..PlayerRules::default()
+        };
+        let infinite_player = PlayerParams {
+            rules: PlayerRules {
+                decks: Decks::Infinite,
+                ..PlayerRules::default()
+            },
+            split_model: SplitModel::Cdz,
+            removed: Vec::new(),
+        };
         type B = BlackjackCommand;
         type I = IdiotsDelightCommand;
         type R = RollCallCommand;
@@ -521,6 +540,38 @@ mod tests {
                 named::<P>(PrisonersPatience::standard().check_deal(&[1]).unwrap_err()),
                 "--deal 1 cards: ",
             ),
+            (
+                named::<B>(player_rules(2, true).validate().unwrap_err()),
+                "--resplit-aces yes: ",
+            ),
+            (
+                named::<B>(PlayerRules::parse_max_hands("5").unwrap_err()),
+                "--max-hands 5: ",
+            ),
+            (
+                named::<B>(BlackjackPays::parse("2:1").unwrap_err()),
+                "--bj-pays 2:1: ",
+            ),
+            (
+                named::<B>(DoubleOn::parse("8-11").unwrap_err()),
+                "--double 8-11: ",
+            ),
+            (
+                named::<B>(Surrender::parse("x").unwrap_err()),
+                "--surrender x: ",
+            ),
+            (
+                named::<B>(SplitModel::parse("x").unwrap_err()),
+                "--split-model x: ",
+            ),
+            (named::<B>(parse_hand("AX").unwrap_err()), "--hand AX: "),
+            (named::<B>(parse_upcard("1").unwrap_err()), "--upcard 1: "),
+            (
+                named::<B>(
+                    player_effect_of_removal::<f64>(&infinite_player, &NoProgress).unwrap_err(),
+                ),
+                "--decks inf: ",
+            ),
             (named::<K>(klondike(2, 1)), "--draw 2: "),
             (named::<K>(klondike(1, 0)), "--passes 0: "),
             (named::<K>(parse_deal("1X").unwrap_err()), "--deal 1X: "),
@@ -543,6 +594,56 @@ mod tests {
         assert_eq!(
             named::<IdiotsDelightCommand>(deck),
             "deck 30 distinct cards: too many"
+        );
+    }
+
+    /// The player's rule options arrive as the engine's types, the same in
+    /// every player command, with RULES.md's defaults.
+    #[test]
+    fn player_rules_arrive_typed_with_the_rule_books_defaults() {
+        let rules_of = |line: &str| -> PlayerRules {
+            let cli = Cli::try_parse_from(line.split_whitespace()).unwrap();
+            let solve = match cli.command {
+                Command::Blackjack(BlackjackCommand::Player(
+                    PlayerCommand::Values { solve, .. }
+                    | PlayerCommand::Strategy { solve, .. }
+                    | PlayerCommand::HouseEdge { solve, .. },
+                )) => solve,
+                other => panic!("{line}: {other:?}"),
+            };
+            solve.rules.rules().unwrap()
+        };
+        for command in ["player", "strategy", "house-edge"] {
+            assert_eq!(
+                rules_of(&format!("deckodds blackjack {command}")),
+                PlayerRules::default(),
+                "{command}"
+            );
+        }
+        let rules = rules_of(
+            "deckodds blackjack house-edge --decks inf --h17 --enhc --bj-pays 6:5 --double 10-11 --no-das --max-hands 3 --resplit-aces --surrender late",
+        );
+        assert_eq!(
+            rules,
+            PlayerRules {
+                decks: Decks::Infinite,
+                soft17: crate::games::blackjack::Soft17::Hit,
+                hole_card: crate::games::blackjack::player::HoleCard::Enhc,
+                blackjack_pays: BlackjackPays::SixToFive,
+                double: DoubleOn::TenToEleven,
+                double_after_split: false,
+                max_hands: 3,
+                resplit_aces: true,
+                surrender: Surrender::Late,
+            }
+        );
+        // The dealer's table keeps its own --decks: 2 by default, up to 64.
+        assert!(
+            Cli::try_parse_from("deckodds blackjack exact --decks 64".split_whitespace()).is_ok()
+        );
+        assert_eq!(
+            refused("deckodds blackjack player --decks 9"),
+            "--decks 9: must be 1..=8 or \"inf\""
         );
     }
 

@@ -647,6 +647,46 @@ mod tests {
         );
     }
 
+    /// `player compare` samples as every Monte-Carlo command does: its
+    /// trials and seed typed, its long-run options gathered for the
+    /// context.
+    #[test]
+    fn player_compare_samples_with_the_common_options() {
+        let cli = Cli::try_parse_from(
+            "deckodds blackjack player compare --decks 1 --trials 2e3 --seed 7 --level 0.01 --checkpoint c.json"
+                .split_whitespace(),
+        )
+        .unwrap();
+        let long_runs = cli.command.long_run_args();
+        assert_eq!(
+            long_runs.run.checkpoint.as_deref(),
+            Some(std::path::Path::new("c.json"))
+        );
+        let Command::Blackjack(BlackjackCommand::Player(PlayerCommand::Values {
+            command: Some(player),
+            ..
+        })) = cli.command
+        else {
+            panic!("not player compare");
+        };
+        let PlayerSubcommand::Compare {
+            solve,
+            sampling,
+            level,
+            ..
+        } = *player;
+        assert_eq!(solve.rules.decks, Decks::Finite(1));
+        assert_eq!(
+            (sampling.trials, sampling.seed, level.level),
+            (2_000, 7, 0.01)
+        );
+        // Rule options go after `compare`, not before it.
+        assert!(
+            Cli::try_parse_from("deckodds blackjack player --decks 1 compare".split_whitespace())
+                .is_err()
+        );
+    }
+
     #[test]
     fn every_option_takes_a_negative_number_as_its_value() {
         let mut cli = Cli::command();

@@ -595,7 +595,7 @@ fn effects_grid<U: Number>(effects: &EffectOfRemoval<U>, decimals: usize) -> Tit
             vec![
                 value_letter(effect.removed).to_string(),
                 effect.count_in_shoe.to_string(),
-                decimal_text(effect.overall.to_f64(), decimals),
+                decimal_text(100.0 * effect.overall.to_f64(), decimals),
                 decimal_text(effect.percentage_points().to_f64(), decimals),
             ]
         })
@@ -609,7 +609,7 @@ fn effects_grid<U: Number>(effects: &EffectOfRemoval<U>, decimals: usize) -> Tit
             head: vec![
                 "removed".into(),
                 "cards in shoe".into(),
-                "overall value".into(),
+                "overall value (%)".into(),
                 "change (points)".into(),
             ],
             rows,

@@ -1,13 +1,17 @@
-//! `deckodds blackjack ...`: the dealer-outcome commands.
+//! `deckodds blackjack ...`: the dealer-outcome commands (RULES.md section
+//! 5) and the player's (section 6: `player`, `strategy`, `house-edge`).
 
 use std::path::PathBuf;
 
 use clap::{Arg, Args, Subcommand};
 
-use super::common::{OneOrAll, OutputArgs, PrecisionArgs, SamplingArgs};
+use super::common::{LevelArgs, OneOrAll, OutputArgs, PrecisionArgs, SamplingArgs};
 use super::values::{parse_count, parse_level};
 use crate::error::{Error, Result};
-use crate::games::blackjack::{DealerParams, Decks, OUTCOME_LABELS, Scoring};
+use crate::games::blackjack::player::{
+    BlackjackPays, DoubleOn, HoleCard, PlayerRules, SplitModel, Surrender, parse_hand, parse_upcard,
+};
+use crate::games::blackjack::{DealerParams, Decks, OUTCOME_LABELS, Scoring, Soft17};
 
 /// Blackjack dealer-outcome commands.
 #[derive(Debug, Subcommand)]
@@ -85,6 +89,233 @@ pub enum BlackjackCommand {
         #[command(flatten)]
         output: OutputArgs,
     },
+    /// The player's half (RULES.md section 6): `player`, `strategy`,
+    /// `house-edge`.
+    #[command(flatten)]
+    Player(PlayerCommand),
+}
+
+/// The player's commands (RULES.md section 6), each taking the same rule
+/// options ([`PlayerRulesArgs`]).
+#[derive(Debug, Subcommand)]
+pub enum PlayerCommand {
+    /// The player's decisions (RULES.md section 6): the exact value of
+    /// stand, hit, double, split and surrender for every two-card hand
+    /// against every upcard (or one hand's with --hand and --upcard), the
+    /// round's overall value and insurance's. Values are per unit bet, with
+    /// the hand's cards and the upcard out of the shoe and, under peek with
+    /// an ace or a ten up, given that the dealer has no natural. Exact
+    /// fractions by default; --float for f64 (much faster).
+    ///
+    /// `player compare` plays rounds by Monte Carlo with the same decisions
+    /// and compares their mean with the exact overall value.
+    #[command(name = "player", args_conflicts_with_subcommands = true)]
+    Values {
+        #[command(flatten)]
+        solve: PlayerSolveArgs,
+        /// One two-card hand: two values such as A7, 6T, 88 (A, 2..9, T,
+        /// J, Q, K or 10; either order). Needs --upcard.
+        #[arg(long, value_name = "HAND", value_parser = parse_hand)]
+        hand: Option<(u8, u8)>,
+        /// The dealer's upcard: A, 2..9, T (J, Q, K, 10). Alone: every hand
+        /// against it.
+        #[arg(long, value_name = "CARD", value_parser = parse_upcard)]
+        upcard: Option<u8>,
+        #[command(flatten)]
+        output: OutputArgs,
+        /// Boxed: its options are many, the player's few.
+        #[command(subcommand)]
+        command: Option<Box<PlayerSubcommand>>,
+    },
+    /// The basic-strategy chart (RULES.md section 6): for each class of
+    /// two-card hand (hard 5..20, soft 13..20, pairs) and upcard, the
+    /// action of highest value averaged over the class, with composition
+    /// exceptions marked.
+    Strategy {
+        #[command(flatten)]
+        solve: PlayerSolveArgs,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// The house edge (RULES.md section 6): the round's overall value off
+    /// the top, its negative the house edge, and the effect of removal on
+    /// it: the change, in percentage points, when one card of each value
+    /// is taken out of the shoe (strategy re-optimised each time). The
+    /// overall value is exact unless --float; the effects of removal are
+    /// computed in f64 (eleven solves) unless --exact-eor. An infinite
+    /// deck has no effect of removal (taking a card out changes nothing):
+    /// it reports the house edge alone.
+    HouseEdge {
+        #[command(flatten)]
+        solve: PlayerSolveArgs,
+        /// Compute the effects of removal exactly (eleven exact solves:
+        /// minutes for six decks) instead of in f64.
+        #[arg(long, conflicts_with = "float")]
+        exact_eor: bool,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+}
+
+/// `deckodds blackjack player ...`.
+#[derive(Debug, Subcommand)]
+pub enum PlayerSubcommand {
+    /// Monte Carlo against exact: plays rounds off the top of a full shoe
+    /// with the exact engine's decisions (the same rules and split model)
+    /// and compares their mean net result per round with the exact overall
+    /// value.
+    ///
+    /// Exit status: 0 when they agree, 1 when they do not (after the whole
+    /// report is written), 2 for bad input.
+    #[command(mut_args = rounds)]
+    Compare {
+        #[command(flatten)]
+        solve: PlayerSolveArgs,
+        #[command(flatten)]
+        sampling: SamplingArgs,
+        #[command(flatten)]
+        level: LevelArgs,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+}
+
+/// `--trials` of `player compare`, which plays rounds.
+fn rounds(arg: Arg) -> Arg {
+    match arg.get_id().as_str() {
+        "trials" => arg.help("Rounds to play (accepts 1000000, 1_000_000 or 1e6)"),
+        _ => arg,
+    }
+}
+
+/// What the player's engine solves: the rules, the split model, and the
+/// kind of number.
+#[derive(Debug, Args)]
+pub struct PlayerSolveArgs {
+    #[command(flatten)]
+    pub rules: PlayerRulesArgs,
+
+    /// How split hands are played, and so valued: cdz (each split hand
+    /// played as the unsplit optimum plays the same cards), cdp1 (the
+    /// post-split strategy optimised once, for the shoe with one more pair
+    /// card out) or cdp (optimised for each number of pair cards out). All
+    /// three coincide for an infinite deck.
+    #[arg(long, value_name = "MODEL", default_value = "cdz", value_parser = SplitModel::parse)]
+    pub split_model: SplitModel,
+
+    /// Compute in f64 instead of exact fractions: much faster, equal to
+    /// the exact values to about 1e-12; JSON then carries decimals only.
+    #[arg(long)]
+    pub float: bool,
+}
+
+/// The rules of a round between a player and the dealer (RULES.md section
+/// 6), spelled the same in every player command. Defaults are RULES.md's:
+/// 6 decks, S17, peek, 3:2, double any two, DAS, re-split to 4 hands, no
+/// re-split of aces, no surrender. (Each field is named as `PlayerRules`
+/// names the parameter, so that the library's errors find the flag.)
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Rules (RULES.md section 6)")]
+pub struct PlayerRulesArgs {
+    /// Decks in the shoe: 1..=8 (as at a table), or "inf" for an infinite
+    /// deck (every draw independent: each value 1/13, tens 4/13).
+    #[arg(long, value_name = "N|inf", default_value = "6", value_parser = parse_table_decks)]
+    pub decks: Decks,
+
+    /// The dealer hits soft 17 (H17). Default: stands on all 17s (S17).
+    #[arg(long)]
+    pub h17: bool,
+
+    /// European no hole card: the dealer takes no hole card until the
+    /// player has played, and a dealer natural then takes every bet,
+    /// doubles and splits included. Default: the dealer peeks with an ace
+    /// or a ten up, and a natural ends the round at once for one unit.
+    #[arg(long)]
+    pub enhc: bool,
+
+    /// What a player natural (a two-card 21 not from a split) pays: 3:2,
+    /// 6:5 or 1:1. It pushes against a dealer natural.
+    #[arg(
+        long = "bj-pays",
+        value_name = "PAYS",
+        default_value = "3:2",
+        value_parser = BlackjackPays::parse
+    )]
+    pub blackjack_pays: BlackjackPays,
+
+    /// Which first two cards may be doubled: any, 9-11 or 10-11 (hard
+    /// totals). A doubled hand stakes 2 and takes exactly one card.
+    #[arg(long, value_name = "RULE", default_value = "any", value_parser = DoubleOn::parse)]
+    pub double: DoubleOn,
+
+    /// No doubling after a split. Default: a split hand may double on the
+    /// totals --double allows.
+    #[arg(long)]
+    pub no_das: bool,
+
+    /// Hands in all after re-splits: 2 (split once), 3 or 4.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "4",
+        value_parser = PlayerRules::parse_max_hands
+    )]
+    pub max_hands: u8,
+
+    /// Split aces may be split again (up to --max-hands, so not with
+    /// --max-hands 2). Split aces take one card each either way.
+    #[arg(long)]
+    pub resplit_aces: bool,
+
+    /// Surrender: none, late (after the peek, half the bet back) or early
+    /// (before the peek, against any upcard).
+    #[arg(long, value_name = "RULE", default_value = "none", value_parser = Surrender::parse)]
+    pub surrender: Surrender,
+}
+
+impl PlayerRulesArgs {
+    /// The rule set these options give, checked (errors name parameters:
+    /// `resplit_aces` with two hands).
+    pub fn rules(&self) -> Result<PlayerRules> {
+        let rules = PlayerRules {
+            decks: self.decks,
+            soft17: if self.h17 { Soft17::Hit } else { Soft17::Stand },
+            hole_card: if self.enhc {
+                HoleCard::Enhc
+            } else {
+                HoleCard::Peek
+            },
+            blackjack_pays: self.blackjack_pays,
+            double: self.double,
+            double_after_split: !self.no_das,
+            max_hands: self.max_hands,
+            resplit_aces: self.resplit_aces,
+            surrender: self.surrender,
+        };
+        rules.validate()?;
+        Ok(rules)
+    }
+}
+
+/// The most decks at a table (RULES.md section 6); the engine takes up to
+/// 64, for the limit studies of its tests.
+const TABLE_DECKS: u32 = 8;
+
+/// `--decks` of the player's commands: 1..=8 or `inf` (the dealer's table
+/// takes up to 64).
+fn parse_table_decks(text: &str) -> Result<Decks> {
+    let refused = || {
+        Error::invalid(
+            "decks",
+            text.trim(),
+            format!("must be 1..={TABLE_DECKS} or \"inf\""),
+        )
+    };
+    match Decks::parse(text) {
+        Ok(Decks::Finite(n)) if n > TABLE_DECKS => Err(refused()),
+        Ok(decks) => Ok(decks),
+        Err(_) => Err(refused()),
+    }
 }
 
 /// `--trials` of the blackjack commands, which deal hands for every

@@ -32,7 +32,10 @@ mod prisoners_patience;
 mod roll_call;
 pub mod values;
 
-pub use blackjack::{BlackjackCommand, BlackjackRules};
+pub use blackjack::{
+    BlackjackCommand, BlackjackRules, PlayerCommand, PlayerRulesArgs, PlayerSolveArgs,
+    PlayerSubcommand,
+};
 pub use common::{
     Engine, LONG_RUNS, LevelArgs, LongRunArgs, OneOrAll, OutputArgs, PartArgs, PrecisionArgs,
     RunArgs, SamplingArgs,
@@ -80,7 +83,8 @@ pub struct GlobalArgs {
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Blackjack dealer outcomes by upcard (RULES.md section 5).
+    /// Blackjack: the dealer's outcomes by upcard (RULES.md section 5), and
+    /// the player's decisions, strategy chart and house edge (section 6).
     #[command(subcommand, name = registry::BLACKJACK.id)]
     Blackjack(BlackjackCommand),
     /// Idiot's Delight: the distribution of cards left (RULES.md section 1).
@@ -194,7 +198,21 @@ impl Command {
                 ..
             }) => sampling(&s.runs, Some(precision)),
             Command::Blackjack(B::Compare { sampling: s, .. }) => sampling(&s.runs, None),
-            Command::Blackjack(B::Exact { .. } | B::Eor { .. }) => LongRunArgs::default(),
+            Command::Blackjack(B::Player(PlayerCommand::Values {
+                command: Some(player),
+                ..
+            })) => match player.as_ref() {
+                PlayerSubcommand::Compare { sampling: s, .. } => sampling(&s.runs, None),
+            },
+            Command::Blackjack(
+                B::Exact { .. }
+                | B::Eor { .. }
+                | B::Player(
+                    PlayerCommand::Values { command: None, .. }
+                    | PlayerCommand::Strategy { .. }
+                    | PlayerCommand::HouseEdge { .. },
+                ),
+            ) => LongRunArgs::default(),
             Command::IdiotsDelight(I::Exact { parts: p, .. })
             | Command::RollCall(R::Exact { parts: p, .. })
             | Command::PrisonersPatience(P::Exact { parts: p, .. }) => parts(p),
@@ -357,6 +375,12 @@ mod tests {
     use clap::CommandFactory;
 
     use super::*;
+    use crate::engine::NoProgress;
+    use crate::games::blackjack::player::house_edge::effect_of_removal as player_effect_of_removal;
+    use crate::games::blackjack::player::{
+        BlackjackPays, DoubleOn, PlayerParams, PlayerRules, SplitModel, Surrender, parse_hand,
+        parse_upcard,
+    };
     use crate::games::blackjack::{DealerParams, Decks, Scoring, dealer::effect_of_removal};
     use crate::games::idiots_delight::IdiotsDelight;
     use crate::games::klondike::{Klondike, KlondikeParams, parse_deal};
@@ -457,6 +481,19 @@ mod tests {
             .unwrap_err()
         };
         let klondike = |draw, passes| Klondike::new(KlondikeParams { draw, passes }).unwrap_err();
+        let player_rules = |max_hands, resplit_aces| PlayerRules {
+            max_hands,
+            resplit_aces,
+            ..PlayerRules::default()
+        };
+        let infinite_player = PlayerParams {
+            rules: PlayerRules {
+                decks: Decks::Infinite,
+                ..PlayerRules::default()
+            },
+            split_model: SplitModel::Cdz,
+            removed: Vec::new(),
+        };
         type B = BlackjackCommand;
         type I = IdiotsDelightCommand;
         type R = RollCallCommand;
@@ -503,6 +540,38 @@ mod tests {
                 named::<P>(PrisonersPatience::standard().check_deal(&[1]).unwrap_err()),
                 "--deal 1 cards: ",
             ),
+            (
+                named::<B>(player_rules(2, true).validate().unwrap_err()),
+                "--resplit-aces yes: ",
+            ),
+            (
+                named::<B>(PlayerRules::parse_max_hands("5").unwrap_err()),
+                "--max-hands 5: ",
+            ),
+            (
+                named::<B>(BlackjackPays::parse("2:1").unwrap_err()),
+                "--bj-pays 2:1: ",
+            ),
+            (
+                named::<B>(DoubleOn::parse("8-11").unwrap_err()),
+                "--double 8-11: ",
+            ),
+            (
+                named::<B>(Surrender::parse("x").unwrap_err()),
+                "--surrender x: ",
+            ),
+            (
+                named::<B>(SplitModel::parse("x").unwrap_err()),
+                "--split-model x: ",
+            ),
+            (named::<B>(parse_hand("AX").unwrap_err()), "--hand AX: "),
+            (named::<B>(parse_upcard("1").unwrap_err()), "--upcard 1: "),
+            (
+                named::<B>(
+                    player_effect_of_removal::<f64>(&infinite_player, &NoProgress).unwrap_err(),
+                ),
+                "--decks inf: ",
+            ),
             (named::<K>(klondike(2, 1)), "--draw 2: "),
             (named::<K>(klondike(1, 0)), "--passes 0: "),
             (named::<K>(parse_deal("1X").unwrap_err()), "--deal 1X: "),
@@ -525,6 +594,96 @@ mod tests {
         assert_eq!(
             named::<IdiotsDelightCommand>(deck),
             "deck 30 distinct cards: too many"
+        );
+    }
+
+    /// The player's rule options arrive as the engine's types, the same in
+    /// every player command, with RULES.md's defaults.
+    #[test]
+    fn player_rules_arrive_typed_with_the_rule_books_defaults() {
+        let rules_of = |line: &str| -> PlayerRules {
+            let cli = Cli::try_parse_from(line.split_whitespace()).unwrap();
+            let solve = match cli.command {
+                Command::Blackjack(BlackjackCommand::Player(
+                    PlayerCommand::Values { solve, .. }
+                    | PlayerCommand::Strategy { solve, .. }
+                    | PlayerCommand::HouseEdge { solve, .. },
+                )) => solve,
+                other => panic!("{line}: {other:?}"),
+            };
+            solve.rules.rules().unwrap()
+        };
+        for command in ["player", "strategy", "house-edge"] {
+            assert_eq!(
+                rules_of(&format!("deckodds blackjack {command}")),
+                PlayerRules::default(),
+                "{command}"
+            );
+        }
+        let rules = rules_of(
+            "deckodds blackjack house-edge --decks inf --h17 --enhc --bj-pays 6:5 --double 10-11 --no-das --max-hands 3 --resplit-aces --surrender late",
+        );
+        assert_eq!(
+            rules,
+            PlayerRules {
+                decks: Decks::Infinite,
+                soft17: crate::games::blackjack::Soft17::Hit,
+                hole_card: crate::games::blackjack::player::HoleCard::Enhc,
+                blackjack_pays: BlackjackPays::SixToFive,
+                double: DoubleOn::TenToEleven,
+                double_after_split: false,
+                max_hands: 3,
+                resplit_aces: true,
+                surrender: Surrender::Late,
+            }
+        );
+        // The dealer's table keeps its own --decks: 2 by default, up to 64.
+        assert!(
+            Cli::try_parse_from("deckodds blackjack exact --decks 64".split_whitespace()).is_ok()
+        );
+        assert_eq!(
+            refused("deckodds blackjack player --decks 9"),
+            "--decks 9: must be 1..=8 or \"inf\""
+        );
+    }
+
+    /// `player compare` samples as every Monte-Carlo command does: its
+    /// trials and seed typed, its long-run options gathered for the
+    /// context.
+    #[test]
+    fn player_compare_samples_with_the_common_options() {
+        let cli = Cli::try_parse_from(
+            "deckodds blackjack player compare --decks 1 --trials 2e3 --seed 7 --level 0.01 --checkpoint c.json"
+                .split_whitespace(),
+        )
+        .unwrap();
+        let long_runs = cli.command.long_run_args();
+        assert_eq!(
+            long_runs.run.checkpoint.as_deref(),
+            Some(std::path::Path::new("c.json"))
+        );
+        let Command::Blackjack(BlackjackCommand::Player(PlayerCommand::Values {
+            command: Some(player),
+            ..
+        })) = cli.command
+        else {
+            panic!("not player compare");
+        };
+        let PlayerSubcommand::Compare {
+            solve,
+            sampling,
+            level,
+            ..
+        } = *player;
+        assert_eq!(solve.rules.decks, Decks::Finite(1));
+        assert_eq!(
+            (sampling.trials, sampling.seed, level.level),
+            (2_000, 7, 0.01)
+        );
+        // Rule options go after `compare`, not before it.
+        assert!(
+            Cli::try_parse_from("deckodds blackjack player --decks 1 compare".split_whitespace())
+                .is_err()
         );
     }
 

@@ -1,4 +1,5 @@
-//! `deckodds blackjack ...`: the dealer-outcome commands.
+//! `deckodds blackjack ...`: the dealer-outcome commands (the player's are
+//! in `blackjack_player.rs`).
 
 use std::fs;
 
@@ -63,6 +64,7 @@ fn run_command(command: BlackjackCommand, context: &Context) -> Result<()> {
             outcome,
             output,
         } => eor(&rules, outcome, &output, context),
+        BlackjackCommand::Player(command) => super::blackjack_player::run_command(command, context),
     }
 }
 

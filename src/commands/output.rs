@@ -41,8 +41,8 @@ enum Writes {
 /// at once.
 pub(super) fn check_files(cli: &Cli) -> Result<()> {
     use crate::cli::{
-        BlackjackCommand as B, IdiotsDelightCommand as I, KlondikeCommand as K,
-        PrisonersCommand as P, PublishedCounts, RollCallCommand as R,
+        BlackjackCommand as B, IdiotsDelightCommand as I, KlondikeCommand as K, PlayerCommand,
+        PlayerSubcommand, PrisonersCommand as P, PublishedCounts, RollCallCommand as R,
     };
     let mut plan = files::Plan::default();
     let named = |option: &'static str, path: &Path| files::NamedPath {
@@ -90,6 +90,22 @@ pub(super) fn check_files(cli: &Cli) -> Result<()> {
         Command::Blackjack(B::Eor { output, .. }) => {
             Some((output, Writes::NoChart("blackjack eor")))
         }
+        Command::Blackjack(B::Player(player)) => Some(match player {
+            PlayerCommand::Values {
+                command: Some(player),
+                ..
+            } => match player.as_ref() {
+                PlayerSubcommand::Compare { output, .. } => {
+                    (output, Writes::NoChart("blackjack player compare"))
+                }
+            },
+            PlayerCommand::Values { output, .. } => (output, Writes::NoChart("blackjack player")),
+            // The chart is drawn from the JSON (report::figures).
+            PlayerCommand::Strategy { output, .. } => (output, Writes::Everything),
+            PlayerCommand::HouseEdge { output, .. } => {
+                (output, Writes::NoChart("blackjack house-edge"))
+            }
+        }),
         Command::IdiotsDelight(I::Exact { output, .. } | I::Mc { output, .. }) => {
             Some((output, Writes::Everything))
         }

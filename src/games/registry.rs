@@ -153,6 +153,14 @@ pub const BLACKJACK: GameEntry = GameEntry {
     panel_key_names: &[],
 };
 
+/// The `"game"` of the blackjack player's reports (RULES.md section 6):
+/// `blackjack player`'s values and `blackjack strategy`'s chart.
+pub const BLACKJACK_PLAYER_REPORT: &str = "blackjack-player";
+
+/// The `"game"` of `blackjack house-edge`'s report: the round's value and
+/// its effects of removal (RULES.md section 6).
+pub const BLACKJACK_HOUSE_EDGE_REPORT: &str = "blackjack-house-edge";
+
 /// Every game, in the order of its section in RULES.md.
 pub const GAMES: [&GameEntry; 5] = [
     &IDIOTS_DELIGHT,

@@ -11,9 +11,11 @@
 //! data); `headline/` (the answer a report leads with, and its lines);
 //! `run_blocks` (the `"precision"` and `"shard"` blocks a long run adds to
 //! the JSON);
-//! `distributions` (a report in every format, led by its headline in the
-//! terminal table); `strategy_chart` (blackjack's basic-strategy chart in
-//! every format, and its SVG card from its JSON); `headline::versions` (one headline per version of a
+//! `player` (the blackjack player's values and house edge, from the
+//! engine's tables); `distributions` (a report in every format, led by
+//! its headline in the terminal table); `strategy_chart` (blackjack's
+//! basic-strategy chart in every format, and its SVG card from its JSON);
+//! `headline::versions` (one headline per version of a
 //! game, with each version's report); `comparison` (agreement and
 //! published-table checks); `figures` (charts drawn from a report's JSON).
 //! This file only declares them and re-exports, so that `report::Report`
@@ -25,6 +27,7 @@ pub mod distributions;
 pub mod eor;
 pub mod figures;
 pub mod headline;
+pub mod player;
 pub mod power;
 pub mod run_blocks;
 pub mod strategy_chart;

@@ -150,6 +150,27 @@ fn rows() -> Vec<Row> {
                 ("eor --outcome 22", "error: --outcome 22"),
                 ("exact --scoring lax", "error: --scoring lax"),
                 ("exact --bogus", "--bogus"),
+                // The player's commands (RULES.md section 6).
+                ("player --max-hands 5", "error: --max-hands 5"),
+                ("player --bj-pays 2:1", "error: --bj-pays 2:1"),
+                ("player --double 8-11", "error: --double 8-11"),
+                ("player --hand AX --upcard T", "error: --hand AX"),
+                ("player --upcard 1", "error: --upcard 1"),
+                (
+                    "player --resplit-aces --max-hands 2",
+                    "error: --resplit-aces yes",
+                ),
+                ("player --decks 0", "error: --decks 0"),
+                ("player --decks 9", "error: --decks 9"),
+                ("player --hand A7", "error: --hand A7"),
+                ("player --float --format svg", "draws no chart"),
+                (
+                    "house-edge --surrender sometimes",
+                    "error: --surrender sometimes",
+                ),
+                ("house-edge --exact-eor --float", "--exact-eor"),
+                ("strategy --split-model cdq", "error: --split-model cdq"),
+                ("player compare --trials 0", "error: --trials 0"),
             ]),
             json: strings(&[
                 "exact --remove 10,10,6",

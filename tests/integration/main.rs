@@ -5,6 +5,7 @@ mod blackjack_cli;
 mod blackjack_exact;
 mod blackjack_monte_carlo;
 mod blackjack_player;
+mod blackjack_player_cli;
 mod docs;
 mod files;
 mod games;

@@ -10,10 +10,14 @@
 //! - `grid.rs`: the rule grid `results/` publishes, solved rule set by rule
 //!   set.
 //! - `chart.rs`: the basic-strategy chart read off a solved table.
+//! - `house_edge.rs`: the effect of removal on the round's value.
+//! - `round.rs`: the Monte-Carlo round, played with a solved table's
+//!   decisions.
 
 pub mod chart;
 pub mod compositions;
 pub mod grid;
+pub mod house_edge;
 pub mod number;
 pub mod round;
 pub mod rules;

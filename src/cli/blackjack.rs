@@ -155,6 +155,22 @@ pub enum PlayerCommand {
         #[command(flatten)]
         output: OutputArgs,
     },
+    /// The house edge across the rule grid that tables publish (RULES.md
+    /// section 6): decks 1, 2, 4, 6, 8 × S17/H17 × DAS/no DAS × no/late
+    /// surrender, the rest the common American game (peek, 3:2, double any
+    /// two, re-split to 4 hands, no re-split of aces): 40 rule sets, a row
+    /// per deck count. Exact fractions by default (minutes); --float takes
+    /// seconds.
+    HouseEdgeGrid {
+        /// How split hands are played, and so valued (see `player --help`).
+        #[arg(long, value_name = "MODEL", default_value = "cdz", value_parser = SplitModel::parse)]
+        split_model: SplitModel,
+        /// Compute in f64 instead of exact fractions.
+        #[arg(long)]
+        float: bool,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
 }
 
 /// `deckodds blackjack player ...`.

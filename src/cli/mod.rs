@@ -210,7 +210,8 @@ impl Command {
                 | B::Player(
                     PlayerCommand::Values { command: None, .. }
                     | PlayerCommand::Strategy { .. }
-                    | PlayerCommand::HouseEdge { .. },
+                    | PlayerCommand::HouseEdge { .. }
+                    | PlayerCommand::HouseEdgeGrid { .. },
                 ),
             ) => LongRunArgs::default(),
             Command::IdiotsDelight(I::Exact { parts: p, .. })

@@ -1,4 +1,5 @@
-//! `deckodds blackjack player`, `strategy` and `house-edge`: the player's
+//! `deckodds blackjack player` (and `player compare`), `strategy`,
+//! `house-edge` and `house-edge-grid`: the player's
 //! half of blackjack (RULES.md section 6), from the rule options to the
 //! engine's tables and their reports.
 
@@ -8,21 +9,32 @@ use num_rational::BigRational;
 
 use super::context::Context;
 use super::output::{Outputs, output_format};
+use super::sampling::Sampling;
 use crate::cli::{
     LevelArgs, OutputArgs, PlayerCommand, PlayerSolveArgs, PlayerSubcommand, SamplingArgs,
 };
+use crate::compare::mean_agreement;
+use crate::engine::montecarlo::{self, RunPlan};
 use crate::error::{Error, Result};
 use crate::games::blackjack::Decks;
+use crate::games::blackjack::player::chart::strategy_chart;
+use crate::games::blackjack::player::grid::{
+    grid_progress_units, overall_values, publication_grid,
+};
 use crate::games::blackjack::player::house_edge::{
     EFFECT_FROM_BASE_PROGRESS_UNITS, EFFECT_PROGRESS_UNITS, effect_of_removal,
     effect_of_removal_from,
 };
 use crate::games::blackjack::player::number::Number;
+use crate::games::blackjack::player::round::{RoundSimulation, RoundSummary, net_distribution};
 use crate::games::blackjack::player::solve::PROGRESS_UNITS;
-use crate::games::blackjack::player::{PlayerParams, PlayerTable, hand_name, solve};
+use crate::games::blackjack::player::{PlayerParams, PlayerTable, SplitModel, hand_name, solve};
+use crate::games::registry::BLACKJACK_PLAYER_REPORT;
 use crate::report::player::{
-    HandSelection, HouseEdgeReport, render_house_edge, render_player_values,
+    HandSelection, HouseEdgeReport, RoundComparisonReport, render_house_edge,
+    render_house_edge_grid, render_player_values, render_round_comparison,
 };
+use crate::report::strategy_chart::render_strategy_chart;
 
 /// Decimals of values (and of percentages) in the table, md and latex
 /// output, unless `--digits` says otherwise: enough to tell apart actions
@@ -57,6 +69,11 @@ pub(super) fn run_command(command: PlayerCommand, context: &Context) -> Result<(
             exact_eor,
             output,
         } => house_edge(&solve, exact_eor, &output, context),
+        PlayerCommand::HouseEdgeGrid {
+            split_model,
+            float,
+            output,
+        } => house_edge_grid(split_model, float, &output, context),
     }
 }
 
@@ -176,15 +193,16 @@ fn house_edge_in<T: Number, U: Number>(
 
 /// `blackjack strategy`: the basic-strategy chart.
 fn strategy(solve: &PlayerSolveArgs, output: &OutputArgs, context: &Context) -> Result<()> {
-    let _params = player_params(solve)?;
-    let _outputs = output_format(output, VALUE_DECIMALS)?;
-    let _ = context;
-    // LEAD GLUE: strategy_chart + render_strategy_chart
-    Err(Error::invalid(
-        "blackjack strategy",
-        "(not built in)",
-        "the strategy chart is not wired into this build yet",
-    ))
+    let params = player_params(solve)?;
+    let outputs = output_format(output, VALUE_DECIMALS)?;
+    let chart = if solve.float {
+        strategy_chart(&solve_table::<f64>(&params, context)?)?
+    } else {
+        strategy_chart(&solve_table::<BigRational>(&params, context)?)?
+    };
+    outputs.emit(context, |format, options| {
+        render_strategy_chart(&chart, BLACKJACK_PLAYER_REPORT, format, options)
+    })
 }
 
 /// `blackjack player compare`: Monte-Carlo rounds against the exact
@@ -196,18 +214,86 @@ fn compare(
     output: &OutputArgs,
     context: &Context,
 ) -> Result<()> {
-    let _params = player_params(solve)?;
-    let _outputs = output_format(output, VALUE_DECIMALS)?;
-    let _ = (sampling, level, context);
-    // LEAD GLUE: RoundSimulation::new(&table) through Context::sample (as
-    // blackjack.rs's monte_carlo_counts: plan RunPlan::new(trials, seed, 0),
-    // units_per_trial 1, unit "rounds", NET_BINS bins), then
-    // RoundSummary::from_counts and compare::mean_agreement against
-    // table.overall at level.level, emitted as a comparison with
-    // context.verdict.
-    Err(Error::invalid(
-        "blackjack player compare",
-        "(not built in)",
-        "the Monte-Carlo round is not wired into this build yet",
-    ))
+    let params = player_params(solve)?;
+    let outputs = output_format(output, VALUE_DECIMALS)?;
+    if solve.float {
+        compare_in::<f64>(&params, sampling, level.level, &outputs, context)
+    } else {
+        compare_in::<BigRational>(&params, sampling, level.level, &outputs, context)
+    }
+}
+
+fn compare_in<T: Number>(
+    params: &PlayerParams,
+    sampling: &SamplingArgs,
+    level: f64,
+    outputs: &Outputs,
+    context: &Context,
+) -> Result<()> {
+    let table = solve_table::<T>(params, context)?;
+    // The rounds play the table's own decisions, so their mean estimates
+    // exactly `table.overall`.
+    let simulation = RoundSimulation::new(&table)?;
+    let seed = sampling.seed;
+    let sampled = context.sample(
+        &Sampling {
+            plan: RunPlan::new(sampling.trials, seed, 0),
+            units_per_trial: 1,
+            message: "rounds",
+            unit: "rounds",
+            outcomes: &|tally| vec![net_distribution(tally.to_vec())],
+        },
+        |progress, plan, chunks| Ok(montecarlo::run_chunks(&simulation, plan, chunks, progress)),
+    )?;
+    let summary = RoundSummary::from_counts(&sampled.tally)?;
+    let agreement = mean_agreement(
+        summary.mean,
+        summary.standard_error,
+        table.overall.to_f64(),
+        level,
+    )?;
+    let report = RoundComparisonReport {
+        params,
+        exact: &table.overall,
+        summary,
+        agreement,
+        seed,
+        net: net_distribution(sampled.tally),
+    };
+    outputs.emit(context, |format, options| {
+        render_round_comparison(&report, format, options)
+    })?;
+    context.verdict(agreement.agrees);
+    Ok(())
+}
+
+/// `blackjack house-edge-grid`: the round's value under every rule set of
+/// the publication grid.
+fn house_edge_grid(
+    split_model: SplitModel,
+    float: bool,
+    output: &OutputArgs,
+    context: &Context,
+) -> Result<()> {
+    let outputs = output_format(output, VALUE_DECIMALS)?;
+    if float {
+        house_edge_grid_in::<f64>(split_model, &outputs, context)
+    } else {
+        house_edge_grid_in::<BigRational>(split_model, &outputs, context)
+    }
+}
+
+fn house_edge_grid_in<T: Number>(
+    split_model: SplitModel,
+    outputs: &Outputs,
+    context: &Context,
+) -> Result<()> {
+    let rule_sets = publication_grid();
+    let progress = context.progress(grid_progress_units(rule_sets.len()), "solving", "upcards");
+    let rows =
+        context.with_threads(|| overall_values::<T>(&rule_sets, split_model, &progress))??;
+    drop(progress);
+    outputs.emit(context, |format, options| {
+        render_house_edge_grid(&rows, split_model, format, options)
+    })
 }

@@ -105,6 +105,9 @@ pub(super) fn check_files(cli: &Cli) -> Result<()> {
             PlayerCommand::HouseEdge { output, .. } => {
                 (output, Writes::NoChart("blackjack house-edge"))
             }
+            PlayerCommand::HouseEdgeGrid { output, .. } => {
+                (output, Writes::NoChart("blackjack house-edge-grid"))
+            }
         }),
         Command::IdiotsDelight(I::Exact { output, .. } | I::Mc { output, .. }) => {
             Some((output, Writes::Everything))

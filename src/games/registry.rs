@@ -161,6 +161,10 @@ pub const BLACKJACK_PLAYER_REPORT: &str = "blackjack-player";
 /// its effects of removal (RULES.md section 6).
 pub const BLACKJACK_HOUSE_EDGE_REPORT: &str = "blackjack-house-edge";
 
+/// The `"game"` of `blackjack house-edge-grid`'s report: the round's value
+/// under each rule set of a grid (RULES.md section 6).
+pub const BLACKJACK_HOUSE_EDGE_GRID_REPORT: &str = "blackjack-house-edge-grid";
+
 /// Every game, in the order of its section in RULES.md.
 pub const GAMES: [&GameEntry; 5] = [
     &IDIOTS_DELIGHT,

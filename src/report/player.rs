@@ -20,14 +20,20 @@ use super::table::{
     Grid, fraction_text, latex_tabular, markdown_escape, markdown_table, one_line, tabled_text,
 };
 use super::{Format, RenderOptions};
+use crate::compare::MeanAgreement;
+use crate::distribution::CountDistribution;
+use crate::games::blackjack::player::grid::GridRow;
 use crate::games::blackjack::player::house_edge::EffectOfRemoval;
 use crate::games::blackjack::player::number::Number;
+use crate::games::blackjack::player::round::RoundSummary;
 use crate::games::blackjack::player::{
-    ACTIONS, Action, HandRow, HoleCard, PlayerParams, PlayerTable, Surrender, hand_name,
-    value_letter,
+    ACTIONS, Action, HandRow, HoleCard, PlayerParams, PlayerRules, PlayerTable, SplitModel,
+    Surrender, hand_name, value_letter,
 };
 use crate::games::blackjack::{Decks, Soft17, UPCARDS};
-use crate::games::registry::{BLACKJACK_HOUSE_EDGE_REPORT, BLACKJACK_PLAYER_REPORT};
+use crate::games::registry::{
+    BLACKJACK_HOUSE_EDGE_GRID_REPORT, BLACKJACK_HOUSE_EDGE_REPORT, BLACKJACK_PLAYER_REPORT,
+};
 
 /// Decimals never go past this: an `f64` carries no more, and an absurd
 /// `--digits` must not allocate without bound.
@@ -695,6 +701,325 @@ fn house_edge_csv<T: Number, U: Number>(report: &HouseEdgeReport<'_, T, U>) -> S
         }
     }
     csv_text(&records)
+}
+
+// ---------------------------------------------------------------------------
+// `blackjack player compare`: Monte-Carlo rounds against the exact value.
+
+/// Monte-Carlo rounds played with a solved table's decisions, and the
+/// table's exact value of a round.
+pub struct RoundComparisonReport<'a, T> {
+    /// What was solved and played.
+    pub params: &'a PlayerParams,
+    /// The exact (or f64) value of a round off the top.
+    pub exact: &'a T,
+    /// The rounds' mean and spread.
+    pub summary: RoundSummary,
+    /// The mean against the value.
+    pub agreement: MeanAgreement,
+    /// The seed of the rounds.
+    pub seed: u64,
+    /// The rounds' net results, in tenths of a unit.
+    pub net: CountDistribution,
+}
+
+/// Renders a round comparison in `format`.
+///
+/// - Json (docs/CONTRACTS.md, "blackjack player compare"): game, method
+///   `"monte-carlo-vs-exact"` (or `-vs-float`), params, trials, seed,
+///   exact (the overall object), monte_carlo (mean, standard_deviation,
+///   standard_error), agreement (z, p_value, level, z_critical, agrees),
+///   verdict (`agree` or `disagree`), net (the counts by net result, only
+///   results that occurred); then `options.blocks`.
+/// - Csv: one row per figure (quantity, value).
+/// - Table, Md, Latex: the rules, then a table of the figures.
+///
+/// The text ends with a newline.
+pub fn render_round_comparison<T: Number>(
+    report: &RoundComparisonReport<'_, T>,
+    format: Format,
+    options: &RenderOptions,
+) -> String {
+    let decimals = options.percent_decimals.min(MAX_DECIMALS);
+    let agreement = &report.agreement;
+    let verdict = if agreement.agrees {
+        "agree"
+    } else {
+        "disagree"
+    };
+    let mut text = match format {
+        Format::Json => {
+            let mut root = Map::new();
+            root.insert("game".into(), json!(BLACKJACK_PLAYER_REPORT));
+            root.insert(
+                "method".into(),
+                json!(format!("monte-carlo-vs-{}", method_name::<T>())),
+            );
+            root.insert("params".into(), Value::Object(params_json(report.params)));
+            root.insert("trials".into(), json!(report.summary.n_rounds));
+            root.insert("seed".into(), json!(report.seed));
+            root.insert("exact".into(), overall_json(report.exact));
+            root.insert(
+                "monte_carlo".into(),
+                json!({
+                    "mean": report.summary.mean,
+                    "standard_deviation": report.summary.standard_deviation,
+                    "standard_error": report.summary.standard_error,
+                }),
+            );
+            root.insert(
+                "agreement".into(),
+                json!({
+                    "z": agreement.z,
+                    "p_value": agreement.p_value,
+                    "level": agreement.level,
+                    "z_critical": agreement.z_critical,
+                    "agrees": agreement.agrees,
+                }),
+            );
+            root.insert("verdict".into(), json!(verdict));
+            let net: Map<String, Value> = report
+                .net
+                .outcomes
+                .iter()
+                .zip(&report.net.counts)
+                .filter(|(_, count)| **count > 0)
+                .map(|(outcome, count)| (outcome.clone(), json!(count)))
+                .collect();
+            root.insert("net".into(), Value::Object(net));
+            options.blocks.append_to(&mut root);
+            format!("{:#}\n", Value::Object(root))
+        }
+        Format::Csv => {
+            let figures = round_comparison_figures(report);
+            let mut records: Vec<[String; 2]> = vec![["quantity".into(), "value".into()]];
+            records.extend(
+                figures
+                    .into_iter()
+                    .map(|(name, value)| [name.into(), value]),
+            );
+            csv_text(&records)
+        }
+        Format::Table | Format::Md | Format::Latex => {
+            let heading = vec![
+                format!(
+                    "Blackjack rounds, Monte Carlo ({} rounds, seed {}) against the {} value: {}",
+                    report.summary.n_rounds,
+                    report.seed,
+                    method_name::<T>(),
+                    rules_text(report.params)
+                ),
+                format!(
+                    "Verdict: {verdict} (|z| = {:.2}; agreement when |z| <= {:.2}, level {})",
+                    agreement.z.abs(),
+                    agreement.z_critical,
+                    agreement.level
+                ),
+            ];
+            let rows = vec![vec![
+                "value per round (%)".into(),
+                decimal_text(100.0 * report.exact.to_f64(), decimals),
+                decimal_text(100.0 * report.summary.mean, decimals),
+                decimal_text(100.0 * report.summary.standard_error, decimals),
+                format!("{:.2}", agreement.z),
+            ]];
+            let table = TitledGrid {
+                title: "The rounds' mean net result against the value of a round".into(),
+                grid: Grid {
+                    head: vec![
+                        "quantity".into(),
+                        method_name::<T>().into(),
+                        "Monte Carlo".into(),
+                        "standard error".into(),
+                        "z".into(),
+                    ],
+                    rows,
+                },
+            };
+            let closing = vec![format!(
+                "Standard deviation of a round's net result: {} units.",
+                decimal_text(report.summary.standard_deviation, decimals)
+            )];
+            lay_out(format, &heading, &[table], &closing)
+        }
+    };
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+/// The figures of a round comparison by name, as its CSV lists them.
+fn round_comparison_figures<T: Number>(
+    report: &RoundComparisonReport<'_, T>,
+) -> Vec<(&'static str, String)> {
+    let agreement = &report.agreement;
+    vec![
+        ("trials", report.summary.n_rounds.to_string()),
+        ("seed", report.seed.to_string()),
+        ("exact_value", fraction_or_empty(report.exact)),
+        ("exact_decimal", report.exact.to_f64().to_string()),
+        ("mean", report.summary.mean.to_string()),
+        (
+            "standard_deviation",
+            report.summary.standard_deviation.to_string(),
+        ),
+        ("standard_error", report.summary.standard_error.to_string()),
+        ("z", agreement.z.to_string()),
+        ("p_value", agreement.p_value.to_string()),
+        ("level", agreement.level.to_string()),
+        ("agrees", agreement.agrees.to_string()),
+    ]
+}
+
+// ---------------------------------------------------------------------------
+// `blackjack house-edge-grid`: the house edge across a grid of rule sets.
+
+/// The columns of a grid table: every rule but the decks, as tables name
+/// them (`S17 DAS`, `H17 no DAS LS`).
+fn grid_variant(rules: &PlayerRules) -> String {
+    let mut words = vec![match rules.soft17 {
+        Soft17::Stand => "S17",
+        Soft17::Hit => "H17",
+    }];
+    words.push(if rules.double_after_split {
+        "DAS"
+    } else {
+        "no DAS"
+    });
+    if rules.surrender != Surrender::None {
+        words.push(match rules.surrender {
+            Surrender::Late => "LS",
+            _ => "ES",
+        });
+    }
+    words.join(" ")
+}
+
+/// Renders the round's value under each rule set of a grid.
+///
+/// - Json (docs/CONTRACTS.md, "blackjack house-edge-grid"): game
+///   `blackjack-house-edge-grid`, method, split_model, then `rows`: one
+///   per rule set, in the grid's order, with its params and overall
+///   (value, decimal, house_edge_percent); then `options.blocks`.
+/// - Csv: one row per rule set: its rules, value, decimal,
+///   house_edge_percent.
+/// - Table, Md, Latex: the house edge in percent, a row per deck count and
+///   a column per combination of the other rules.
+///
+/// The text ends with a newline.
+pub fn render_house_edge_grid<T: Number>(
+    rows: &[GridRow<T>],
+    split_model: SplitModel,
+    format: Format,
+    options: &RenderOptions,
+) -> String {
+    let decimals = options.percent_decimals.min(MAX_DECIMALS);
+    let params_of = |rules: &PlayerRules| PlayerParams {
+        rules: *rules,
+        split_model,
+        removed: Vec::new(),
+    };
+    let mut text = match format {
+        Format::Json => {
+            let mut root = Map::new();
+            root.insert("game".into(), json!(BLACKJACK_HOUSE_EDGE_GRID_REPORT));
+            root.insert("method".into(), json!(method_name::<T>()));
+            root.insert("split_model".into(), json!(split_model.name()));
+            let rows: Vec<Value> = rows
+                .iter()
+                .map(|row| {
+                    json!({
+                        "params": Value::Object(params_json(&params_of(&row.rules))),
+                        "overall": overall_json(&row.overall),
+                    })
+                })
+                .collect();
+            root.insert("rows".into(), Value::Array(rows));
+            options.blocks.append_to(&mut root);
+            format!("{:#}\n", Value::Object(root))
+        }
+        Format::Csv => {
+            let mut records: Vec<Vec<String>> = Vec::new();
+            let names: Vec<&str> = PlayerRules::default()
+                .named()
+                .into_iter()
+                .map(|(name, _)| name)
+                .collect();
+            let mut head: Vec<String> = names.iter().map(|name| (*name).to_string()).collect();
+            head.extend(["value", "decimal", "house_edge_percent"].map(String::from));
+            records.push(head);
+            for row in rows {
+                let mut record: Vec<String> = row
+                    .rules
+                    .named()
+                    .into_iter()
+                    .map(|(_, value)| value)
+                    .collect();
+                record.push(fraction_or_empty(&row.overall));
+                record.push(row.overall.to_f64().to_string());
+                record.push(house_edge_percent(&row.overall).to_string());
+                records.push(record);
+            }
+            csv_text(&records)
+        }
+        Format::Table | Format::Md | Format::Latex => {
+            let mut decks: Vec<Decks> = Vec::new();
+            let mut variants: Vec<String> = Vec::new();
+            for row in rows {
+                if !decks.contains(&row.rules.decks) {
+                    decks.push(row.rules.decks);
+                }
+                let variant = grid_variant(&row.rules);
+                if !variants.contains(&variant) {
+                    variants.push(variant);
+                }
+            }
+            let table_rows = decks
+                .iter()
+                .map(|&deck_count| {
+                    let mut cells = vec![deck_count.to_string()];
+                    for variant in &variants {
+                        let cell = rows
+                            .iter()
+                            .find(|row| {
+                                row.rules.decks == deck_count
+                                    && grid_variant(&row.rules) == *variant
+                            })
+                            .map(|row| decimal_text(house_edge_percent(&row.overall), decimals))
+                            .unwrap_or_default();
+                        cells.push(cell);
+                    }
+                    cells
+                })
+                .collect();
+            let mut head = vec!["decks".to_string()];
+            head.extend(variants.iter().cloned());
+            let fixed = rows
+                .first()
+                .map_or(String::new(), |row| rules_text(&params_of(&row.rules)));
+            let heading = vec![
+                format!(
+                    "Blackjack house edge (%) across rules ({}, splits {})",
+                    method_name::<T>(),
+                    split_model.name()
+                ),
+                format!("Every rule set as this one but for decks and the columns' rules: {fixed}"),
+            ];
+            let table = TitledGrid {
+                title: "House edge in percent of the initial bet (S17/H17: the dealer stands/hits soft 17; DAS: double after split; LS: late surrender)".into(),
+                grid: Grid {
+                    head,
+                    rows: table_rows,
+                },
+            };
+            lay_out(format, &heading, &[table], &[])
+        }
+    };
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
 }
 
 #[cfg(test)]

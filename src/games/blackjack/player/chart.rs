@@ -1059,6 +1059,21 @@ mod tests {
     }
 
     #[test]
+    fn an_infinite_deck_has_no_composition_exceptions() {
+        // With every card's chance fixed, a hand's values depend on its
+        // total and softness alone, so no hand can play apart from its row.
+        let chart = chart_of(PlayerRules {
+            decks: Decks::Infinite,
+            ..PlayerRules::default()
+        });
+        assert_eq!(chart.exceptions, []);
+        assert_eq!(
+            chart.cell(Section::MultiCardHard, "16", 10),
+            Some(Cell::Hit)
+        );
+    }
+
+    #[test]
     fn codes_read_back() {
         for cell in Cell::ALL {
             assert_eq!(Cell::parse(cell.as_str()), Some(cell));

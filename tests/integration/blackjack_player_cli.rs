@@ -504,3 +504,126 @@ proptest! {
         );
     }
 }
+
+/// `blackjack strategy`: the chart's JSON contract, and the rules move the
+/// cells the printed charts say they move.
+#[test]
+fn strategy_prints_the_chart_and_rules_move_its_cells() {
+    let chart = json_of("blackjack strategy --float");
+    assert_eq!(chart["game"], BLACKJACK_PLAYER_REPORT);
+    assert_eq!(chart["method"], "float");
+    assert_eq!(params_keys(&chart), PARAM_KEYS.map(String::from).into());
+    let cell = |json: &Value, section: &str, row: &str, upcard: &str| {
+        json["chart"][section][row][upcard]
+            .as_str()
+            .unwrap_or_else(|| panic!("{section} {row} vs {upcard}: {json}"))
+            .to_string()
+    };
+    // Wizard of Odds' 4-8 deck chart, S17, DAS, no surrender
+    // (https://wizardofodds.com/games/blackjack/strategy/4-decks/).
+    assert_eq!(cell(&chart, "hard", "16", "T"), "H");
+    assert_eq!(cell(&chart, "hard", "11", "T"), "D");
+    assert_eq!(cell(&chart, "soft", "18", "3"), "Ds");
+    assert_eq!(cell(&chart, "pairs", "99", "7"), "S");
+    for upcard in UPCARD_NAMES {
+        assert_eq!(cell(&chart, "pairs", "88", upcard), "P");
+        assert!(chart["chart"]["hard"]["12"][upcard].is_string());
+    }
+    let late = json_of("blackjack strategy --float --surrender late");
+    assert_eq!(late["params"]["surrender"], "late");
+    assert_eq!(cell(&late, "hard", "16", "T"), "R");
+    assert_eq!(cell(&late, "hard", "15", "T"), "R");
+    // Exact and float give the same chart (the infinite deck, quick
+    // exactly).
+    let exact = json_of("blackjack strategy --decks inf");
+    let float = json_of("blackjack strategy --decks inf --float");
+    assert_eq!(exact["method"], "exact");
+    assert_eq!(exact["chart"], float["chart"]);
+    assert_eq!(exact["exceptions"], float["exceptions"]);
+}
+
+/// `blackjack player compare`: rounds played with the table's decisions
+/// agree with its value; the counts do not depend on the thread count;
+/// split models the rounds cannot play are refused.
+#[test]
+fn player_compare_agrees_with_the_exact_value_on_any_thread_count() {
+    let line = "blackjack player compare --decks inf --trials 200000 --seed 3";
+    let one = json_of(&format!("{line} --threads 1"));
+    let two = json_of(&format!("{line} --threads 2"));
+    assert_eq!(one["net"], two["net"]);
+    assert_eq!(one["monte_carlo"], two["monte_carlo"]);
+    assert_eq!(one["game"], BLACKJACK_PLAYER_REPORT);
+    assert_eq!(one["method"], "monte-carlo-vs-exact");
+    assert_eq!(one["trials"], 200_000);
+    let rounds: u64 = one["net"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|count| count.as_u64().unwrap())
+        .sum();
+    assert_eq!(rounds, 200_000);
+    // The exact value is the one `player` prints.
+    let exact = exact_value("exact", &one["exact"]);
+    let player = json_of("blackjack player --decks inf --upcard A");
+    assert_eq!(exact, exact_value("overall", &player["overall"]));
+    // |z| against the exact value, recomputed: well inside 5 standard
+    // errors (a fixed seed; 200,000 rounds).
+    let mean = one["monte_carlo"]["mean"].as_f64().unwrap();
+    let standard_error = one["monte_carlo"]["standard_error"].as_f64().unwrap();
+    let z = (mean - exact.to_f64().unwrap()) / standard_error;
+    assert!((z - one["agreement"]["z"].as_f64().unwrap()).abs() < 1e-9);
+    assert!(z.abs() < 5.0, "z = {z}");
+    assert_eq!(one["verdict"], "agree");
+    let refused = deckodds()
+        .args("blackjack player compare --split-model cdp1 --float --trials 100".split(' '))
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&refused.get_output().stderr).to_string();
+    assert!(stderr.starts_with("error: --split-model cdp1"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+/// `blackjack house-edge-grid`: the 40 rule sets of the publication grid,
+/// each the value `house-edge` gives for the same rules alone.
+#[test]
+fn house_edge_grid_holds_each_rule_sets_own_value() {
+    let grid = json_of("blackjack house-edge-grid --float");
+    assert_eq!(grid["game"], "blackjack-house-edge-grid");
+    let rows = grid["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 40);
+    let flags = |params: &Value| {
+        let mut line = format!("--decks {}", params["decks"].as_str().unwrap());
+        if params["soft17"] == "hit" {
+            line.push_str(" --h17");
+        }
+        if params["das"] == "no" {
+            line.push_str(" --no-das");
+        }
+        line.push_str(&format!(
+            " --surrender {}",
+            params["surrender"].as_str().unwrap()
+        ));
+        line
+    };
+    let mut seen = BTreeSet::new();
+    for row in rows {
+        assert!(seen.insert(flags(&row["params"])), "{}", row["params"]);
+    }
+    for index in [0, 7, 21, 39] {
+        let row = &rows[index];
+        let alone = json_of(&format!(
+            "blackjack house-edge --float {}",
+            flags(&row["params"])
+        ));
+        assert_eq!(row["params"], alone["params"]);
+        assert_eq!(
+            row["overall"]["decimal"], alone["overall"]["decimal"],
+            "{}",
+            row["params"]
+        );
+    }
+    let markdown = run_line("blackjack house-edge-grid --float --format md --quiet");
+    for heading in ["S17 DAS", "H17 no DAS LS", "| 8 "] {
+        assert!(markdown.contains(heading), "{heading}: {markdown}");
+    }
+}

@@ -171,6 +171,12 @@ fn rows() -> Vec<Row> {
                 ("house-edge --exact-eor --float", "--exact-eor"),
                 ("strategy --split-model cdq", "error: --split-model cdq"),
                 ("player compare --trials 0", "error: --trials 0"),
+                (
+                    "player compare --split-model cdp --trials 10",
+                    "error: --split-model cdp",
+                ),
+                ("house-edge-grid --split-model x", "error: --split-model x"),
+                ("house-edge-grid --format svg", "draws no chart"),
             ]),
             json: strings(&[
                 "exact --remove 10,10,6",

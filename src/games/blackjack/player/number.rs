@@ -50,6 +50,15 @@ pub trait Number: Clone + PartialOrd + Send + Sync + fmt::Debug + 'static {
     /// The dealer's outcome probabilities for `shoe` (which still holds the
     /// upcard) under `rules`, for every upcard the shoe can deal.
     fn dealer_rows(shoe: &Shoe, rules: DealerRules) -> DealerRows<Self>;
+    /// [`Number::dealer_rows`] for many shoes at once, in order: the same
+    /// rows, each equal to what `dealer_rows` gives for that shoe (bit for
+    /// bit in `f64`). The float kind computes [`LANES`] shoes per pass.
+    fn dealer_rows_many(shoes: &[Shoe], rules: DealerRules) -> Vec<DealerRows<Self>> {
+        shoes
+            .iter()
+            .map(|shoe| Self::dealer_rows(shoe, rules))
+            .collect()
+    }
 }
 
 impl Number for BigRational {
@@ -135,6 +144,9 @@ impl Number for f64 {
     fn dealer_rows(shoe: &Shoe, rules: DealerRules) -> DealerRows<Self> {
         FloatDealer::for_rules(rules).rows(shoe)
     }
+    fn dealer_rows_many(shoes: &[Shoe], rules: DealerRules) -> Vec<DealerRows<Self>> {
+        FloatDealer::for_rules(rules).rows_many(shoes)
+    }
 }
 
 /// A fraction as the nearest `f64`, even when numerator and denominator
@@ -206,7 +218,11 @@ struct PrefixNode {
 /// A bust is what the unbusted outcomes leave.
 pub struct FloatDealer {
     nodes: Vec<PrefixNode>,
+    /// Read by the one-shoe reference loop in tests; the kernel reads
+    /// `terms`.
+    #[cfg_attr(not(test), allow(dead_code))]
     finished: Vec<Finished>,
+    terms: Vec<Term>,
 }
 
 impl FloatDealer {
@@ -310,11 +326,276 @@ impl FloatDealer {
                 orders,
             });
         }
-        FloatDealer { nodes, finished }
+        assert!(
+            nodes.iter().all(|node| usize::from(node.depth) < MAX_DEPTH),
+            "a dealer's hand deeper than the kernel's reciprocals"
+        );
+        let terms = finished
+            .iter()
+            .flat_map(|hand| {
+                hand.orders.iter().map(move |&(upcard, orders)| Term {
+                    node: hand.node,
+                    cell: u16::from(upcard) * N_OUTCOMES as u16 + u16::from(hand.outcome),
+                    orders: f64::from(orders),
+                })
+            })
+            .collect();
+        FloatDealer {
+            nodes,
+            finished,
+            terms,
+        }
     }
 
     /// The rows for `shoe` (which still holds the upcard).
     pub fn rows(&self, shoe: &Shoe) -> DealerRows<f64> {
+        self.rows_many(std::slice::from_ref(shoe))
+            .pop()
+            .expect("one shoe in, one row set out")
+    }
+
+    /// The rows for each of `shoes`, in order, [`LANES`] shoes per pass of
+    /// the fastest kernel this CPU has. Each shoe's rows are bit for bit
+    /// what the one-shoe loop gives (the same operations in the same order,
+    /// lane by lane; no fused multiply-add).
+    pub fn rows_many(&self, shoes: &[Shoe]) -> Vec<DealerRows<f64>> {
+        self.rows_many_using(FloatKernel::fastest(), shoes)
+    }
+
+    /// [`FloatDealer::rows_many`] with a chosen kernel (which must be
+    /// [`FloatKernel::available`]).
+    pub fn rows_many_using(&self, kernel: FloatKernel, shoes: &[Shoe]) -> Vec<DealerRows<f64>> {
+        assert!(kernel.available(), "kernel {kernel:?} is not available");
+        let mut probability = vec![[0.0f64; LANES]; self.nodes.len()];
+        let mut rows = Vec::with_capacity(shoes.len());
+        for batch in shoes.chunks(LANES) {
+            let input = LaneInput::of(batch);
+            let mut cells = [[0.0f64; LANES]; N_CELLS];
+            kernel.run(self, &input, &mut probability, &mut cells);
+            for (lane, shoe) in batch.iter().enumerate() {
+                rows.push(finish_lane(shoe, &cells, lane));
+            }
+        }
+        rows
+    }
+}
+
+/// Shoes per pass of [`FloatDealer`]'s kernel.
+pub const LANES: usize = 16;
+
+/// One `f64` per shoe of a pass.
+type Lanes = [f64; LANES];
+
+/// Accumulators per pass: one per upcard and outcome.
+const N_CELLS: usize = N_VALUES * N_OUTCOMES;
+
+/// Deepest prefix node plus one (checked when the tree is built).
+const MAX_DEPTH: usize = 16;
+
+/// A finished hand's contribution to one upcard's row: flattened from
+/// [`Finished`] in the same order, so each accumulator receives the same
+/// additions in the same order as the one-shoe loop.
+#[derive(Clone, Copy)]
+struct Term {
+    node: u32,
+    /// `upcard index * N_OUTCOMES + outcome`.
+    cell: u16,
+    orders: f64,
+}
+
+/// A pass's shoes, lane by lane.
+struct LaneInput {
+    counts: [Lanes; N_VALUES],
+    /// 1 for a finite shoe (earlier cards of a value are gone), 0 for an
+    /// infinite one.
+    finite: Lanes,
+    /// `1 / (T - depth)` (`1 / T` for an infinite shoe), 0 where no card is
+    /// left.
+    reciprocal: [Lanes; MAX_DEPTH],
+}
+
+impl LaneInput {
+    /// Lanes past the batch repeat its first shoe (their results are
+    /// dropped).
+    fn of(batch: &[Shoe]) -> LaneInput {
+        let mut input = LaneInput {
+            counts: [[0.0; LANES]; N_VALUES],
+            finite: [0.0; LANES],
+            reciprocal: [[0.0; LANES]; MAX_DEPTH],
+        };
+        for lane in 0..LANES {
+            let shoe = batch.get(lane).unwrap_or(&batch[0]);
+            let total = f64::from(shoe.total());
+            for (value, counts) in input.counts.iter_mut().enumerate() {
+                counts[lane] = f64::from(shoe.counts[value]);
+            }
+            input.finite[lane] = if shoe.infinite { 0.0 } else { 1.0 };
+            for (depth, reciprocal) in input.reciprocal.iter_mut().enumerate() {
+                let left = if shoe.infinite {
+                    total
+                } else {
+                    total - depth as f64
+                };
+                reciprocal[lane] = if left > 0.0 { 1.0 / left } else { 0.0 };
+            }
+        }
+        input
+    }
+}
+
+/// One lane's accumulators as rows: conditioned on the upcard, the bust
+/// what the other outcomes leave (as the one-shoe loop does it).
+fn finish_lane(shoe: &Shoe, cells: &[Lanes; N_CELLS], lane: usize) -> DealerRows<f64> {
+    let total = f64::from(shoe.total());
+    std::array::from_fn(|upcard| {
+        let n_upcard = f64::from(shoe.counts[upcard]);
+        if n_upcard == 0.0 {
+            return None;
+        }
+        let scale = total / n_upcard;
+        let mut row: [f64; N_OUTCOMES] =
+            std::array::from_fn(|o| cells[upcard * N_OUTCOMES + o][lane] * scale);
+        let unbusted: f64 = row.iter().sum();
+        row[crate::games::blackjack::DealerOutcome::Bust.index()] = 1.0 - unbusted;
+        Some(row)
+    })
+}
+
+/// The pass itself, written once; each [`FloatKernel`] compiles it for
+/// its instruction set. Lane by lane it does what the one-shoe loop does:
+/// `parent * available * reciprocal` per node, then `cell += p * orders`
+/// per term.
+#[inline(always)]
+fn lane_pass(
+    nodes: &[PrefixNode],
+    terms: &[Term],
+    input: &LaneInput,
+    probability: &mut [Lanes],
+    cells: &mut [Lanes; N_CELLS],
+) {
+    for (index, node) in nodes.iter().enumerate() {
+        let counts = &input.counts[usize::from(node.value)];
+        let reciprocal = &input.reciprocal[usize::from(node.depth)];
+        let earlier = f64::from(node.earlier);
+        let parent: Lanes = if node.parent == u32::MAX {
+            [1.0; LANES]
+        } else {
+            probability[node.parent as usize]
+        };
+        let mut out = [0.0f64; LANES];
+        for lane in 0..LANES {
+            // For an infinite lane `counts - 0` is `counts`, and counts are
+            // never negative, so the `max` changes nothing there.
+            let available = (counts[lane] - earlier * input.finite[lane]).max(0.0);
+            out[lane] = parent[lane] * available * reciprocal[lane];
+        }
+        probability[index] = out;
+    }
+    for term in terms {
+        let p = &probability[term.node as usize];
+        let cell = &mut cells[usize::from(term.cell)];
+        for lane in 0..LANES {
+            cell[lane] += p[lane] * term.orders;
+        }
+    }
+}
+
+/// The instruction sets [`FloatDealer`]'s pass is compiled for, chosen at
+/// run time. All give bit-identical results: the same IEEE operations in
+/// the same order (Rust never fuses a multiply and an add on its own).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FloatKernel {
+    /// Any CPU.
+    Portable,
+    /// x86-64 with AVX2.
+    Avx2,
+    /// x86-64 with AVX-512F.
+    Avx512,
+}
+
+impl FloatKernel {
+    /// Every kernel, portable first.
+    pub const ALL: [FloatKernel; 3] = [
+        FloatKernel::Portable,
+        FloatKernel::Avx2,
+        FloatKernel::Avx512,
+    ];
+
+    /// Whether this CPU runs the kernel.
+    pub fn available(self) -> bool {
+        match self {
+            FloatKernel::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            FloatKernel::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(target_arch = "x86_64")]
+            FloatKernel::Avx512 => std::arch::is_x86_feature_detected!("avx512f"),
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => false,
+        }
+    }
+
+    /// The fastest available kernel (detected once).
+    pub fn fastest() -> FloatKernel {
+        static FASTEST: OnceLock<FloatKernel> = OnceLock::new();
+        *FASTEST.get_or_init(|| {
+            [FloatKernel::Avx512, FloatKernel::Avx2]
+                .into_iter()
+                .find(|kernel| kernel.available())
+                .unwrap_or(FloatKernel::Portable)
+        })
+    }
+
+    fn run(
+        self,
+        dealer: &FloatDealer,
+        input: &LaneInput,
+        probability: &mut [Lanes],
+        cells: &mut [Lanes; N_CELLS],
+    ) {
+        let (nodes, terms) = (&dealer.nodes[..], &dealer.terms[..]);
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `rows_many_using` checked that the CPU has AVX-512F.
+            FloatKernel::Avx512 => unsafe {
+                lane_pass_avx512(nodes, terms, input, probability, cells)
+            },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `rows_many_using` checked that the CPU has AVX2.
+            FloatKernel::Avx2 => unsafe { lane_pass_avx2(nodes, terms, input, probability, cells) },
+            _ => lane_pass(nodes, terms, input, probability, cells),
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn lane_pass_avx512(
+    nodes: &[PrefixNode],
+    terms: &[Term],
+    input: &LaneInput,
+    probability: &mut [Lanes],
+    cells: &mut [Lanes; N_CELLS],
+) {
+    lane_pass(nodes, terms, input, probability, cells)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn lane_pass_avx2(
+    nodes: &[PrefixNode],
+    terms: &[Term],
+    input: &LaneInput,
+    probability: &mut [Lanes],
+    cells: &mut [Lanes; N_CELLS],
+) {
+    lane_pass(nodes, terms, input, probability, cells)
+}
+
+impl FloatDealer {
+    /// The rows for `shoe`, one shoe at a time: the plain loop the lane
+    /// kernel must equal bit for bit (tests hold them to it).
+    #[cfg(test)]
+    fn rows_one_shoe(&self, shoe: &Shoe) -> DealerRows<f64> {
         let total = f64::from(shoe.total());
         // 1 / (T - depth), or 1 / T for an infinite shoe.
         let mut reciprocal = [0.0f64; 32];
@@ -427,6 +708,48 @@ mod tests {
                         (None, None) => {}
                         _ => panic!("dealable upcards differ"),
                     }
+                }
+            }
+        }
+    }
+
+    /// Every kernel this CPU has, on batches that fill some lanes and not
+    /// others, against the one-shoe loop: equal bit for bit.
+    #[test]
+    fn every_kernel_equals_the_one_shoe_loop_bit_for_bit() {
+        let mut shoes = Vec::new();
+        for decks in [1, 2, 6, 8] {
+            for removed in [&[][..], &[10, 10, 6], &[1, 1, 1, 5], &[2, 3, 4, 10, 10, 10]] {
+                shoes.push(shoe(decks, removed));
+            }
+        }
+        let mut no_fives = shoe(1, &[]);
+        no_fives.counts[4] = 0;
+        shoes.push(no_fives);
+        shoes.push(Shoe {
+            counts: PER_DECK,
+            infinite: true,
+        });
+        for soft17 in [Soft17::Stand, Soft17::Hit] {
+            let dealer = FloatDealer::for_rules(DealerRules::new(soft17));
+            let expected: Vec<DealerRows<f64>> =
+                shoes.iter().map(|s| dealer.rows_one_shoe(s)).collect();
+            let bits = |rows: &[DealerRows<f64>]| -> Vec<Option<[u64; N_OUTCOMES]>> {
+                rows.iter()
+                    .flat_map(|r| r.iter().map(|row| row.map(|row| row.map(f64::to_bits))))
+                    .collect()
+            };
+            for kernel in FloatKernel::ALL {
+                if !kernel.available() {
+                    eprintln!("kernel {kernel:?} skipped: this CPU does not have it");
+                    continue;
+                }
+                for batch in [1, 5, LANES, shoes.len()] {
+                    let got: Vec<DealerRows<f64>> = shoes
+                        .chunks(batch)
+                        .flat_map(|chunk| dealer.rows_many_using(kernel, chunk))
+                        .collect();
+                    assert_eq!(bits(&got), bits(&expected), "{soft17:?} {kernel:?} {batch}");
                 }
             }
         }

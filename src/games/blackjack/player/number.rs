@@ -222,7 +222,10 @@ pub struct FloatDealer {
     /// `terms`.
     #[cfg_attr(not(test), allow(dead_code))]
     finished: Vec<Finished>,
+    /// Every finished hand's contribution to each upcard's row, grouped
+    /// by accumulator (`cell_ends[c]` is where accumulator `c`'s end).
     terms: Vec<Term>,
+    cell_ends: [u32; N_CELLS],
 }
 
 impl FloatDealer {
@@ -327,10 +330,11 @@ impl FloatDealer {
             });
         }
         assert!(
-            nodes.iter().all(|node| usize::from(node.depth) < MAX_DEPTH),
-            "a dealer's hand deeper than the kernel's reciprocals"
+            nodes.iter().all(|node| usize::from(node.depth) < MAX_DEPTH
+                && usize::from(node.earlier) < MAX_EARLIER),
+            "a dealer's hand deeper than the kernel's tables"
         );
-        let terms = finished
+        let mut terms: Vec<Term> = finished
             .iter()
             .flat_map(|hand| {
                 hand.orders.iter().map(move |&(upcard, orders)| Term {
@@ -340,10 +344,21 @@ impl FloatDealer {
                 })
             })
             .collect();
+        // Grouped by accumulator; the sort is stable, so each accumulator
+        // still receives its additions in the one-shoe loop's order.
+        terms.sort_by_key(|term| term.cell);
+        let mut cell_ends = [0u32; N_CELLS];
+        for term in &terms {
+            cell_ends[usize::from(term.cell)] += 1;
+        }
+        for cell in 1..N_CELLS {
+            cell_ends[cell] += cell_ends[cell - 1];
+        }
         FloatDealer {
             nodes,
             finished,
             terms,
+            cell_ends,
         }
     }
 
@@ -392,6 +407,10 @@ const N_CELLS: usize = N_VALUES * N_OUTCOMES;
 /// Deepest prefix node plus one (checked when the tree is built).
 const MAX_DEPTH: usize = 16;
 
+/// Most cards of one value before a node's, plus one (checked when the
+/// tree is built).
+const MAX_EARLIER: usize = 16;
+
 /// A finished hand's contribution to one upcard's row: flattened from
 /// [`Finished`] in the same order, so each accumulator receives the same
 /// additions in the same order as the one-shoe loop.
@@ -405,10 +424,10 @@ struct Term {
 
 /// A pass's shoes, lane by lane.
 struct LaneInput {
-    counts: [Lanes; N_VALUES],
-    /// 1 for a finite shoe (earlier cards of a value are gone), 0 for an
-    /// infinite one.
-    finite: Lanes,
+    /// Cards of a value left once `earlier` of them are out: `max(n -
+    /// earlier, 0)` for a finite shoe, `n` for an infinite one (computed as
+    /// `max(n - earlier * 0, 0)`, which is `n`), indexed `[value][earlier]`.
+    available: [[Lanes; MAX_EARLIER]; N_VALUES],
     /// `1 / (T - depth)` (`1 / T` for an infinite shoe), 0 where no card is
     /// left.
     reciprocal: [Lanes; MAX_DEPTH],
@@ -419,17 +438,19 @@ impl LaneInput {
     /// dropped).
     fn of(batch: &[Shoe]) -> LaneInput {
         let mut input = LaneInput {
-            counts: [[0.0; LANES]; N_VALUES],
-            finite: [0.0; LANES],
+            available: [[[0.0; LANES]; MAX_EARLIER]; N_VALUES],
             reciprocal: [[0.0; LANES]; MAX_DEPTH],
         };
         for lane in 0..LANES {
             let shoe = batch.get(lane).unwrap_or(&batch[0]);
             let total = f64::from(shoe.total());
-            for (value, counts) in input.counts.iter_mut().enumerate() {
-                counts[lane] = f64::from(shoe.counts[value]);
+            let finite = if shoe.infinite { 0.0 } else { 1.0 };
+            for (value, available) in input.available.iter_mut().enumerate() {
+                let count = f64::from(shoe.counts[value]);
+                for (earlier, available) in available.iter_mut().enumerate() {
+                    available[lane] = (count - earlier as f64 * finite).max(0.0);
+                }
             }
-            input.finite[lane] = if shoe.infinite { 0.0 } else { 1.0 };
             for (depth, reciprocal) in input.reciprocal.iter_mut().enumerate() {
                 let left = if shoe.infinite {
                     total
@@ -467,16 +488,14 @@ fn finish_lane(shoe: &Shoe, cells: &[Lanes; N_CELLS], lane: usize) -> DealerRows
 /// per term.
 #[inline(always)]
 fn lane_pass(
-    nodes: &[PrefixNode],
-    terms: &[Term],
+    dealer: &FloatDealer,
     input: &LaneInput,
     probability: &mut [Lanes],
     cells: &mut [Lanes; N_CELLS],
 ) {
-    for (index, node) in nodes.iter().enumerate() {
-        let counts = &input.counts[usize::from(node.value)];
+    for (index, node) in dealer.nodes.iter().enumerate() {
+        let available = &input.available[usize::from(node.value)][usize::from(node.earlier)];
         let reciprocal = &input.reciprocal[usize::from(node.depth)];
-        let earlier = f64::from(node.earlier);
         let parent: Lanes = if node.parent == u32::MAX {
             [1.0; LANES]
         } else {
@@ -484,19 +503,22 @@ fn lane_pass(
         };
         let mut out = [0.0f64; LANES];
         for lane in 0..LANES {
-            // For an infinite lane `counts - 0` is `counts`, and counts are
-            // never negative, so the `max` changes nothing there.
-            let available = (counts[lane] - earlier * input.finite[lane]).max(0.0);
-            out[lane] = parent[lane] * available * reciprocal[lane];
+            out[lane] = parent[lane] * available[lane] * reciprocal[lane];
         }
         probability[index] = out;
     }
-    for term in terms {
-        let p = &probability[term.node as usize];
-        let cell = &mut cells[usize::from(term.cell)];
-        for lane in 0..LANES {
-            cell[lane] += p[lane] * term.orders;
+    // Each accumulator in registers, its terms in order.
+    let mut start = 0;
+    for (cell, &end) in cells.iter_mut().zip(&dealer.cell_ends) {
+        let mut sum = [0.0f64; LANES];
+        for term in &dealer.terms[start..end as usize] {
+            let p = &probability[term.node as usize];
+            for lane in 0..LANES {
+                sum[lane] += p[lane] * term.orders;
+            }
         }
+        *cell = sum;
+        start = end as usize;
     }
 }
 
@@ -552,17 +574,14 @@ impl FloatKernel {
         probability: &mut [Lanes],
         cells: &mut [Lanes; N_CELLS],
     ) {
-        let (nodes, terms) = (&dealer.nodes[..], &dealer.terms[..]);
         match self {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `rows_many_using` checked that the CPU has AVX-512F.
-            FloatKernel::Avx512 => unsafe {
-                lane_pass_avx512(nodes, terms, input, probability, cells)
-            },
+            FloatKernel::Avx512 => unsafe { lane_pass_avx512(dealer, input, probability, cells) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `rows_many_using` checked that the CPU has AVX2.
-            FloatKernel::Avx2 => unsafe { lane_pass_avx2(nodes, terms, input, probability, cells) },
-            _ => lane_pass(nodes, terms, input, probability, cells),
+            FloatKernel::Avx2 => unsafe { lane_pass_avx2(dealer, input, probability, cells) },
+            _ => lane_pass(dealer, input, probability, cells),
         }
     }
 }
@@ -570,25 +589,23 @@ impl FloatKernel {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 fn lane_pass_avx512(
-    nodes: &[PrefixNode],
-    terms: &[Term],
+    dealer: &FloatDealer,
     input: &LaneInput,
     probability: &mut [Lanes],
     cells: &mut [Lanes; N_CELLS],
 ) {
-    lane_pass(nodes, terms, input, probability, cells)
+    lane_pass(dealer, input, probability, cells)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn lane_pass_avx2(
-    nodes: &[PrefixNode],
-    terms: &[Term],
+    dealer: &FloatDealer,
     input: &LaneInput,
     probability: &mut [Lanes],
     cells: &mut [Lanes; N_CELLS],
 ) {
-    lane_pass(nodes, terms, input, probability, cells)
+    lane_pass(dealer, input, probability, cells)
 }
 
 impl FloatDealer {

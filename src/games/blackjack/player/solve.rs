@@ -624,8 +624,9 @@ impl<T: Number> Removals<T> {
 
     /// Computes the rows of every shoe registered since the last call.
     fn compute(&mut self, rules: DealerRules) {
+        // Chunks of many passes: each call sets up its scratch once.
         let batches: Vec<Vec<DealerRows<T>>> = self.shoes[self.rows.len()..]
-            .par_chunks(LANES)
+            .par_chunks(16 * LANES)
             .map(|batch| T::dealer_rows_many(batch, rules))
             .collect();
         self.rows.extend(batches.into_iter().flatten());

@@ -624,9 +624,16 @@ impl<T: Number> Removals<T> {
 
     /// Computes the rows of every shoe registered since the last call.
     fn compute(&mut self, rules: DealerRules) {
-        // Chunks of many passes: each call sets up its scratch once.
-        let batches: Vec<Vec<DealerRows<T>>> = self.shoes[self.rows.len()..]
-            .par_chunks(16 * LANES)
+        // A few large chunks per thread: each call sets up its scratch
+        // once, in whole passes.
+        let pending = &self.shoes[self.rows.len()..];
+        let chunk = pending
+            .len()
+            .div_ceil(4 * rayon::current_num_threads())
+            .next_multiple_of(LANES)
+            .max(LANES);
+        let batches: Vec<Vec<DealerRows<T>>> = pending
+            .par_chunks(chunk)
             .map(|batch| T::dealer_rows_many(batch, rules))
             .collect();
         self.rows.extend(batches.into_iter().flatten());

@@ -781,3 +781,114 @@ fn large_shoes_approach_the_infinite_deck() {
     // Roughly as 1/decks: 64 decks are at least 32 times closer than one.
     assert!(distances[6] < distances[0] / 32.0, "{distances:?}");
 }
+
+/// Every two-card hand and every composition's stand, hit and double,
+/// against every upcard, for one full deck under rules other than the
+/// default's: the float mode within 1e-12 of the exact one.
+#[test]
+fn float_equals_exact_on_every_hand() {
+    let params = params(
+        one_deck(PlayerRules {
+            soft17: Soft17::Hit,
+            resplit_aces: true,
+            surrender: Surrender::Late,
+            ..PlayerRules::default()
+        }),
+        &[],
+    );
+    float_equals_exact(&params);
+    let exact = solve_exact(&params, &NoProgress).unwrap();
+    let float = solve_float(&params, &NoProgress).unwrap();
+    let near = |e: &BigRational, f: f64| (e.to_f64().unwrap() - f).abs() < 1e-12;
+    let mut compared = 0;
+    for (index, (e, f)) in exact
+        .compositions
+        .iter()
+        .zip(&float.compositions)
+        .enumerate()
+    {
+        for (upcard, (e, f)) in e.iter().zip(f).enumerate() {
+            match (e, f) {
+                (Some(e), Some(f)) => {
+                    let cell = (index, upcard + 1);
+                    assert!(near(&e.stand, f.stand), "{cell:?} stand");
+                    assert!(near(&e.hit, f.hit), "{cell:?} hit");
+                    match (&e.double, f.double) {
+                        (Some(e), Some(f)) => assert!(near(e, f), "{cell:?} double"),
+                        (None, None) => {}
+                        _ => panic!("{cell:?}: double allowed in one only"),
+                    }
+                    compared += 1;
+                }
+                (None, None) => {}
+                _ => panic!(
+                    "composition {index} upcard {}: valued in one only",
+                    upcard + 1
+                ),
+            }
+        }
+    }
+    // Every composition of two or more cards a full deck can deal with the
+    // upcard out (19,620 pairs of composition and upcard): far more than
+    // the 550 two-card cells.
+    assert!(compared > 10_000, "{compared}");
+}
+
+/// The round's value, pinned as exact fractions, for rule sets on small
+/// shoes where the solver's split worlds, the dealer's shoes it numbers and
+/// its plans all come into play. The fractions are the card-by-card brute
+/// force's (`BruteForce::round_value` above, playing the solved table's
+/// decisions), printed once when this test was written; they do not come
+/// from the solver.
+#[test]
+fn overall_values_are_pinned() {
+    let base = one_deck(PlayerRules::default());
+    let pinned = [
+        (base, HIGH_CARDS.to_vec(), (8437577987, 46569773250)),
+        (
+            PlayerRules {
+                hole_card: HoleCard::Enhc,
+                soft17: Soft17::Hit,
+                blackjack_pays: BlackjackPays::SixToFive,
+                surrender: Surrender::Late,
+                ..base
+            },
+            HIGH_CARDS.to_vec(),
+            (412911497, 1655814160),
+        ),
+        (
+            PlayerRules {
+                hole_card: HoleCard::Enhc,
+                resplit_aces: true,
+                ..base
+            },
+            aces_twos_eights_tens(),
+            (2587429739, 11583668250),
+        ),
+        (
+            PlayerRules {
+                max_hands: 3,
+                resplit_aces: true,
+                double_after_split: false,
+                surrender: Surrender::Early,
+                ..base
+            },
+            aces_twos_eights_tens(),
+            (28401305308, 105411381075),
+        ),
+        (
+            PlayerRules {
+                max_hands: 2,
+                double: DoubleOn::TenToEleven,
+                soft17: Soft17::Hit,
+                ..base
+            },
+            aces_twos_eights_tens(),
+            (177906492497, 1054113810750),
+        ),
+    ];
+    for (rules, removed, (numerator, denominator)) in pinned {
+        let table = solve_exact(&params(rules, &removed), &NoProgress).unwrap();
+        assert_eq!(table.overall, ratio(numerator, denominator), "{rules:?}");
+    }
+}

@@ -50,6 +50,15 @@ pub trait Number: Clone + PartialOrd + Send + Sync + fmt::Debug + 'static {
     /// The dealer's outcome probabilities for `shoe` (which still holds the
     /// upcard) under `rules`, for every upcard the shoe can deal.
     fn dealer_rows(shoe: &Shoe, rules: DealerRules) -> DealerRows<Self>;
+    /// [`Number::dealer_rows`] for many shoes at once, in order: the same
+    /// rows, each equal to what `dealer_rows` gives for that shoe (bit for
+    /// bit in `f64`). The float kind computes [`LANES`] shoes per pass.
+    fn dealer_rows_many(shoes: &[Shoe], rules: DealerRules) -> Vec<DealerRows<Self>> {
+        shoes
+            .iter()
+            .map(|shoe| Self::dealer_rows(shoe, rules))
+            .collect()
+    }
 }
 
 impl Number for BigRational {
@@ -135,6 +144,9 @@ impl Number for f64 {
     fn dealer_rows(shoe: &Shoe, rules: DealerRules) -> DealerRows<Self> {
         FloatDealer::for_rules(rules).rows(shoe)
     }
+    fn dealer_rows_many(shoes: &[Shoe], rules: DealerRules) -> Vec<DealerRows<Self>> {
+        FloatDealer::for_rules(rules).rows_many(shoes)
+    }
 }
 
 /// A fraction as the nearest `f64`, even when numerator and denominator
@@ -206,7 +218,14 @@ struct PrefixNode {
 /// A bust is what the unbusted outcomes leave.
 pub struct FloatDealer {
     nodes: Vec<PrefixNode>,
+    /// Read by the one-shoe reference loop in tests; the kernel reads
+    /// `terms`.
+    #[cfg_attr(not(test), allow(dead_code))]
     finished: Vec<Finished>,
+    /// Every finished hand's contribution to each upcard's row, grouped
+    /// by accumulator (`cell_ends[c]` is where accumulator `c`'s end).
+    terms: Vec<Term>,
+    cell_ends: [u32; N_CELLS],
 }
 
 impl FloatDealer {
@@ -310,11 +329,290 @@ impl FloatDealer {
                 orders,
             });
         }
-        FloatDealer { nodes, finished }
+        assert!(
+            nodes.iter().all(|node| usize::from(node.depth) < MAX_DEPTH
+                && usize::from(node.earlier) < MAX_EARLIER),
+            "a dealer's hand deeper than the kernel's tables"
+        );
+        let mut terms: Vec<Term> = finished
+            .iter()
+            .flat_map(|hand| {
+                hand.orders.iter().map(move |&(upcard, orders)| Term {
+                    node: hand.node,
+                    cell: u16::from(upcard) * N_OUTCOMES as u16 + u16::from(hand.outcome),
+                    orders: f64::from(orders),
+                })
+            })
+            .collect();
+        // Grouped by accumulator; the sort is stable, so each accumulator
+        // still receives its additions in the one-shoe loop's order.
+        terms.sort_by_key(|term| term.cell);
+        let mut cell_ends = [0u32; N_CELLS];
+        for term in &terms {
+            cell_ends[usize::from(term.cell)] += 1;
+        }
+        for cell in 1..N_CELLS {
+            cell_ends[cell] += cell_ends[cell - 1];
+        }
+        FloatDealer {
+            nodes,
+            finished,
+            terms,
+            cell_ends,
+        }
     }
 
     /// The rows for `shoe` (which still holds the upcard).
     pub fn rows(&self, shoe: &Shoe) -> DealerRows<f64> {
+        self.rows_many(std::slice::from_ref(shoe))
+            .pop()
+            .expect("one shoe in, one row set out")
+    }
+
+    /// The rows for each of `shoes`, in order, [`LANES`] shoes per pass of
+    /// the fastest kernel this CPU has. Each shoe's rows are bit for bit
+    /// what the one-shoe loop gives (the same operations in the same order,
+    /// lane by lane; no fused multiply-add).
+    pub fn rows_many(&self, shoes: &[Shoe]) -> Vec<DealerRows<f64>> {
+        self.rows_many_using(FloatKernel::fastest(), shoes)
+    }
+
+    /// [`FloatDealer::rows_many`] with a chosen kernel (which must be
+    /// [`FloatKernel::available`]).
+    pub fn rows_many_using(&self, kernel: FloatKernel, shoes: &[Shoe]) -> Vec<DealerRows<f64>> {
+        assert!(kernel.available(), "kernel {kernel:?} is not available");
+        let mut probability = vec![[0.0f64; LANES]; self.nodes.len()];
+        let mut rows = Vec::with_capacity(shoes.len());
+        for batch in shoes.chunks(LANES) {
+            let input = LaneInput::of(batch);
+            let mut cells = [[0.0f64; LANES]; N_CELLS];
+            kernel.run(self, &input, &mut probability, &mut cells);
+            for (lane, shoe) in batch.iter().enumerate() {
+                rows.push(finish_lane(shoe, &cells, lane));
+            }
+        }
+        rows
+    }
+}
+
+/// Shoes per pass of [`FloatDealer`]'s kernel.
+pub const LANES: usize = 16;
+
+/// One `f64` per shoe of a pass.
+type Lanes = [f64; LANES];
+
+/// Accumulators per pass: one per upcard and outcome.
+const N_CELLS: usize = N_VALUES * N_OUTCOMES;
+
+/// Deepest prefix node plus one (checked when the tree is built).
+const MAX_DEPTH: usize = 16;
+
+/// Most cards of one value before a node's, plus one (checked when the
+/// tree is built).
+const MAX_EARLIER: usize = 16;
+
+/// A finished hand's contribution to one upcard's row: flattened from
+/// [`Finished`] in the same order, so each accumulator receives the same
+/// additions in the same order as the one-shoe loop.
+#[derive(Clone, Copy)]
+struct Term {
+    node: u32,
+    /// `upcard index * N_OUTCOMES + outcome`.
+    cell: u16,
+    orders: f64,
+}
+
+/// A pass's shoes, lane by lane.
+struct LaneInput {
+    /// Cards of a value left once `earlier` of them are out: `max(n -
+    /// earlier, 0)` for a finite shoe, `n` for an infinite one (computed as
+    /// `max(n - earlier * 0, 0)`, which is `n`), indexed `[value][earlier]`.
+    available: [[Lanes; MAX_EARLIER]; N_VALUES],
+    /// `1 / (T - depth)` (`1 / T` for an infinite shoe), 0 where no card is
+    /// left.
+    reciprocal: [Lanes; MAX_DEPTH],
+}
+
+impl LaneInput {
+    /// Lanes past the batch repeat its first shoe (their results are
+    /// dropped).
+    fn of(batch: &[Shoe]) -> LaneInput {
+        let mut input = LaneInput {
+            available: [[[0.0; LANES]; MAX_EARLIER]; N_VALUES],
+            reciprocal: [[0.0; LANES]; MAX_DEPTH],
+        };
+        for lane in 0..LANES {
+            let shoe = batch.get(lane).unwrap_or(&batch[0]);
+            let total = f64::from(shoe.total());
+            let finite = if shoe.infinite { 0.0 } else { 1.0 };
+            for (value, available) in input.available.iter_mut().enumerate() {
+                let count = f64::from(shoe.counts[value]);
+                for (earlier, available) in available.iter_mut().enumerate() {
+                    available[lane] = (count - earlier as f64 * finite).max(0.0);
+                }
+            }
+            for (depth, reciprocal) in input.reciprocal.iter_mut().enumerate() {
+                let left = if shoe.infinite {
+                    total
+                } else {
+                    total - depth as f64
+                };
+                reciprocal[lane] = if left > 0.0 { 1.0 / left } else { 0.0 };
+            }
+        }
+        input
+    }
+}
+
+/// One lane's accumulators as rows: conditioned on the upcard, the bust
+/// what the other outcomes leave (as the one-shoe loop does it).
+fn finish_lane(shoe: &Shoe, cells: &[Lanes; N_CELLS], lane: usize) -> DealerRows<f64> {
+    let total = f64::from(shoe.total());
+    std::array::from_fn(|upcard| {
+        let n_upcard = f64::from(shoe.counts[upcard]);
+        if n_upcard == 0.0 {
+            return None;
+        }
+        let scale = total / n_upcard;
+        let mut row: [f64; N_OUTCOMES] =
+            std::array::from_fn(|o| cells[upcard * N_OUTCOMES + o][lane] * scale);
+        let unbusted: f64 = row.iter().sum();
+        row[crate::games::blackjack::DealerOutcome::Bust.index()] = 1.0 - unbusted;
+        Some(row)
+    })
+}
+
+/// The pass itself, written once; each [`FloatKernel`] compiles it for
+/// its instruction set. Lane by lane it does what the one-shoe loop does:
+/// `parent * available * reciprocal` per node, then `cell += p * orders`
+/// per term.
+#[inline(always)]
+fn lane_pass(
+    dealer: &FloatDealer,
+    input: &LaneInput,
+    probability: &mut [Lanes],
+    cells: &mut [Lanes; N_CELLS],
+) {
+    for (index, node) in dealer.nodes.iter().enumerate() {
+        let available = &input.available[usize::from(node.value)][usize::from(node.earlier)];
+        let reciprocal = &input.reciprocal[usize::from(node.depth)];
+        let parent: Lanes = if node.parent == u32::MAX {
+            [1.0; LANES]
+        } else {
+            probability[node.parent as usize]
+        };
+        let mut out = [0.0f64; LANES];
+        for lane in 0..LANES {
+            out[lane] = parent[lane] * available[lane] * reciprocal[lane];
+        }
+        probability[index] = out;
+    }
+    // Each accumulator in registers, its terms in order.
+    let mut start = 0;
+    for (cell, &end) in cells.iter_mut().zip(&dealer.cell_ends) {
+        let mut sum = [0.0f64; LANES];
+        for term in &dealer.terms[start..end as usize] {
+            let p = &probability[term.node as usize];
+            for lane in 0..LANES {
+                sum[lane] += p[lane] * term.orders;
+            }
+        }
+        *cell = sum;
+        start = end as usize;
+    }
+}
+
+/// The instruction sets [`FloatDealer`]'s pass is compiled for, chosen at
+/// run time. All give bit-identical results: the same IEEE operations in
+/// the same order (Rust never fuses a multiply and an add on its own).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FloatKernel {
+    /// Any CPU.
+    Portable,
+    /// x86-64 with AVX2.
+    Avx2,
+    /// x86-64 with AVX-512F.
+    Avx512,
+}
+
+impl FloatKernel {
+    /// Every kernel, portable first.
+    pub const ALL: [FloatKernel; 3] = [
+        FloatKernel::Portable,
+        FloatKernel::Avx2,
+        FloatKernel::Avx512,
+    ];
+
+    /// Whether this CPU runs the kernel.
+    pub fn available(self) -> bool {
+        match self {
+            FloatKernel::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            FloatKernel::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(target_arch = "x86_64")]
+            FloatKernel::Avx512 => std::arch::is_x86_feature_detected!("avx512f"),
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => false,
+        }
+    }
+
+    /// The fastest available kernel (detected once).
+    pub fn fastest() -> FloatKernel {
+        static FASTEST: OnceLock<FloatKernel> = OnceLock::new();
+        *FASTEST.get_or_init(|| {
+            [FloatKernel::Avx512, FloatKernel::Avx2]
+                .into_iter()
+                .find(|kernel| kernel.available())
+                .unwrap_or(FloatKernel::Portable)
+        })
+    }
+
+    fn run(
+        self,
+        dealer: &FloatDealer,
+        input: &LaneInput,
+        probability: &mut [Lanes],
+        cells: &mut [Lanes; N_CELLS],
+    ) {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `rows_many_using` checked that the CPU has AVX-512F.
+            FloatKernel::Avx512 => unsafe { lane_pass_avx512(dealer, input, probability, cells) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `rows_many_using` checked that the CPU has AVX2.
+            FloatKernel::Avx2 => unsafe { lane_pass_avx2(dealer, input, probability, cells) },
+            _ => lane_pass(dealer, input, probability, cells),
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn lane_pass_avx512(
+    dealer: &FloatDealer,
+    input: &LaneInput,
+    probability: &mut [Lanes],
+    cells: &mut [Lanes; N_CELLS],
+) {
+    lane_pass(dealer, input, probability, cells)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn lane_pass_avx2(
+    dealer: &FloatDealer,
+    input: &LaneInput,
+    probability: &mut [Lanes],
+    cells: &mut [Lanes; N_CELLS],
+) {
+    lane_pass(dealer, input, probability, cells)
+}
+
+impl FloatDealer {
+    /// The rows for `shoe`, one shoe at a time: the plain loop the lane
+    /// kernel must equal bit for bit (tests hold them to it).
+    #[cfg(test)]
+    fn rows_one_shoe(&self, shoe: &Shoe) -> DealerRows<f64> {
         let total = f64::from(shoe.total());
         // 1 / (T - depth), or 1 / T for an infinite shoe.
         let mut reciprocal = [0.0f64; 32];
@@ -427,6 +725,48 @@ mod tests {
                         (None, None) => {}
                         _ => panic!("dealable upcards differ"),
                     }
+                }
+            }
+        }
+    }
+
+    /// Every kernel this CPU has, on batches that fill some lanes and not
+    /// others, against the one-shoe loop: equal bit for bit.
+    #[test]
+    fn every_kernel_equals_the_one_shoe_loop_bit_for_bit() {
+        let mut shoes = Vec::new();
+        for decks in [1, 2, 6, 8] {
+            for removed in [&[][..], &[10, 10, 6], &[1, 1, 1, 5], &[2, 3, 4, 10, 10, 10]] {
+                shoes.push(shoe(decks, removed));
+            }
+        }
+        let mut no_fives = shoe(1, &[]);
+        no_fives.counts[4] = 0;
+        shoes.push(no_fives);
+        shoes.push(Shoe {
+            counts: PER_DECK,
+            infinite: true,
+        });
+        for soft17 in [Soft17::Stand, Soft17::Hit] {
+            let dealer = FloatDealer::for_rules(DealerRules::new(soft17));
+            let expected: Vec<DealerRows<f64>> =
+                shoes.iter().map(|s| dealer.rows_one_shoe(s)).collect();
+            let bits = |rows: &[DealerRows<f64>]| -> Vec<Option<[u64; N_OUTCOMES]>> {
+                rows.iter()
+                    .flat_map(|r| r.iter().map(|row| row.map(|row| row.map(f64::to_bits))))
+                    .collect()
+            };
+            for kernel in FloatKernel::ALL {
+                if !kernel.available() {
+                    eprintln!("kernel {kernel:?} skipped: this CPU does not have it");
+                    continue;
+                }
+                for batch in [1, 5, LANES, shoes.len()] {
+                    let got: Vec<DealerRows<f64>> = shoes
+                        .chunks(batch)
+                        .flat_map(|chunk| dealer.rows_many_using(kernel, chunk))
+                        .collect();
+                    assert_eq!(bits(&got), bits(&expected), "{soft17:?} {kernel:?} {batch}");
                 }
             }
         }

@@ -7,9 +7,20 @@
 //! holds, the upcard and the cards known to be out, so values are kept per
 //! composition ([`Compositions`]) and filled from the most cards down:
 //! standing reads the dealer's outcome probabilities for the shoe less the
-//! hand and the upcard (memoised per shoe, [`Number::dealer_rows`]),
-//! hitting averages the best of the children, doubling the stand of the
-//! children, twice.
+//! hand and the upcard, hitting averages the best of the children, doubling
+//! the stand of the children, twice.
+//!
+//! **Plans, then rows, then values.** A world (an upcard and the cards out
+//! besides the hand) is first planned: the compositions it must value, in
+//! children-first order, and for each the dealer's shoe its stand value
+//! reads. A world played optimally values every composition it can deal; a
+//! world played by a fixed policy (every split world under `cdz`, and
+//! `cdp1`'s after the first) only those its split hands reach (a hand that
+//! hits reaches its children, one that doubles needs their stand values,
+//! one that stands its own), a small part of the whole. The dealer's shoes
+//! of every plan are numbered densely (`Removals`) and their rows
+//! computed once, in batches ([`Number::dealer_rows_many`]), shared by
+//! every upcard, world and thread; evaluation then reads rows by number.
 //!
 //! **The dealer's natural.** Under peek, values are conditioned on the
 //! dealer not holding a natural. The hole card may be thought of as dealt
@@ -51,20 +62,20 @@
 //! dealer's naturals (the player's natural pushes, everything else loses
 //! one unit); early surrender is weighed against that whole value.
 
-use std::sync::Arc;
-
-use dashmap::DashMap;
+use ahash::AHashMap;
 use num_rational::BigRational;
 use rayon::prelude::*;
 
 use super::compositions::{BUST, Compositions};
-use super::number::{DealerRows, Number};
+use super::number::{DealerRows, LANES, Number};
 use super::rules::{
     ACTIONS, Action, Hand, HoleCard, PlayerRules, SplitModel, Surrender, natural_hole_card,
 };
 use crate::engine::Progress;
 use crate::error::{Error, Result};
-use crate::games::blackjack::{DealerOutcome, N_OUTCOMES, N_VALUES, Shoe, UPCARDS, value_name};
+use crate::games::blackjack::{
+    DealerOutcome, DealerRules, N_OUTCOMES, N_VALUES, Shoe, UPCARDS, value_name,
+};
 
 /// What to solve: a rule set, a split model, and cards taken out of the
 /// full shoe before the round (for effects of removal).
@@ -306,12 +317,64 @@ pub fn solve<T: Number>(params: &PlayerParams, progress: &dyn Progress) -> Resul
         ));
     }
     let solver = Solver::<T>::new(params.clone(), shoe);
-    let per_upcard: Vec<UpcardResult<T>> = (1..=N_VALUES as u8)
-        .into_par_iter()
-        .map(|upcard| {
-            let result = solver.solve_upcard(upcard);
+    let n = solver.compositions.len();
+    let upcards: Vec<u8> = (1..=N_VALUES as u8)
+        .filter(|&upcard| solver.shoe.has(upcard, 1))
+        .collect();
+    // Plan, number the dealer's shoes, compute their rows, evaluate: first
+    // the unsplit hands, then the splits (which need the unsplit decisions
+    // under cdz).
+    let mut removals = Removals::<T>::new();
+    let planned: Vec<Vec<PlannedStep>> = upcards
+        .par_iter()
+        .map(|&upcard| solver.plan_optimal(upcard, &Hand::empty(), None, false))
+        .collect();
+    let plans: Vec<Vec<Step>> = planned
+        .into_iter()
+        .map(|plan| removals.register(plan))
+        .collect();
+    removals.compute(solver.rules.dealer_rules());
+    let unsplit: Vec<World<T>> = upcards
+        .par_iter()
+        .zip(&plans)
+        .map(|(&upcard, steps)| {
+            let mut world = World::new(n);
+            solver.evaluate(
+                upcard,
+                &Hand::empty(),
+                steps,
+                false,
+                false,
+                &Policy::Optimal,
+                &removals,
+                &mut world,
+            );
+            world
+        })
+        .collect();
+    let splits = solver.split_values(&upcards, &unsplit, &mut removals);
+    let mut per_upcard: Vec<UpcardResult<T>> = upcards
+        .par_iter()
+        .enumerate()
+        .map(|(slot, &upcard)| {
+            let result = solver.solve_upcard(upcard, &unsplit[slot], &splits[slot]);
             progress.advance(1);
             result
+        })
+        .collect();
+    // Upcards the shoe cannot deal contribute nothing.
+    let mut slots = upcards.iter().zip(per_upcard.drain(..)).peekable();
+    let per_upcard: Vec<UpcardResult<T>> = (1..=N_VALUES as u8)
+        .map(|upcard| match slots.peek() {
+            Some(&(&dealt, _)) if dealt == upcard => slots.next().expect("peeked").1,
+            _ => {
+                progress.advance(1);
+                UpcardResult {
+                    round_value: T::zero(),
+                    rows: Vec::new(),
+                    compositions: (0..n).map(|_| None).collect(),
+                }
+            }
         })
         .collect();
 
@@ -438,18 +501,23 @@ impl Left {
     }
 }
 
-/// A post-split strategy in one world: per composition, stand (0), hit (1)
-/// or double (2), or optimal play.
-enum Policy<'a> {
+/// How a world's hands play: optimally by value, or as a fixed policy
+/// planned them (each step's decision: stand (0), hit (1) or double (2)).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Policy {
     Optimal,
-    Fixed(&'a [u8]),
+    Fixed,
 }
 
 const STAND: u8 = 0;
 const HIT: u8 = 1;
 const DOUBLE: u8 = 2;
+/// A step of a fixed policy's plan that only stands (a doubled hand's
+/// card): its stand value, no play of its own.
+const STAND_ONLY: u8 = 3;
 
-/// The values of one world (an upcard, and cards out besides the hand).
+/// The values of one world (an upcard, and cards out besides the hand),
+/// per composition; `None` where the world's plan did not reach it.
 struct World<T> {
     stand: Vec<Option<T>>,
     hit: Vec<Option<T>>,
@@ -463,13 +531,151 @@ struct World<T> {
     double: Vec<Option<T>>,
 }
 
+impl<T: Number> World<T> {
+    fn new(n: usize) -> World<T> {
+        World {
+            stand: vec![None; n],
+            hit: vec![None; n],
+            played: vec![None; n],
+            decision: vec![STAND; n],
+            double: vec![None; n],
+        }
+    }
+
+    /// Forgets what `steps` wrote, so the world can hold the next plan's.
+    fn clear(&mut self, steps: &[Step]) {
+        for step in steps {
+            let index = step.composition as usize;
+            self.stand[index] = None;
+            self.hit[index] = None;
+            self.played[index] = None;
+            self.double[index] = None;
+            self.decision[index] = STAND;
+        }
+    }
+}
+
+/// One composition a world evaluates, as planned: what it does and the
+/// dealer's shoe its stand value reads (if it needs one).
+struct PlannedStep {
+    composition: u32,
+    decision: u8,
+    dealer: Option<Left>,
+}
+
+/// One composition a world evaluates. A world's steps come children
+/// first (descending composition number), so every value a step reads is
+/// written before.
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    composition: u32,
+    /// Under a fixed policy, what the hand does (or [`STAND_ONLY`]); unused
+    /// under the optimal policy, which decides by value.
+    decision: u8,
+    /// The number of the dealer's shoe in [`Removals`], or [`NO_REMOVAL`]
+    /// when the step needs no stand value.
+    removal: u32,
+}
+
+/// A step that reads no dealer rows.
+const NO_REMOVAL: u32 = u32::MAX;
+
+/// The dealer's shoes a solve reads, numbered densely: each is the round's
+/// shoe less a removal (a hand's cards, plus the pair cards out in a split
+/// world), the upcard still in. Plans register the removals they reach
+/// before anything is evaluated; the rows are then computed in batches
+/// ([`Number::dealer_rows_many`], [`LANES`] shoes per pass in `f64`), once
+/// per shoe, and shared by every upcard, world and thread, read by number
+/// with no lookup in the evaluation loop. (An infinite shoe is the same
+/// after any removal, so it has one number.)
+struct Removals<T> {
+    index: AHashMap<u128, u32>,
+    shoes: Vec<Shoe>,
+    /// The rows of `shoes[..rows.len()]`.
+    rows: Vec<DealerRows<T>>,
+}
+
+impl<T: Number> Removals<T> {
+    fn new() -> Removals<T> {
+        Removals {
+            index: AHashMap::new(),
+            shoes: Vec::new(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// Numbers the dealer's shoes a plan reads.
+    fn register(&mut self, planned: Vec<PlannedStep>) -> Vec<Step> {
+        planned
+            .into_iter()
+            .map(|step| Step {
+                composition: step.composition,
+                decision: step.decision,
+                removal: match step.dealer {
+                    None => NO_REMOVAL,
+                    Some(left) => *self.index.entry(left.key()).or_insert_with(|| {
+                        self.shoes.push(left.shoe());
+                        (self.shoes.len() - 1) as u32
+                    }),
+                },
+            })
+            .collect()
+    }
+
+    /// Computes the rows of every shoe registered since the last call.
+    fn compute(&mut self, rules: DealerRules) {
+        // A few large chunks per thread: each call sets up its scratch
+        // once, in whole passes.
+        let pending = &self.shoes[self.rows.len()..];
+        let chunk = pending
+            .len()
+            .div_ceil(4 * rayon::current_num_threads())
+            .next_multiple_of(LANES)
+            .max(LANES);
+        let batches: Vec<Vec<DealerRows<T>>> = pending
+            .par_chunks(chunk)
+            .map(|batch| T::dealer_rows_many(batch, rules))
+            .collect();
+        self.rows.extend(batches.into_iter().flatten());
+    }
+
+    /// The dealer's row for `upcard` from shoe number `removal`.
+    #[inline]
+    fn row(&self, removal: u32, upcard: u8) -> &[T; N_OUTCOMES] {
+        self.rows[removal as usize][usize::from(upcard - 1)]
+            .as_ref()
+            .expect("the upcard is in the shoe")
+    }
+}
+
+/// One pair against one upcard: the worlds of its split.
+struct SplitJob {
+    /// The upcard's position in the solver's list of dealable upcards.
+    slot: usize,
+    upcard: u8,
+    pair: u8,
+    /// The shoe less the upcard and the pair.
+    after_pair: Left,
+    /// Extra pair cards out in the last world.
+    max_extra: u32,
+}
+
+/// A split job's worlds evaluated so far, and (cdp1) the first world's
+/// decisions.
+type JobWorlds<T> = (Vec<SplitWorldValues<T>>, Option<Vec<u8>>);
+
+/// A split world's values: `X(a, 0)` and `N(a, 0)` for its `a`.
+struct SplitWorldValues<T> {
+    x: T,
+    n: T,
+}
+
 struct Solver<T> {
     params: PlayerParams,
     rules: PlayerRules,
     shoe: Left,
     compositions: &'static Compositions,
-    /// Dealer rows per shoe, shared by every upcard and world.
-    dealer: DashMap<u128, Arc<DealerRows<T>>, ahash::RandomState>,
+    marker: std::marker::PhantomData<T>,
 }
 
 impl<T: Number> Solver<T> {
@@ -479,23 +685,12 @@ impl<T: Number> Solver<T> {
             params,
             shoe: Left::of(&shoe),
             compositions: Compositions::get(),
-            dealer: DashMap::with_hasher(ahash::RandomState::new()),
+            marker: std::marker::PhantomData,
         }
     }
 
     fn peek(&self) -> bool {
         self.rules.hole_card == HoleCard::Peek
-    }
-
-    /// The dealer rows for a shoe (which still holds the upcard).
-    fn dealer_rows(&self, left: &Left) -> Arc<DealerRows<T>> {
-        let key = left.key();
-        if let Some(rows) = self.dealer.get(&key) {
-            return Arc::clone(&rows);
-        }
-        let rows = Arc::new(T::dealer_rows(&left.shoe(), self.rules.dealer_rules()));
-        self.dealer.insert(key, Arc::clone(&rows));
-        rows
     }
 
     /// P(the dealer's hole card makes a natural with `upcard`), drawn from
@@ -519,13 +714,9 @@ impl<T: Number> Solver<T> {
         }
     }
 
-    /// Standing on `hand` (not a natural) with `dealer_left` the shoe less
-    /// the hand and the cards out, upcard still in.
-    fn stand_value(&self, upcard: u8, hand: &Hand, dealer_left: &Left) -> T {
-        let rows = self.dealer_rows(dealer_left);
-        let row = rows[usize::from(upcard - 1)]
-            .as_ref()
-            .expect("the upcard is in the shoe");
+    /// Standing on `hand` (not a natural) against the dealer's `row` (the
+    /// shoe less the hand and the cards out, upcard still in).
+    fn stand_value(&self, hand: &Hand, row: &[T; N_OUTCOMES]) -> T {
         let total = hand.total();
         let mut value = T::zero();
         for (index, probability) in row.iter().enumerate().take(N_OUTCOMES) {
@@ -556,121 +747,247 @@ impl<T: Number> Solver<T> {
         value
     }
 
-    /// Every composition's values in one world: `upcard` up, `out` also out
-    /// of the shoe; only compositions holding `must_hold` (if any), of two
-    /// or more cards. Two-card compositions are split hands when
-    /// `after_split` (double-after-split applies; the policy picks among
-    /// stand, hit and double), and one-card-only split aces when
-    /// `one_card`.
-    fn world(
+    /// The player's shoe of a world (`upcard` up, `out` also out), before
+    /// the hand; `None` if the world cannot be dealt.
+    fn player_base(&self, upcard: u8, out: &Hand) -> Option<Left> {
+        let before_hand = self.shoe.minus_hand(out)?;
+        before_hand
+            .has(upcard, 1)
+            .then(|| before_hand.minus(upcard, 1))
+    }
+
+    /// The plan of a world played optimally: every composition of two or
+    /// more cards the world can deal, holding `must_hold` (if any), two
+    /// cards only for split aces (`one_card`); each stands on the dealer's
+    /// shoe less itself and `out`.
+    fn plan_optimal(
         &self,
         upcard: u8,
         out: &Hand,
         must_hold: Option<u8>,
+        one_card: bool,
+    ) -> Vec<PlannedStep> {
+        let Some(player_base) = self.player_base(upcard, out) else {
+            return Vec::new();
+        };
+        let before_hand = self.shoe.minus_hand(out).expect("the world is dealt");
+        (0..self.compositions.len())
+            .rev()
+            .filter_map(|index| {
+                let hand = &self.compositions.hands[index];
+                if hand.n_cards() < 2
+                    || must_hold.is_some_and(|v| hand.count(v) == 0)
+                    || (one_card && hand.n_cards() > 2)
+                {
+                    return None;
+                }
+                player_base.minus_hand(hand)?;
+                Some(PlannedStep {
+                    composition: index as u32,
+                    decision: STAND,
+                    dealer: before_hand.minus_hand(hand),
+                })
+            })
+            .collect()
+    }
+
+    /// What a fixed policy's split hand does at composition `index`.
+    fn fixed_decision(&self, index: usize, one_card: bool, decisions: &[u8]) -> u8 {
+        let hand = &self.compositions.hands[index];
+        if one_card || hand.total() == 21 {
+            return STAND;
+        }
+        match decisions[index] {
+            DOUBLE if !self.rules.may_double(hand, true) => HIT,
+            decision => decision,
+        }
+    }
+
+    /// The plan of a split world (`pair` split, `out` the pair cards out
+    /// besides the split hand's own) under a fixed policy: only the
+    /// compositions its hands can reach. From each two-card split hand the
+    /// world can deal, a hand that hits reaches its children, a hand that
+    /// doubles needs its children's stand values, a hand that stands its
+    /// own. `marks` is scratch, one per composition, left zeroed.
+    fn plan_fixed(
+        &self,
+        upcard: u8,
+        out: &Hand,
+        pair: u8,
+        one_card: bool,
+        decisions: &[u8],
+        marks: &mut [u8],
+    ) -> Vec<PlannedStep> {
+        const PLAYED: u8 = 1;
+        const STANDS: u8 = 2;
+        let Some(player_base) = self.player_base(upcard, out) else {
+            return Vec::new();
+        };
+        let before_hand = self.shoe.minus_hand(out).expect("the world is dealt");
+        let mut reached: Vec<u32> = Vec::new();
+        let mut stack: Vec<u32> = Vec::new();
+        let root_left = player_base.minus(pair, 1);
+        for value in 1..=N_VALUES as u8 {
+            if !root_left.has(value, 1) {
+                continue;
+            }
+            let root = self
+                .compositions
+                .index_of(&Hand::of(&[pair, value]))
+                .expect("two cards never bust");
+            if marks[root as usize] & PLAYED == 0 {
+                if marks[root as usize] == 0 {
+                    reached.push(root);
+                }
+                marks[root as usize] |= PLAYED;
+                stack.push(root);
+            }
+        }
+        while let Some(index) = stack.pop() {
+            let index = index as usize;
+            let decision = self.fixed_decision(index, one_card, decisions);
+            if decision == STAND {
+                marks[index] |= STANDS;
+                continue;
+            }
+            let hand = &self.compositions.hands[index];
+            let player_left = player_base
+                .minus_hand(hand)
+                .expect("reached hands are in the shoe");
+            for value in 1..=N_VALUES as u8 {
+                let child = self.compositions.children[index][usize::from(value - 1)];
+                if child == BUST || !player_left.has(value, 1) {
+                    continue;
+                }
+                let mark = &mut marks[child as usize];
+                if *mark == 0 {
+                    reached.push(child);
+                }
+                if decision == HIT {
+                    if *mark & PLAYED == 0 {
+                        *mark |= PLAYED;
+                        stack.push(child);
+                    }
+                } else {
+                    *mark |= STANDS;
+                }
+            }
+        }
+        reached.sort_unstable_by(|a, b| b.cmp(a));
+        reached
+            .into_iter()
+            .map(|index| {
+                let mark = std::mem::take(&mut marks[index as usize]);
+                let hand = &self.compositions.hands[index as usize];
+                PlannedStep {
+                    composition: index,
+                    decision: if mark & PLAYED != 0 {
+                        self.fixed_decision(index as usize, one_card, decisions)
+                    } else {
+                        STAND_ONLY
+                    },
+                    dealer: (mark & STANDS != 0)
+                        .then(|| before_hand.minus_hand(hand).expect("in the shoe")),
+                }
+            })
+            .collect()
+    }
+
+    /// Evaluates a world's plan: `upcard` up, `out` also out of the shoe.
+    /// Two-card compositions are split hands when `after_split`
+    /// (double-after-split applies; the optimal policy picks among stand,
+    /// hit and double), and one-card-only split aces when `one_card`.
+    #[allow(clippy::too_many_arguments)]
+    fn evaluate(
+        &self,
+        upcard: u8,
+        out: &Hand,
+        steps: &[Step],
         after_split: bool,
         one_card: bool,
         policy: &Policy,
-    ) -> World<T> {
-        let n = self.compositions.len();
-        let mut world = World {
-            stand: vec![None; n],
-            hit: vec![None; n],
-            played: vec![None; n],
-            decision: vec![STAND; n],
-            double: vec![None; n],
+        removals: &Removals<T>,
+        world: &mut World<T>,
+    ) {
+        let Some(player_base) = self.player_base(upcard, out) else {
+            return;
         };
-        let Some(before_hand) = self.shoe.minus_hand(out) else {
-            return world;
-        };
-        if !before_hand.has(upcard, 1) {
-            return world;
-        }
-        let player_base = before_hand.minus(upcard, 1);
-        for index in (0..n).rev() {
+        let optimal = *policy == Policy::Optimal;
+        for step in steps {
+            let index = step.composition as usize;
             let hand = &self.compositions.hands[index];
-            if hand.n_cards() < 2 || must_hold.is_some_and(|v| hand.count(v) == 0) {
-                continue;
-            }
-            if one_card && hand.n_cards() > 2 {
-                continue;
-            }
-            let Some(player_left) = player_base.minus_hand(hand) else {
-                continue;
-            };
-            let dealer_left = before_hand
+            let player_left = player_base
                 .minus_hand(hand)
-                .expect("the player's shoe is smaller");
-            let stand = self.stand_value(upcard, hand, &dealer_left);
+                .expect("planned hands are in the shoe");
+            let stand = (step.removal != NO_REMOVAL)
+                .then(|| self.stand_value(hand, removals.row(step.removal, upcard)));
             let children = &self.compositions.children[index];
+            let may_double = !one_card && self.rules.may_double(hand, after_split);
+            let wants_hit = optimal || step.decision == HIT;
+            let wants_double = may_double && (optimal || step.decision == DOUBLE);
             let mut hit = T::zero();
             let mut double = T::zero();
-            let may_double = !one_card && self.rules.may_double(hand, after_split);
-            if !one_card && player_left.total > 0 {
+            if !one_card && player_left.total > 0 && (wants_hit || wants_double) {
                 for value in 1..=N_VALUES as u8 {
                     if player_left.count(value) == 0 {
                         continue;
                     }
                     let chance: T = player_left.chance(value);
                     let child = children[usize::from(value - 1)];
-                    let (played, stood) = if child == BUST {
+                    if child == BUST {
                         let after = player_left.minus(value, 1);
-                        (
-                            self.bust_value(upcard, &after, 1),
-                            self.bust_value(upcard, &after, 2),
-                        )
+                        if wants_hit {
+                            hit = hit.plus(&chance.times(&self.bust_value(upcard, &after, 1)));
+                        }
+                        if wants_double {
+                            double =
+                                double.plus(&chance.times(&self.bust_value(upcard, &after, 2)));
+                        }
                     } else {
                         let child = child as usize;
-                        let played = world.played[child].clone().expect("children come first");
-                        let stood = world.stand[child].clone().expect("children come first");
-                        (played, stood.scaled(2, 1))
-                    };
-                    hit = hit.plus(&chance.times(&played));
-                    if may_double {
-                        double = double.plus(&chance.times(&stood));
+                        if wants_hit {
+                            let played = world.played[child].as_ref().expect("children first");
+                            hit = hit.plus(&chance.times(played));
+                        }
+                        if wants_double {
+                            let stood = world.stand[child].as_ref().expect("children first");
+                            double = double.plus(&chance.times(&stood.scaled(2, 1)));
+                        }
                     }
                 }
             }
-            let double = may_double.then_some(double);
+            let double = wants_double.then_some(double);
             // The policy: what this hand does, and so what it is worth.
-            let decision = if one_card || hand.total() == 21 {
+            let decision = if !optimal {
+                step.decision
+            } else if one_card || hand.total() == 21 {
                 STAND
             } else {
-                match policy {
-                    Policy::Optimal => {
-                        let mut decision = if hit > stand { HIT } else { STAND };
-                        // Only a split hand's own two cards may double here;
-                        // an unsplit hand's double is weighed in its row.
-                        if after_split
-                            && hand.n_cards() == 2
-                            && let Some(d) = &double
-                            && d > (if decision == HIT { &hit } else { &stand })
-                        {
-                            decision = DOUBLE;
-                        }
-                        decision
-                    }
-                    Policy::Fixed(decisions) => {
-                        let decision = decisions[index];
-                        if decision == DOUBLE && double.is_none() {
-                            HIT
-                        } else {
-                            decision
-                        }
-                    }
+                let stand = stand.as_ref().expect("optimal steps stand");
+                let mut decision = if hit > *stand { HIT } else { STAND };
+                // Only a split hand's own two cards may double here; an
+                // unsplit hand's double is weighed in its row.
+                if after_split
+                    && hand.n_cards() == 2
+                    && let Some(d) = &double
+                    && d > (if decision == HIT { &hit } else { stand })
+                {
+                    decision = DOUBLE;
                 }
+                decision
             };
             let played = match decision {
-                HIT => hit.clone(),
-                DOUBLE => double.clone().expect("double is allowed"),
-                _ => stand.clone(),
+                HIT => Some(hit.clone()),
+                DOUBLE => Some(double.clone().expect("double is allowed")),
+                STAND => Some(stand.clone().expect("a hand that stands has a stand value")),
+                _ => None,
             };
-            world.stand[index] = Some(stand);
-            world.hit[index] = Some(hit);
+            world.stand[index] = stand;
+            world.hit[index] = wants_hit.then_some(hit);
             world.double[index] = double;
-            world.played[index] = Some(played);
+            world.played[index] = played;
             world.decision[index] = decision;
         }
-        world
     }
 
     /// The unsplit optimum's decisions for split hands (`cdz`): stand or hit
@@ -701,81 +1018,267 @@ impl<T: Number> Solver<T> {
             .collect()
     }
 
-    /// The value (as `W`, see the module doc) of splitting a pair of
-    /// `pair` against `upcard`, under the split model.
-    fn split_value(&self, upcard: u8, pair: u8, unsplit: &World<T>) -> T {
-        let max_hands = self.rules.max_hands_for(pair);
-        let one_card = pair == 1;
-        // The shoe less the upcard and the pair.
-        let after_pair = self.shoe.minus(upcard, 1).minus(pair, 2);
-        let pair_cards = after_pair.count(pair);
-        let max_extra = if self.shoe.infinite {
-            0
-        } else {
-            (2 * u32::from(max_hands - 2)).min(pair_cards)
-        };
-        let cdz = (self.params.split_model == SplitModel::Cdz).then(|| self.cdz_decisions(unsplit));
-        let mut cdp1: Option<Vec<u8>> = None;
-        // X(a, 0) and N(a, 0) for each world of `a` extra pair cards out.
-        let mut x0: Vec<T> = Vec::new();
-        let mut n0: Vec<T> = Vec::new();
-        for extra in 0..=max_extra {
-            let out = Hand::of(&vec![pair; extra as usize + 1]);
-            let world = match (self.params.split_model, &cdz, &cdp1) {
-                (SplitModel::Cdz, Some(decisions), _) => self.world(
-                    upcard,
-                    &out,
-                    Some(pair),
-                    true,
-                    one_card,
-                    &Policy::Fixed(decisions),
-                ),
-                (SplitModel::Cdp1, _, Some(decisions)) => self.world(
-                    upcard,
-                    &out,
-                    Some(pair),
-                    true,
-                    one_card,
-                    &Policy::Fixed(decisions),
-                ),
-                _ => self.world(upcard, &out, Some(pair), true, one_card, &Policy::Optimal),
-            };
-            if self.params.split_model == SplitModel::Cdp1 && cdp1.is_none() {
-                cdp1 = Some(world.decision.clone());
-            }
-            // The split hand's second card, from the shoe of this world.
-            let left = after_pair.minus(pair, extra);
-            let non_pair_total = left.total - left.count(pair);
-            let mut x = T::zero();
-            let mut n = T::zero();
-            for value in 1..=N_VALUES as u8 {
-                if left.count(value) == 0 {
-                    continue;
-                }
-                let hand = Hand::of(&[pair, value]);
-                let index = self
-                    .compositions
-                    .index_of(&hand)
-                    .expect("two cards never bust") as usize;
-                let Some(played) = &world.played[index] else {
-                    continue;
-                };
-                x = x.plus(&left.chance::<T>(value).times(played));
-                if value != pair && non_pair_total > 0 {
-                    n = n.plus(
-                        &T::ratio(i64::from(left.count(value)), i64::from(non_pair_total))
-                            .times(played),
-                    );
-                }
-            }
-            x0.push(x);
-            n0.push(n);
-        }
+    /// The pair cards out, besides the split hand's own, in world `extra`.
+    fn split_out(pair: u8, extra: u32) -> Hand {
+        Hand::of(&vec![pair; extra as usize + 1])
+    }
 
+    /// The split jobs: every pair each dealable upcard can be dealt with.
+    fn split_jobs(&self, upcards: &[u8]) -> Vec<SplitJob> {
+        let mut jobs = Vec::new();
+        for (slot, &upcard) in upcards.iter().enumerate() {
+            let after_upcard = self.shoe.minus(upcard, 1);
+            for pair in 1..=N_VALUES as u8 {
+                if after_upcard.minus_hand(&Hand::of(&[pair, pair])).is_none() {
+                    continue;
+                }
+                let max_hands = self.rules.max_hands_for(pair);
+                let after_pair = after_upcard.minus(pair, 2);
+                let max_extra = if self.shoe.infinite {
+                    0
+                } else {
+                    (2 * u32::from(max_hands - 2)).min(after_pair.count(pair))
+                };
+                jobs.push(SplitJob {
+                    slot,
+                    upcard,
+                    pair,
+                    after_pair,
+                    max_extra,
+                });
+            }
+        }
+        jobs
+    }
+
+    /// Evaluates one split world and reads its `X(a, 0)` and `N(a, 0)`
+    /// off the split hands' two-card values; `world` is left clear. With
+    /// `decisions`, the world's decisions are copied there (the rest
+    /// stand).
+    #[allow(clippy::too_many_arguments)]
+    fn split_world(
+        &self,
+        job: &SplitJob,
+        extra: u32,
+        steps: &[Step],
+        policy: &Policy,
+        removals: &Removals<T>,
+        world: &mut World<T>,
+        decisions: Option<&mut Vec<u8>>,
+    ) -> SplitWorldValues<T> {
+        let pair = job.pair;
+        let one_card = pair == 1;
+        let out = Self::split_out(pair, extra);
+        self.evaluate(
+            job.upcard, &out, steps, true, one_card, policy, removals, world,
+        );
+        // The split hand's second card, from the shoe of this world.
+        let left = job.after_pair.minus(pair, extra);
+        let non_pair_total = left.total - left.count(pair);
+        let mut x = T::zero();
+        let mut n = T::zero();
+        for value in 1..=N_VALUES as u8 {
+            if left.count(value) == 0 {
+                continue;
+            }
+            let hand = Hand::of(&[pair, value]);
+            let index = self
+                .compositions
+                .index_of(&hand)
+                .expect("two cards never bust") as usize;
+            let Some(played) = &world.played[index] else {
+                continue;
+            };
+            x = x.plus(&left.chance::<T>(value).times(played));
+            if value != pair && non_pair_total > 0 {
+                n = n.plus(
+                    &T::ratio(i64::from(left.count(value)), i64::from(non_pair_total))
+                        .times(played),
+                );
+            }
+        }
+        if let Some(decisions) = decisions {
+            decisions.clear();
+            decisions.resize(self.compositions.len(), STAND);
+            for step in steps {
+                let index = step.composition as usize;
+                decisions[index] = world.decision[index];
+            }
+        }
+        world.clear(steps);
+        SplitWorldValues { x, n }
+    }
+
+    /// Every split's value (as `W`, see the module doc) under the split
+    /// model, per dealable upcard (in `upcards` order) and pair.
+    fn split_values(
+        &self,
+        upcards: &[u8],
+        unsplit: &[World<T>],
+        removals: &mut Removals<T>,
+    ) -> Vec<[Option<T>; N_VALUES]> {
+        let n = self.compositions.len();
+        let model = self.params.split_model;
+        let jobs = self.split_jobs(upcards);
+        let cdz: Vec<Vec<u8>> = if model == SplitModel::Cdz {
+            unsplit.par_iter().map(|w| self.cdz_decisions(w)).collect()
+        } else {
+            Vec::new()
+        };
+        // The first round of plans: every world whose policy is known now
+        // (all of them but cdp1's worlds past the first).
+        let first_extras = |job: &SplitJob| match model {
+            SplitModel::Cdp1 => 0..=0,
+            _ => 0..=job.max_extra,
+        };
+        let planned: Vec<Vec<Vec<PlannedStep>>> = jobs
+            .par_iter()
+            .map_init(
+                || vec![0u8; n],
+                |marks, job| {
+                    let one_card = job.pair == 1;
+                    first_extras(job)
+                        .map(|extra| {
+                            let out = Self::split_out(job.pair, extra);
+                            match model {
+                                SplitModel::Cdz => self.plan_fixed(
+                                    job.upcard,
+                                    &out,
+                                    job.pair,
+                                    one_card,
+                                    &cdz[job.slot],
+                                    marks,
+                                ),
+                                _ => self.plan_optimal(job.upcard, &out, Some(job.pair), one_card),
+                            }
+                        })
+                        .collect()
+                },
+            )
+            .collect();
+        let plans: Vec<Vec<Vec<Step>>> = planned
+            .into_iter()
+            .map(|worlds| worlds.into_iter().map(|p| removals.register(p)).collect())
+            .collect();
+        removals.compute(self.rules.dealer_rules());
+        let removals_now: &Removals<T> = removals;
+        let first_policy_fixed = model == SplitModel::Cdz;
+        // Per job: its worlds' values so far, and (cdp1) the first world's
+        // decisions.
+        let evaluated: Vec<JobWorlds<T>> = jobs
+            .par_iter()
+            .zip(&plans)
+            .map_init(
+                || World::new(n),
+                |world, (job, worlds)| {
+                    let mut cdp1 = None;
+                    let values = worlds
+                        .iter()
+                        .enumerate()
+                        .map(|(extra, steps)| {
+                            let policy = if first_policy_fixed {
+                                Policy::Fixed
+                            } else {
+                                Policy::Optimal
+                            };
+                            let keep = (model == SplitModel::Cdp1 && extra == 0)
+                                .then(|| cdp1.insert(Vec::new()));
+                            self.split_world(
+                                job,
+                                extra as u32,
+                                steps,
+                                &policy,
+                                removals_now,
+                                world,
+                                keep,
+                            )
+                        })
+                        .collect();
+                    (values, cdp1)
+                },
+            )
+            .collect();
+        // cdp1: the other worlds, played by the first world's decisions.
+        let mut evaluated = evaluated;
+        if model == SplitModel::Cdp1 {
+            let planned: Vec<Vec<Vec<PlannedStep>>> = jobs
+                .par_iter()
+                .zip(&evaluated)
+                .map_init(
+                    || vec![0u8; n],
+                    |marks, (job, (_, decisions))| {
+                        let decisions = decisions.as_ref().expect("the first world's decisions");
+                        (1..=job.max_extra)
+                            .map(|extra| {
+                                self.plan_fixed(
+                                    job.upcard,
+                                    &Self::split_out(job.pair, extra),
+                                    job.pair,
+                                    job.pair == 1,
+                                    decisions,
+                                    marks,
+                                )
+                            })
+                            .collect()
+                    },
+                )
+                .collect();
+            let plans: Vec<Vec<Vec<Step>>> = planned
+                .into_iter()
+                .map(|worlds| worlds.into_iter().map(|p| removals.register(p)).collect())
+                .collect();
+            removals.compute(self.rules.dealer_rules());
+            let removals_now: &Removals<T> = removals;
+            let more: Vec<Vec<SplitWorldValues<T>>> = jobs
+                .par_iter()
+                .zip(&plans)
+                .map_init(
+                    || World::new(n),
+                    |world, (job, worlds)| {
+                        worlds
+                            .iter()
+                            .enumerate()
+                            .map(|(i, steps)| {
+                                self.split_world(
+                                    job,
+                                    i as u32 + 1,
+                                    steps,
+                                    &Policy::Fixed,
+                                    removals_now,
+                                    world,
+                                    None,
+                                )
+                            })
+                            .collect()
+                    },
+                )
+                .collect();
+            for ((values, _), more) in evaluated.iter_mut().zip(more) {
+                values.extend(more);
+            }
+        }
+        let mut splits: Vec<[Option<T>; N_VALUES]> = upcards
+            .iter()
+            .map(|_| std::array::from_fn(|_| None))
+            .collect();
+        for (job, (values, _)) in jobs.iter().zip(evaluated) {
+            splits[job.slot][usize::from(job.pair - 1)] = Some(self.combine_split(job, &values));
+        }
+        splits
+    }
+
+    /// A split's value from its worlds' `X(a, 0)` and `N(a, 0)`, over the
+    /// ways the re-splits can end.
+    fn combine_split(&self, job: &SplitJob, worlds: &[SplitWorldValues<T>]) -> T {
+        let pair = job.pair;
+        let max_hands = self.rules.max_hands_for(pair);
+        let after_pair = job.after_pair;
+        let x0: Vec<T> = worlds.iter().map(|w| w.x.clone()).collect();
+        let n0: Vec<T> = worlds.iter().map(|w| w.n.clone()).collect();
         let table = RemovalValues {
             x0: &x0,
             n0: &n0,
-            pair_cards: i64::from(pair_cards),
+            pair_cards: i64::from(after_pair.count(pair)),
             cards: i64::from(after_pair.total),
             infinite: self.shoe.infinite,
         };
@@ -805,17 +1308,15 @@ impl<T: Number> Solver<T> {
         value
     }
 
-    fn solve_upcard(&self, upcard: u8) -> UpcardResult<T> {
+    /// One dealable upcard's rows, composition values and share of the
+    /// round, from its unsplit world and its splits' values.
+    fn solve_upcard(
+        &self,
+        upcard: u8,
+        unsplit: &World<T>,
+        splits: &[Option<T>; N_VALUES],
+    ) -> UpcardResult<T> {
         let n = self.compositions.len();
-        let empty = UpcardResult {
-            round_value: T::zero(),
-            rows: Vec::new(),
-            compositions: (0..n).map(|_| None).collect(),
-        };
-        if !self.shoe.has(upcard, 1) {
-            return empty;
-        }
-        let unsplit = self.world(upcard, &Hand::empty(), None, false, false, &Policy::Optimal);
         let after_upcard = self.shoe.minus(upcard, 1);
         let peek_natural = self.peek() && natural_hole_card(upcard).is_some();
         let (pay_n, pay_d) = self.rules.blackjack_payout();
@@ -870,7 +1371,11 @@ impl<T: Number> Solver<T> {
                 } else {
                     stand.clone()
                 };
-                let split = (first == second).then(|| self.split_value(upcard, first, &unsplit));
+                let split = (first == second).then(|| {
+                    splits[usize::from(first - 1)]
+                        .clone()
+                        .expect("every dealable pair has a split value")
+                });
                 let surrender = match self.rules.surrender {
                     Surrender::None => None,
                     Surrender::Late if peek_natural => Some(no_natural.scaled(-1, 2)),

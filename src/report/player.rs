@@ -995,16 +995,27 @@ pub fn render_house_edge_grid<T: Number>(
                 .collect();
             let mut head = vec!["decks".to_string()];
             head.extend(variants.iter().cloned());
-            let fixed = rows
-                .first()
-                .map_or(String::new(), |row| rules_text(&params_of(&row.rules)));
+            // What the grid holds fixed: every rule but the ones its rows
+            // and columns vary.
+            let varied = ["decks", "soft17", "das", "surrender"];
+            let fixed = rows.first().map_or(String::new(), |row| {
+                row.rules
+                    .named()
+                    .into_iter()
+                    .filter(|(name, _)| !varied.contains(name))
+                    .map(|(name, value)| format!("{} {value}", name.replace('_', " ")))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            });
             let heading = vec![
                 format!(
                     "Blackjack house edge (%) across rules ({}, splits {})",
                     method_name::<T>(),
                     split_model.name()
                 ),
-                format!("Every rule set as this one but for decks and the columns' rules: {fixed}"),
+                format!(
+                    "A row per number of decks; a column per dealer soft-17 rule, double after split and surrender. Held fixed: {fixed}."
+                ),
             ];
             let table = TitledGrid {
                 title: "House edge in percent of the initial bet (S17/H17: the dealer stands/hits soft 17; DAS: double after split; LS: late surrender)".into(),

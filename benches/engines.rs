@@ -355,11 +355,7 @@ fn blackjack_round_simulation(c: &mut Criterion) {
     use deckodds::games::blackjack::player::{PlayerParams, PlayerRules, SplitModel, solve_float};
 
     const ROUNDS: u64 = 100_000;
-    let params = PlayerParams {
-        rules: PlayerRules::default(),
-        split_model: SplitModel::Cdz,
-        removed: Vec::new(),
-    };
+    let params = PlayerParams::full_shoe(PlayerRules::default(), SplitModel::Cdz);
     let table = solve_float(&params, &NoProgress).expect("valid rules");
     let simulation = RoundSimulation::new(&table).expect("a cdz table of a full shoe");
     let mut rng = stream_rng(1, 0, 0);

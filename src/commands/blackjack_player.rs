@@ -79,11 +79,10 @@ pub(super) fn run_command(command: PlayerCommand, context: &Context) -> Result<(
 
 /// The rule options as the engine's parameters, checked before any work.
 fn player_params(solve: &PlayerSolveArgs) -> Result<PlayerParams> {
-    Ok(PlayerParams {
-        rules: solve.rules.rules()?,
-        split_model: solve.split_model,
-        removed: Vec::new(),
-    })
+    Ok(PlayerParams::full_shoe(
+        solve.rules.rules()?,
+        solve.split_model,
+    ))
 }
 
 /// Solves `params` in `T` on the pool of `--threads`, with a progress bar

@@ -915,11 +915,7 @@ pub fn render_house_edge_grid<T: Number>(
     options: &RenderOptions,
 ) -> String {
     let decimals = options.percent_decimals.min(MAX_DECIMALS);
-    let params_of = |rules: &PlayerRules| PlayerParams {
-        rules: *rules,
-        split_model,
-        removed: Vec::new(),
-    };
+    let params_of = |rules: &PlayerRules| PlayerParams::full_shoe(*rules, split_model);
     let mut text = match format {
         Format::Json => {
             let mut root = Map::new();

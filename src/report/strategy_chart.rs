@@ -781,11 +781,7 @@ mod tests {
     fn six_decks() -> &'static StrategyChart {
         static CHART: OnceLock<StrategyChart> = OnceLock::new();
         CHART.get_or_init(|| {
-            let params = PlayerParams {
-                rules: PlayerRules::default(),
-                split_model: SplitModel::Cdz,
-                removed: Vec::new(),
-            };
+            let params = PlayerParams::full_shoe(PlayerRules::default(), SplitModel::Cdz);
             strategy_chart(&solve_float(&params, &NoProgress).unwrap()).unwrap()
         })
     }

@@ -71,11 +71,7 @@ pub fn overall_values<T: Number>(
     rule_sets
         .par_iter()
         .map(|rules| {
-            let params = PlayerParams {
-                rules: *rules,
-                split_model,
-                removed: Vec::new(),
-            };
+            let params = PlayerParams::full_shoe(*rules, split_model);
             let table = solve::<T>(&params, progress)?;
             Ok(GridRow {
                 rules: *rules,
@@ -120,11 +116,7 @@ mod tests {
         let rows = overall_values::<f64>(&sample, SplitModel::Cdz, &NoProgress).unwrap();
         for (row, rules) in rows.iter().zip(&sample) {
             assert_eq!(row.rules, *rules);
-            let params = PlayerParams {
-                rules: *rules,
-                split_model: SplitModel::Cdz,
-                removed: Vec::new(),
-            };
+            let params = PlayerParams::full_shoe(*rules, SplitModel::Cdz);
             let alone = solve::<f64>(&params, &NoProgress).unwrap();
             assert_eq!(row.overall.to_bits(), alone.overall.to_bits());
         }

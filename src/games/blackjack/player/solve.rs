@@ -90,6 +90,17 @@ pub struct PlayerParams {
 }
 
 impl PlayerParams {
+    /// A rule set and split model, dealt from the full shoe (nothing
+    /// removed): what every command and table solves, and effects of
+    /// removal start from.
+    pub fn full_shoe(rules: PlayerRules, split_model: SplitModel) -> PlayerParams {
+        PlayerParams {
+            rules,
+            split_model,
+            removed: Vec::new(),
+        }
+    }
+
     /// The shoe the round is dealt from: the rules' full shoe less
     /// `removed`. Errors (naming `removed`) if a value is removed more often
     /// than the shoe holds it, or from an infinite deck.
@@ -605,6 +616,21 @@ impl<T: Number> Removals<T> {
     }
 
     /// Numbers the dealer's shoes a plan reads.
+    /// Registers every world's plan of every job (as [`Self::register`])
+    /// and computes the dealer rows the new shoes need.
+    fn register_jobs(
+        &mut self,
+        planned: Vec<Vec<Vec<PlannedStep>>>,
+        rules: DealerRules,
+    ) -> Vec<Vec<Vec<Step>>> {
+        let plans = planned
+            .into_iter()
+            .map(|worlds| worlds.into_iter().map(|p| self.register(p)).collect())
+            .collect();
+        self.compute(rules);
+        plans
+    }
+
     fn register(&mut self, planned: Vec<PlannedStep>) -> Vec<Step> {
         planned
             .into_iter()
@@ -1156,16 +1182,17 @@ impl<T: Number> Solver<T> {
                 },
             )
             .collect();
-        let plans: Vec<Vec<Vec<Step>>> = planned
-            .into_iter()
-            .map(|worlds| worlds.into_iter().map(|p| removals.register(p)).collect())
-            .collect();
-        removals.compute(self.rules.dealer_rules());
+        let plans = removals.register_jobs(planned, self.rules.dealer_rules());
         let removals_now: &Removals<T> = removals;
-        let first_policy_fixed = model == SplitModel::Cdz;
+        // The first worlds' play: cdz's fixed policy, else re-optimised.
+        let first_policy = if model == SplitModel::Cdz {
+            Policy::Fixed
+        } else {
+            Policy::Optimal
+        };
         // Per job: its worlds' values so far, and (cdp1) the first world's
         // decisions.
-        let evaluated: Vec<JobWorlds<T>> = jobs
+        let mut evaluated: Vec<JobWorlds<T>> = jobs
             .par_iter()
             .zip(&plans)
             .map_init(
@@ -1176,18 +1203,13 @@ impl<T: Number> Solver<T> {
                         .iter()
                         .enumerate()
                         .map(|(extra, steps)| {
-                            let policy = if first_policy_fixed {
-                                Policy::Fixed
-                            } else {
-                                Policy::Optimal
-                            };
                             let keep = (model == SplitModel::Cdp1 && extra == 0)
                                 .then(|| cdp1.insert(Vec::new()));
                             self.split_world(
                                 job,
                                 extra as u32,
                                 steps,
-                                &policy,
+                                &first_policy,
                                 removals_now,
                                 world,
                                 keep,
@@ -1199,7 +1221,6 @@ impl<T: Number> Solver<T> {
             )
             .collect();
         // cdp1: the other worlds, played by the first world's decisions.
-        let mut evaluated = evaluated;
         if model == SplitModel::Cdp1 {
             let planned: Vec<Vec<Vec<PlannedStep>>> = jobs
                 .par_iter()
@@ -1223,11 +1244,7 @@ impl<T: Number> Solver<T> {
                     },
                 )
                 .collect();
-            let plans: Vec<Vec<Vec<Step>>> = planned
-                .into_iter()
-                .map(|worlds| worlds.into_iter().map(|p| removals.register(p)).collect())
-                .collect();
-            removals.compute(self.rules.dealer_rules());
+            let plans = removals.register_jobs(planned, self.rules.dealer_rules());
             let removals_now: &Removals<T> = removals;
             let more: Vec<Vec<SplitWorldValues<T>>> = jobs
                 .par_iter()

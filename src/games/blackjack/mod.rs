@@ -12,6 +12,7 @@
 
 pub mod dealer;
 pub mod player;
+pub mod table;
 
 use std::fmt;
 use std::ops::Range;

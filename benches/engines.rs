@@ -342,7 +342,8 @@ criterion_group!(
     klondike_games,
     blackjack_player,
     blackjack_player_grid,
-    blackjack_round_simulation
+    blackjack_round_simulation,
+    blackjack_table_simulation
 );
 criterion_main!(benches);
 
@@ -366,5 +367,48 @@ fn blackjack_round_simulation(c: &mut Criterion) {
     group.bench_function("round_simulation", |b| {
         b.iter(|| simulation.trials(&mut rng, &mut shoe, ROUNDS, &mut counts))
     });
+    group.finish();
+}
+
+/// Blackjack at the table on one core: 6 decks (RULES.md section 6
+/// defaults), the exact engine's composition-dependent decisions from a
+/// lookup table, rounds dealt down the shoe to a cut card at 75% (a trial
+/// is a shoe, about 43 rounds), with and without a hi-lo count; and one
+/// round per shoe. Throughput in rounds.
+fn blackjack_table_simulation(c: &mut Criterion) {
+    use deckodds::engine::NoProgress;
+    use deckodds::games::blackjack::player::{PlayerParams, PlayerRules, SplitModel, solve_float};
+    use deckodds::games::blackjack::table::{Dealing, TableSimulation};
+
+    const ROUNDS: u64 = 100_000;
+    let rules = PlayerRules::default();
+    let params = PlayerParams::full_shoe(rules, SplitModel::Cdz);
+    let table = solve_float(&params, &NoProgress).expect("valid rules");
+    let cards = rules.shoe().total();
+    let hi_lo = [-1, 1, 1, 1, 1, 1, 0, 0, 0, -1];
+    let mut group = c.benchmark_group("blackjack_table");
+    group.throughput(Throughput::Elements(ROUNDS));
+    for (name, dealing, tags) in [
+        ("cut_card_75", Dealing::cut_card(0.75, cards).unwrap(), None),
+        (
+            "cut_card_75_hi_lo",
+            Dealing::cut_card(0.75, cards).unwrap(),
+            Some(hi_lo),
+        ),
+        (
+            "one_round_per_shoe",
+            Dealing::rounds_per_shoe(1, cards).unwrap(),
+            None,
+        ),
+    ] {
+        let simulation = TableSimulation::with_table(&table, dealing, tags).expect("a table");
+        let shoes = simulation.shoes_for_rounds(ROUNDS);
+        let mut rng = stream_rng(1, 0, 0);
+        let mut scratch = simulation.new_scratch();
+        let mut counts = vec![0u64; simulation.n_bins()];
+        group.bench_function(name, |b| {
+            b.iter(|| simulation.trials(&mut rng, &mut scratch, shoes, &mut counts))
+        });
+    }
     group.finish();
 }

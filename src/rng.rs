@@ -60,6 +60,52 @@ pub fn bounded<R: Rng + ?Sized>(rng: &mut R, range: u32) -> u32 {
     (product >> 32) as u32
 }
 
+/// A generator read 32 bits at a time from both halves of `rng`'s 64-bit
+/// outputs, low half first: one step of xoshiro256++ for every two
+/// [`bounded`] draws instead of one (the table simulator's card draws).
+/// Its stream is a pure function of `rng`'s, so of (seed, stream, chunk).
+/// `next_u64` joins two halves (low first); `fill_bytes` fills from whole
+/// outputs of `rng`, leaving any spare half for the next `next_u32`.
+pub struct HalvesRng<'a> {
+    rng: &'a mut GameRng,
+    spare: Option<u32>,
+}
+
+impl<'a> HalvesRng<'a> {
+    /// Halves of `rng`'s outputs from its current state.
+    pub fn new(rng: &'a mut GameRng) -> HalvesRng<'a> {
+        HalvesRng { rng, spare: None }
+    }
+}
+
+impl rand_xoshiro::rand_core::TryRng for HalvesRng<'_> {
+    type Error = std::convert::Infallible;
+
+    #[inline]
+    fn try_next_u32(&mut self) -> std::result::Result<u32, Self::Error> {
+        Ok(match self.spare.take() {
+            Some(half) => half,
+            None => {
+                let word = self.rng.next_u64();
+                self.spare = Some((word >> 32) as u32);
+                word as u32
+            }
+        })
+    }
+
+    #[inline]
+    fn try_next_u64(&mut self) -> std::result::Result<u64, Self::Error> {
+        let low = u64::from(self.try_next_u32()?);
+        let high = u64::from(self.try_next_u32()?);
+        Ok(low | high << 32)
+    }
+
+    fn try_fill_bytes(&mut self, destination: &mut [u8]) -> std::result::Result<(), Self::Error> {
+        self.rng.fill_bytes(destination);
+        Ok(())
+    }
+}
+
 /// Shuffles `items` uniformly: Fisher-Yates from the back, each of the `n!`
 /// orders equally likely.
 ///
@@ -348,6 +394,22 @@ mod tests {
         naive_shuffle(&mut rng, &mut [0u8; 5]);
         naive_shuffle(&mut rng, &mut carried);
         assert_eq!(carry_second, carried);
+    }
+
+    #[test]
+    fn halves_hand_out_both_halves_of_each_output_low_first() {
+        let mut reference = stream_rng(7, 1, 2);
+        let words: Vec<u64> = (0..3).map(|_| reference.next_u64()).collect();
+        let mut rng = stream_rng(7, 1, 2);
+        let mut halves = HalvesRng::new(&mut rng);
+        let got: Vec<u32> = (0..6).map(|_| halves.next_u32()).collect();
+        let expected: Vec<u32> = words
+            .iter()
+            .flat_map(|&word| [word as u32, (word >> 32) as u32])
+            .collect();
+        assert_eq!(got, expected);
+        let next = reference.next_u64();
+        assert_eq!(halves.next_u64(), next);
     }
 
     #[test]

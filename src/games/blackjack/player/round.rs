@@ -40,7 +40,7 @@ use super::solve::{PlayerTable, Spot};
 use crate::distribution::CountDistribution;
 use crate::engine::Simulation;
 use crate::error::{Error, Result};
-use crate::games::blackjack::{DealerHand, N_VALUES, Shoe};
+use crate::games::blackjack::{DealerHand, DealerOutcome, N_VALUES, Shoe};
 use crate::rng::{GameRng, bounded, draw};
 
 /// The number of net-result bins: -8.0 to +8.0 units in tenths.
@@ -87,12 +87,13 @@ pub fn net_distribution(counts: Vec<u64>) -> CountDistribution {
     }
 }
 
-/// The player's decisions, looked up without hashing: what
-/// [`PlayerTable::decide`] answers, for every spot of every hand the shoe
-/// can deal. `None` marks a hand the table has no decision for (not
-/// dealable); reaching one is a bug.
+/// The player's decisions, looked up without hashing, for every spot of
+/// every hand a shoe can deal: what [`PlayerTable::decide`] answers (the
+/// composition-dependent player), or any other decision function (a chart,
+/// [`Strategy::from_decisions`]). `None` marks a hand with no decision (not
+/// dealable from the table's shoe); reaching one is a bug.
 #[derive(Clone, Debug)]
-struct Strategy {
+pub(crate) struct Strategy {
     /// [`Spot::Initial`], by `(upcard - 1) * 100 + (first - 1) * 10 +
     /// (second - 1)`, both orders of the two cards.
     initial: Vec<Option<Action>>,
@@ -105,13 +106,25 @@ struct Strategy {
 
 impl Strategy {
     /// Every decision of `table`.
-    fn of<T: Number>(table: &PlayerTable<T>, compositions: &Compositions) -> Strategy {
+    pub(crate) fn of<T: Number>(table: &PlayerTable<T>, compositions: &Compositions) -> Strategy {
+        Strategy::from_decisions(compositions, |upcard, hand, spot| {
+            table.decide(upcard, hand, spot)
+        })
+    }
+
+    /// Every decision of `decide(upcard, hand, spot)`, for every two-card
+    /// hand at [`Spot::Initial`] and every hand of `compositions` at
+    /// [`Spot::SplitHand`] (two cards) and [`Spot::Later`].
+    pub(crate) fn from_decisions(
+        compositions: &Compositions,
+        decide: impl Fn(u8, &Hand, Spot) -> Option<Action>,
+    ) -> Strategy {
         let mut initial = vec![None; N_VALUES * N_VALUES * N_VALUES];
         for upcard in 1..=N_VALUES as u8 {
             for first in 1..=N_VALUES as u8 {
                 for second in 1..=N_VALUES as u8 {
                     initial[initial_index(upcard, first, second)] =
-                        table.decide(upcard, &Hand::of(&[first, second]), Spot::Initial);
+                        decide(upcard, &Hand::of(&[first, second]), Spot::Initial);
                 }
             }
         }
@@ -124,9 +137,9 @@ impl Strategy {
             for upcard in 1..=N_VALUES as u8 {
                 let at = composition_index(index as u32, upcard);
                 if hand.n_cards() == 2 {
-                    split_hand[at] = table.decide(upcard, hand, Spot::SplitHand);
+                    split_hand[at] = decide(upcard, hand, Spot::SplitHand);
                 }
-                later[at] = table.decide(upcard, hand, Spot::Later);
+                later[at] = decide(upcard, hand, Spot::Later);
             }
         }
         Strategy {
@@ -158,10 +171,11 @@ fn composition_index(composition: u32, upcard: u8) -> usize {
 }
 
 /// Where the play function's cards come from: a shoe shuffled as it goes
-/// (Monte Carlo), an infinite deck, or a script (the exact enumeration of
-/// the tests). `None` means the source has no more cards; the round then
-/// stops with no result.
-trait Cards {
+/// (Monte Carlo), an infinite deck, a shoe dealt down to a cut card (the
+/// table, `crate::games::blackjack::table`), or a script (the exact
+/// enumerations). `None` means the source has no more cards; the round
+/// then stops with no result.
+pub(crate) trait Cards {
     fn next(&mut self) -> Option<u8>;
 }
 
@@ -197,20 +211,61 @@ impl Cards for InfiniteCards<'_> {
     }
 }
 
+/// A player's hand as the round needs it: its hard total, its cards and
+/// whether it holds an ace (the rules' [`Hand`] also counts every value,
+/// which the round reads from its composition number instead).
+#[derive(Clone, Copy, Debug)]
+struct SeatHand {
+    hard_total: u8,
+    n_cards: u8,
+    has_ace: bool,
+}
+
+impl SeatHand {
+    const EMPTY: SeatHand = SeatHand {
+        hard_total: 0,
+        n_cards: 0,
+        has_ace: false,
+    };
+
+    #[inline]
+    fn add(&mut self, value: u8) {
+        self.hard_total += value;
+        self.n_cards += 1;
+        self.has_ace |= value == 1;
+    }
+
+    /// The total, an ace counting 11 when that does not bust (as
+    /// [`Hand::total`]).
+    #[inline]
+    fn total(&self) -> u8 {
+        if self.has_ace && self.hard_total <= 11 {
+            self.hard_total + 10
+        } else {
+            self.hard_total
+        }
+    }
+
+    #[inline]
+    fn is_bust(&self) -> bool {
+        self.hard_total > 21
+    }
+}
+
 /// One of the player's hands in a round.
 #[derive(Clone, Copy, Debug)]
 struct Seat {
-    hand: Hand,
+    hand: SeatHand,
     /// The hand's number in [`Compositions`] ([`BUST`] once busted).
     composition: u32,
     /// 1, or 2 doubled.
-    stake: i64,
+    stake: u8,
     from_split: bool,
 }
 
 impl Seat {
     const EMPTY: Seat = Seat {
-        hand: Hand::empty(),
+        hand: SeatHand::EMPTY,
         composition: 0,
         stake: 1,
         from_split: false,
@@ -226,9 +281,44 @@ impl Seat {
     }
 }
 
+/// What a round did besides its net result, as bits of [`RoundResult::events`].
+pub(crate) mod events {
+    /// The player was dealt a natural (a two-card 21, not from a split).
+    pub const NATURAL: u8 = 1;
+    /// At least one of the player's hands busted.
+    pub const PLAYER_BUST: u8 = 1 << 1;
+    /// The dealer played out a hand and busted.
+    pub const DEALER_BUST: u8 = 1 << 2;
+    /// At least one hand was doubled.
+    pub const DOUBLED: u8 = 1 << 3;
+    /// The first two cards were split.
+    pub const SPLIT: u8 = 1 << 4;
+    /// The player surrendered (early or late).
+    pub const SURRENDERED: u8 = 1 << 5;
+    /// Every combination of the bits: `0..COMBINATIONS`.
+    pub const COMBINATIONS: usize = 1 << 6;
+    /// Each event's bit and its name in reports, in report order.
+    pub const NAMED: [(u8, &str); 6] = [
+        (NATURAL, "natural"),
+        (PLAYER_BUST, "player bust"),
+        (DEALER_BUST, "dealer bust"),
+        (DOUBLED, "doubled"),
+        (SPLIT, "split"),
+        (SURRENDERED, "surrendered"),
+    ];
+}
+
+/// A round's result: its net in tenths of a unit (a 3:2 natural wins 15)
+/// and what happened in it ([`events`] bits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RoundResult {
+    pub net: i32,
+    pub events: u8,
+}
+
 /// The round's play function: the rules and the player's decisions.
 #[derive(Clone)]
-struct RoundPlayer {
+pub(crate) struct RoundPlayer {
     rules: PlayerRules,
     strategy: Strategy,
     compositions: &'static Compositions,
@@ -247,47 +337,87 @@ impl fmt::Debug for RoundPlayer {
 const NO_DECISION: &str = "the solved table decides every hand its shoe can deal";
 
 impl RoundPlayer {
-    /// Plays one round with cards from `cards` and returns its net result
-    /// in tenths of a unit, or `None` if `cards` ran out.
+    /// The play function of `rules` with `strategy`'s decisions.
+    pub(crate) fn new(
+        rules: PlayerRules,
+        strategy: Strategy,
+        compositions: &'static Compositions,
+    ) -> RoundPlayer {
+        RoundPlayer {
+            rules,
+            strategy,
+            compositions,
+        }
+    }
+
+    /// The rules the rounds are played by.
+    pub(crate) fn rules(&self) -> &PlayerRules {
+        &self.rules
+    }
+
+    /// Plays one round with cards from `cards` and returns its result, or
+    /// `None` if `cards` ran out.
+    ///
+    /// Cards are taken in the order of a real table's deal as far as the
+    /// count of cards used matters: the upcard and the player's two cards,
+    /// then under peek the hole card (dealt face down with the first cards,
+    /// so used even when the player surrenders or busts); under ENHC the
+    /// dealer's second card comes only when the dealer plays.
     #[inline]
-    fn play<C: Cards>(&self, cards: &mut C) -> Option<i32> {
+    pub(crate) fn play<C: Cards>(&self, cards: &mut C) -> Option<RoundResult> {
         let rules = &self.rules;
         let compositions = self.compositions;
         let upcard = cards.next()?;
         let first = cards.next()?;
         let second = cards.next()?;
+        let hole = if rules.hole_card == HoleCard::Peek {
+            Some(cards.next()?)
+        } else {
+            None
+        };
         let decision =
             self.strategy.initial[initial_index(upcard, first, second)].expect(NO_DECISION);
-        let natural_hole = natural_hole_card(upcard);
-        let dealt = Hand::of(&[first, second]);
+        let dealt_natural = (first == 1 && second == 10) || (first == 10 && second == 1);
+        let mut events = if dealt_natural {
+            events::NATURAL
+        } else {
+            0
+        };
         // A natural: two cards making 21, not from a split (stood on: the
         // solver values it at its payout, which nothing beats).
-        let player_natural = dealt.is_two_card_21() && decision == Action::Stand;
+        let player_natural = dealt_natural && decision == Action::Stand;
 
         // Early surrender comes before the peek.
         if decision == Action::Surrender && rules.surrender == Surrender::Early {
-            return Some(-5);
+            return Some(RoundResult {
+                net: -5,
+                events: events | events::SURRENDERED,
+            });
         }
-        let mut hole = None;
-        if rules.hole_card == HoleCard::Peek && natural_hole.is_some() {
-            let card = cards.next()?;
-            if Some(card) == natural_hole {
-                // The dealer's natural ends the round: a player natural
-                // pushes, anything else loses the one unit bet.
-                return Some(if dealt.is_two_card_21() { 0 } else { -10 });
-            }
-            hole = Some(card);
+        if let Some(natural_hole) = natural_hole_card(upcard)
+            && hole == Some(natural_hole)
+        {
+            // The peek finds the dealer's natural, which ends the round: a
+            // player natural pushes, anything else loses the one unit bet.
+            let net = if dealt_natural { 0 } else { -10 };
+            return Some(RoundResult { net, events });
         }
         if decision == Action::Surrender {
-            return Some(-5);
+            return Some(RoundResult {
+                net: -5,
+                events: events | events::SURRENDERED,
+            });
         }
 
         let mut seats = [Seat::EMPTY; MAX_HANDS as usize];
         let mut n_seats;
         let pair = first;
         if decision == Action::Split {
+            events |= events::SPLIT;
+            let mut hand = SeatHand::EMPTY;
+            hand.add(pair);
             let split = Seat {
-                hand: Hand::of(&[pair]),
+                hand,
                 composition: compositions.children[0][usize::from(pair - 1)],
                 stake: 1,
                 from_split: true,
@@ -337,7 +467,7 @@ impl RoundPlayer {
                     None if seat.hand.is_bust() || seat.hand.total() >= 21 => break,
                     None => {
                         let at = composition_index(seat.composition, upcard);
-                        let table = if seat.from_split && seat.hand.n_cards() == 2 {
+                        let table = if seat.from_split && seat.hand.n_cards == 2 {
                             &self.strategy.split_hand
                         } else {
                             &self.strategy.later
@@ -349,6 +479,7 @@ impl RoundPlayer {
                     Action::Stand => break,
                     Action::Hit => seat.add(cards.next()?, compositions),
                     Action::Double => {
+                        events |= events::DOUBLED;
                         seat.stake = 2;
                         seat.add(cards.next()?, compositions);
                         break;
@@ -358,14 +489,20 @@ impl RoundPlayer {
                     }
                 }
             }
+            if seat.hand.is_bust() {
+                events |= events::PLAYER_BUST;
+            }
             current += 1;
         }
 
         let seats = &seats[..n_seats];
         if seats.iter().all(|seat| seat.hand.is_bust()) {
             // Busted hands lose whatever the dealer holds.
-            let staked: i64 = seats.iter().map(|seat| seat.stake).sum();
-            return Some(-10 * staked as i32);
+            let staked: i32 = seats.iter().map(|seat| i32::from(seat.stake)).sum();
+            return Some(RoundResult {
+                net: -10 * staked,
+                events,
+            });
         }
         let dealer_rules = rules.dealer_rules();
         let mut dealer = DealerHand::new(upcard);
@@ -377,22 +514,32 @@ impl RoundPlayer {
             dealer.add(cards.next()?);
         }
         let outcome = dealer.outcome(dealer_rules);
+        if outcome == DealerOutcome::Bust {
+            events |= events::DEALER_BUST;
+        }
         let payout = rules.blackjack_payout();
         let mut net = 0i64;
         for seat in seats {
             let (numerator, denominator) = settle(
                 seat.hand.total(),
-                seat.stake,
+                i64::from(seat.stake),
                 player_natural,
                 seat.hand.is_bust(),
                 payout,
                 outcome,
             );
             // Every payout is a whole number of tenths (denominators 1, 2
-            // and 5).
-            net += numerator * 10 / denominator;
+            // and 5); only a natural's has a denominator other than 1.
+            net += if denominator == 1 {
+                numerator * 10
+            } else {
+                numerator * 10 / denominator
+            };
         }
-        Some(net as i32)
+        Some(RoundResult {
+            net: net as i32,
+            events,
+        })
     }
 }
 
@@ -489,7 +636,7 @@ impl RoundSimulation {
 /// but the (at most five) last ones have values summing to at most 4 * 20 +
 /// 16 = 96, and no more of them than the shoe's smallest cards fitting in
 /// 96.
-fn most_cards_of_a_round(shoe: &Shoe) -> u32 {
+pub(crate) fn most_cards_of_a_round(shoe: &Shoe) -> u32 {
     let mut budget = 4 * 20 + 16;
     let mut cards = u32::from(MAX_HANDS) + 1;
     for value in 1..=N_VALUES as u8 {
@@ -527,8 +674,8 @@ impl Simulation for RoundSimulation {
             })
         };
         // `new` made sure the shoe holds every card a round can take.
-        let net = net.expect("the shoe holds the most cards a round can take");
-        counts[bin_of_net_tenths(net)] += 1;
+        let round = net.expect("the shoe holds the most cards a round can take");
+        counts[bin_of_net_tenths(round.net)] += 1;
     }
 }
 
@@ -673,7 +820,7 @@ mod tests {
                     cards: &self.prefix,
                     position: 0,
                 };
-                match self.player.play(&mut cards) {
+                match self.player.play(&mut cards).map(|round| round.net) {
                     Some(net) => {
                         let k = self.prefix.len();
                         if self.net.len() <= k {
@@ -806,18 +953,22 @@ mod tests {
     }
 
     fn play_script(simulation: &RoundSimulation, cards: &[u8]) -> Option<i32> {
-        simulation.player.play(&mut Scripted { cards, position: 0 })
+        simulation
+            .player
+            .play(&mut Scripted { cards, position: 0 })
+            .map(|round| round.net)
     }
 
     #[test]
     fn scripted_rounds_settle_as_the_rules_say() {
         let simulation = RoundSimulation::new(&float_table(PlayerRules::default())).unwrap();
-        // 8-8 against a 6 splits; the first hand draws an 8 and re-splits,
-        // then 3 (8-3 doubles, draws 10: 21), the second hand 2 (8-2
-        // doubles, draws 9: 19), the third 10 (18 stands). The dealer's 6,
-        // 10, 10 busts: +2 +2 +1 units.
+        // Under peek the hole card comes fourth. 8-8 against a 6 splits;
+        // the first hand draws an 8 and re-splits, then 3 (8-3 doubles,
+        // draws 10: 21), the second hand 2 (8-2 doubles, draws 9: 19), the
+        // third 10 (18 stands). The dealer's 6 and 10 in the hole draw a
+        // 10 and bust: +2 +2 +1 units.
         assert_eq!(
-            play_script(&simulation, &[6, 8, 8, 8, 3, 10, 2, 9, 10, 10, 10]),
+            play_script(&simulation, &[6, 8, 8, 10, 8, 3, 10, 2, 9, 10, 10]),
             Some(50)
         );
         // A natural against an ace: the peek finds a ten (push) or not
@@ -828,10 +979,11 @@ mod tests {
         assert_eq!(play_script(&simulation, &[1, 8, 8, 10]), Some(-10));
         // A round whose cards run out has no result.
         assert_eq!(play_script(&simulation, &[6, 8, 8, 8, 3]), None);
-        // Split aces take one card each: A-A against 6, then 10 and 9 (21
-        // and 20, no natural), the dealer 6, 10, 5: 21 beats 20, ties 21.
+        // Split aces take one card each: A-A against 6 (a 10 in the hole),
+        // then 10 and 9 (21 and 20, no natural), the dealer draws a 5: 21
+        // beats 20, ties 21.
         assert_eq!(
-            play_script(&simulation, &[6, 1, 1, 10, 9, 10, 5]),
+            play_script(&simulation, &[6, 1, 1, 10, 10, 9, 5]),
             Some(-10)
         );
     }
@@ -849,9 +1001,10 @@ mod tests {
             Some(Action::Double)
         );
         let simulation = RoundSimulation::new(&table).unwrap();
-        // Doubled, a ten makes a hard 21 at stake 2; the dealer's 8-9
-        // stands on 17: +2 units, not a natural's 1.5.
-        assert_eq!(play_script(&simulation, &[8, 1, 10, 10, 9]), Some(20));
+        // The dealer's 8 and 9 in the hole; doubled, a ten makes a hard 21
+        // at stake 2 against the dealer's 17: +2 units, not a natural's
+        // 1.5.
+        assert_eq!(play_script(&simulation, &[8, 1, 10, 9, 10]), Some(20));
     }
 
     /// Monte Carlo against the float table's overall value, |z| < 5.

@@ -2,10 +2,14 @@
 //! dealt one after another down a shoe to a cut card, one player, any
 //! strategy, and what a card counter sees.
 
+pub mod count;
 pub mod exact;
+pub mod published;
 pub mod shoe;
 pub mod simulation;
 
+pub use count::CountSystem;
 pub use exact::{ExactTable, exact_table_value};
+pub use published::PublishedClaim;
 pub use shoe::Dealing;
 pub use simulation::{TableSimulation, TableSummary, TallyLayout, TrueCountRow};

@@ -255,3 +255,102 @@ impl RoundWalk<'_> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::NoProgress;
+    use crate::engine::montecarlo::{RunPlan, run};
+    use crate::games::blackjack::Decks;
+    use crate::games::blackjack::player::{
+        PlayerParams, PlayerRules, SplitModel, solve_exact, solve_float,
+    };
+    use crate::games::blackjack::table::TableSummary;
+
+    /// One deck less every 2..7 and two aces: two aces, four 8s, four 9s
+    /// and sixteen tens (26 cards), whose rounds take from four cards to a
+    /// dozen, so a cut card makes the number of rounds depend on them.
+    fn small_shoe() -> PlayerParams {
+        let mut removed: Vec<u8> = (2..=7).flat_map(|v| [v; 4]).collect();
+        removed.extend([1, 1]);
+        PlayerParams {
+            rules: PlayerRules {
+                decks: Decks::Finite(1),
+                ..PlayerRules::default()
+            },
+            split_model: SplitModel::Cdz,
+            removed,
+        }
+    }
+
+    fn table(params: &PlayerParams, dealing: Dealing) -> TableSimulation {
+        let solved = solve_float(params, &NoProgress).unwrap();
+        TableSimulation::with_table(&solved, dealing, None).unwrap()
+    }
+
+    #[test]
+    fn one_round_per_shoe_is_worth_the_solvers_overall_value_exactly() {
+        let params = small_shoe();
+        let solved = solve_exact(&params, &NoProgress).unwrap();
+        let simulation = TableSimulation::with_table(
+            &solved,
+            Dealing::rounds_per_shoe(1, 26).unwrap(),
+            None,
+        )
+        .unwrap();
+        let exact = exact_table_value(&simulation).unwrap();
+        assert_eq!(exact.rounds_per_shoe, BigRational::from_integer(1.into()));
+        assert_eq!(exact.per_round(), solved.overall);
+    }
+
+    /// The simulation's mean per round against the exact value, |z| < 5
+    /// with the standard error by shoe.
+    fn simulation_agrees(simulation: &TableSimulation, exact: &ExactTable, shoes: u64, seed: u64) {
+        let counts = run(simulation, &RunPlan::new(shoes, seed, 0), &NoProgress);
+        let summary = TableSummary::from_tally(&simulation.layout(), &counts).unwrap();
+        let exact_mean = Number::to_f64(&exact.per_round());
+        let z = (summary.mean - exact_mean) / summary.standard_error;
+        assert!(
+            z.abs() < 5.0,
+            "{:?}: mean {} against exact {exact_mean} (se {}, z {z})",
+            simulation.dealing(),
+            summary.mean,
+            summary.standard_error
+        );
+        let rounds = Number::to_f64(&exact.rounds_per_shoe);
+        assert!(
+            (summary.mean_rounds_per_shoe() - rounds).abs() < 0.01 * rounds,
+            "rounds per shoe {} against exact {rounds}",
+            summary.mean_rounds_per_shoe()
+        );
+    }
+
+    use crate::games::blackjack::player::number::Number;
+
+    #[test]
+    fn a_cut_card_changes_the_value_per_round_and_the_simulation_finds_the_exact_change() {
+        let params = small_shoe();
+        let off_the_top = table(&params, Dealing::rounds_per_shoe(1, 26).unwrap());
+        let off_the_top = exact_table_value(&off_the_top).unwrap().per_round();
+        for (penetration, seed) in [(0.5, 1), (0.75, 2)] {
+            let simulation = table(&params, Dealing::cut_card(penetration, 26).unwrap());
+            let exact = exact_table_value(&simulation).unwrap();
+            assert_ne!(exact.per_round(), off_the_top, "{penetration}");
+            simulation_agrees(&simulation, &exact, 400_000, seed);
+        }
+        // A fixed number of rounds per shoe, with a fixed strategy, is
+        // worth the value off the top in every round (the rounds' order is
+        // exchangeable; only a stopping rule that reads the cards, as a
+        // cut card does, changes it): exactly, while no round runs out.
+        let simulation = table(&params, Dealing::rounds_per_shoe(2, 26).unwrap());
+        let exact = exact_table_value(&simulation).unwrap();
+        assert_eq!(exact.per_round(), off_the_top);
+        simulation_agrees(&simulation, &exact, 400_000, 3);
+        // More rounds than some shoes hold: the discards finish the round
+        // and end the shoe.
+        let simulation = table(&params, Dealing::rounds_per_shoe(4, 26).unwrap());
+        let exact = exact_table_value(&simulation).unwrap();
+        assert_ne!(exact.per_round(), off_the_top);
+        simulation_agrees(&simulation, &exact, 400_000, 4);
+    }
+}

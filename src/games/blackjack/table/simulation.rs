@@ -519,3 +519,230 @@ impl TableSummary {
         self.n_rounds as f64 / self.n_shoes as f64
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::NoProgress;
+    use crate::engine::montecarlo::{RunPlan, run, run_chunks};
+    use crate::games::blackjack::player::rules::{DoubleOn, HoleCard, Surrender};
+    use crate::games::blackjack::player::{PlayerParams, solve_float};
+    use crate::games::blackjack::table::CountSystem;
+    use crate::games::blackjack::{Decks, Soft17};
+
+    fn simulation(rules: PlayerRules, dealing: impl Fn(u32) -> Dealing) -> TableSimulation {
+        let table = solve_float(&PlayerParams::full_shoe(rules, SplitModel::Cdz), &NoProgress)
+            .unwrap();
+        let cards = rules.shoe().total();
+        TableSimulation::with_table(&table, dealing(cards), None).unwrap()
+    }
+
+    fn summary(simulation: &TableSimulation, shoes: u64, seed: u64) -> TableSummary {
+        let counts = run(simulation, &RunPlan::new(shoes, seed, 0), &NoProgress);
+        TableSummary::from_tally(&simulation.layout(), &counts).unwrap()
+    }
+
+    #[test]
+    fn one_round_per_shoe_agrees_with_the_exact_overall_value() {
+        let base = PlayerRules::default();
+        let rule_sets = [
+            PlayerRules {
+                decks: Decks::Finite(1),
+                ..base
+            },
+            PlayerRules {
+                decks: Decks::Finite(2),
+                soft17: Soft17::Hit,
+                double_after_split: false,
+                ..base
+            },
+            PlayerRules {
+                surrender: Surrender::Late,
+                ..base
+            },
+            PlayerRules {
+                decks: Decks::Finite(8),
+                hole_card: HoleCard::Enhc,
+                double: DoubleOn::TenToEleven,
+                surrender: Surrender::Early,
+                ..base
+            },
+        ];
+        for (seed, rules) in rule_sets.into_iter().enumerate() {
+            let table =
+                solve_float(&PlayerParams::full_shoe(rules, SplitModel::Cdz), &NoProgress)
+                    .unwrap();
+            let cards = rules.shoe().total();
+            let simulation = TableSimulation::with_table(
+                &table,
+                Dealing::rounds_per_shoe(1, cards).unwrap(),
+                None,
+            )
+            .unwrap();
+            let summary = summary(&simulation, 1_000_000, 40 + seed as u64);
+            assert_eq!(summary.n_rounds, 1_000_000);
+            assert_eq!(summary.n_shoes, 1_000_000);
+            // With one round a shoe the standard error by shoe is the
+            // plain one.
+            let plain = summary.standard_deviation / 1_000.0;
+            assert!((summary.standard_error - plain).abs() < 1e-9 * plain);
+            let z = (summary.mean - table.overall) / summary.standard_error;
+            assert!(
+                z.abs() < 5.0,
+                "{rules:?}: mean {} against exact {} (z {z})",
+                summary.mean,
+                table.overall
+            );
+        }
+    }
+
+    #[test]
+    fn counts_depend_on_the_seed_not_on_threads_or_shards() {
+        let rules = PlayerRules::default();
+        let table = solve_float(&PlayerParams::full_shoe(rules, SplitModel::Cdz), &NoProgress)
+            .unwrap();
+        let hi_lo = CountSystem::parse("hi-lo").unwrap();
+        let simulation = TableSimulation::with_table(
+            &table,
+            Dealing::cut_card(0.75, 312).unwrap(),
+            Some(hi_lo.tags),
+        )
+        .unwrap();
+        let plan = RunPlan {
+            n_trials: 3_000,
+            seed: 9,
+            stream: 0,
+            chunk_size: 256,
+        };
+        let on = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| run(&simulation, &plan, &NoProgress))
+        };
+        let one = on(1);
+        assert_eq!(one, on(2));
+        let mut shards = run_chunks(&simulation, &plan, 0..5, &NoProgress);
+        for (total, count) in shards.iter_mut().zip(run_chunks(
+            &simulation,
+            &plan,
+            5..plan.n_chunks(),
+            &NoProgress,
+        )) {
+            *total += count;
+        }
+        assert_eq!(one, shards);
+        assert_ne!(one, run(&simulation, &RunPlan { seed: 10, ..plan }, &NoProgress));
+        let summary = TableSummary::from_tally(&simulation.layout(), &one).unwrap();
+        assert_eq!(summary.n_shoes, 3_000);
+        // Every round is counted once by net, once by events, once by true
+        // count; won, lost and pushed add up.
+        let by_count: u64 = summary.by_true_count.iter().map(|row| row.rounds).sum();
+        assert_eq!(by_count, summary.n_rounds);
+        assert_eq!(
+            summary.wins + summary.losses + summary.pushes,
+            summary.n_rounds
+        );
+        let by_shoe: u64 = summary
+            .rounds_per_shoe
+            .iter()
+            .enumerate()
+            .map(|(rounds, &shoes)| rounds as u64 * shoes)
+            .sum();
+        assert_eq!(by_shoe, summary.n_rounds);
+    }
+
+    #[test]
+    fn a_high_true_count_is_worth_more_than_a_low_one() {
+        // Six decks to 75%: hi-lo's true count of +3 or more gives the
+        // player the edge, -3 or less the house more than off the top (the
+        // counter's whole game); both far more than five standard errors
+        // apart at 20,000 shoes.
+        let rules = PlayerRules::default();
+        let table = solve_float(&PlayerParams::full_shoe(rules, SplitModel::Cdz), &NoProgress)
+            .unwrap();
+        let simulation = TableSimulation::with_table(
+            &table,
+            Dealing::cut_card(0.75, 312).unwrap(),
+            Some(CountSystem::parse("hi-lo").unwrap().tags),
+        )
+        .unwrap();
+        let summary = summary(&simulation, 20_000, 7);
+        let pooled = |rows: &[TrueCountRow]| {
+            let rounds: u64 = rows.iter().map(|row| row.rounds).sum();
+            let net: f64 = rows
+                .iter()
+                .map(|row| row.mean.unwrap_or(0.0) * row.rounds as f64)
+                .sum();
+            (net / rounds as f64, (1.3 / rounds as f64).sqrt())
+        };
+        let zero = TRUE_COUNT_BINS / 2;
+        let (low, low_se) = pooled(&summary.by_true_count[..=zero - 3]);
+        let (high, high_se) = pooled(&summary.by_true_count[zero + 3..]);
+        assert_eq!(summary.by_true_count[zero].label, "0");
+        assert!(high > 0.0 && low < table.overall, "high {high} low {low}");
+        assert!((high - low) / (low_se.hypot(high_se)) > 5.0);
+    }
+
+    #[test]
+    fn a_deep_cut_in_one_deck_finishes_rounds_from_the_discards() {
+        let deep = simulation(
+            PlayerRules {
+                decks: Decks::Finite(1),
+                ..PlayerRules::default()
+            },
+            |cards| Dealing::cut_card(0.9, cards).unwrap(),
+        );
+        let summary = summary(&deep, 100_000, 3);
+        assert!(summary.reshuffled_shoes > 0);
+        assert!(summary.reshuffled_shoes < summary.n_shoes / 10);
+        assert!((5.0..9.0).contains(&summary.mean_rounds_per_shoe()));
+        assert_eq!(summary.rounds_per_shoe.len(), deep.layout().most_rounds + 1);
+    }
+
+    #[test]
+    fn runs_asked_for_in_rounds_deal_about_that_many() {
+        let shoe = simulation(PlayerRules::default(), |cards| {
+            Dealing::cut_card(0.75, cards).unwrap()
+        });
+        let estimate = shoe.rounds_per_shoe_estimate();
+        assert!((40.0..46.0).contains(&estimate), "{estimate}");
+        assert_eq!(estimate, shoe.rounds_per_shoe_estimate());
+        let shoes = shoe.shoes_for_rounds(1_000_000);
+        assert_eq!(shoes, (1_000_000.0 / estimate).ceil() as u64);
+        let one = simulation(PlayerRules::default(), |cards| {
+            Dealing::rounds_per_shoe(1, cards).unwrap()
+        });
+        assert_eq!(one.shoes_for_rounds(1_000_000), 1_000_000);
+        assert_eq!(one.shoes_per_chunk(), ROUNDS_PER_CHUNK);
+    }
+
+    #[test]
+    fn an_infinite_deck_or_a_foreign_cut_card_is_refused() {
+        let rules = PlayerRules {
+            decks: Decks::Infinite,
+            ..PlayerRules::default()
+        };
+        let table = solve_float(&PlayerParams::full_shoe(rules, SplitModel::Cdz), &NoProgress)
+            .unwrap();
+        let message = TableSimulation::with_table(
+            &table,
+            Dealing::rounds_per_shoe(1, 52).unwrap(),
+            None,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(message.contains("decks"), "{message}");
+        let six = solve_float(
+            &PlayerParams::full_shoe(PlayerRules::default(), SplitModel::Cdz),
+            &NoProgress,
+        )
+        .unwrap();
+        let message =
+            TableSimulation::with_table(&six, Dealing::cut_card(0.75, 52).unwrap(), None)
+                .unwrap_err()
+                .to_string();
+        assert!(message.contains("312"), "{message}");
+    }
+}

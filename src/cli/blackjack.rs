@@ -5,12 +5,13 @@ use std::path::PathBuf;
 
 use clap::{Arg, Args, Subcommand};
 
-use super::common::{LevelArgs, OneOrAll, OutputArgs, PrecisionArgs, SamplingArgs};
-use super::values::{parse_count, parse_level};
+use super::common::{LevelArgs, OneOrAll, OutputArgs, PrecisionArgs, RunArgs, SamplingArgs};
+use super::values::{parse_count, parse_level, parse_seed};
 use crate::error::{Error, Result};
 use crate::games::blackjack::player::{
     BlackjackPays, DoubleOn, HoleCard, PlayerRules, SplitModel, Surrender, parse_hand, parse_upcard,
 };
+use crate::games::blackjack::table::CountSystem;
 use crate::games::blackjack::{DealerParams, Decks, OUTCOME_LABELS, Scoring, Soft17};
 
 /// Blackjack dealer-outcome commands.
@@ -171,6 +172,196 @@ pub enum PlayerCommand {
         #[command(flatten)]
         output: OutputArgs,
     },
+    /// Blackjack at the table (RULES.md section 6, "At the table"): one
+    /// player, rounds dealt one after another down a shoe to a cut card
+    /// (--penetration) or a fixed number of rounds per shoe, with the
+    /// composition-dependent decisions of the exact engine (default), the
+    /// basic-strategy chart, or your own chart (--strategy FILE.csv). Reports
+    /// the mean value per round with its 95% interval (by shoe), the house
+    /// edge, the net results, wins, losses, pushes, naturals and busts, and
+    /// with --count the value per round by true count.
+    ///
+    /// `table compare` sets the mean against the exact value off the top:
+    /// with a fixed number of rounds per shoe they must agree; with a cut
+    /// card the difference is the cut-card effect. With --published it
+    /// checks a simulator's published house edge instead.
+    #[command(name = "table", args_conflicts_with_subcommands = true)]
+    Table {
+        #[command(flatten)]
+        table: TableArgs,
+        #[command(flatten)]
+        sampling: TableSamplingArgs,
+        #[command(flatten)]
+        output: OutputArgs,
+        /// Boxed: its options are many.
+        #[command(subcommand)]
+        command: Option<Box<TableSubcommand>>,
+    },
+}
+
+/// `deckodds blackjack table ...`.
+#[derive(Debug, Subcommand)]
+pub enum TableSubcommand {
+    /// The table's mean value per round against the exact value of a round
+    /// off the top (the f64 solve of the same rules): with a fixed number
+    /// of rounds per shoe and the composition-dependent strategy they must
+    /// agree; with a cut card their difference is the cut-card effect, and
+    /// with a chart the chart's cost, each stated with its 95% interval.
+    ///
+    /// --published FILE checks a simulator's published figures (a claim
+    /// file: `house-edge-percent = X` and `rounds = N` lines, optionally
+    /// `win-percent`, `loss-percent`, `push-percent`, `source`) against the
+    /// exact value off the top and against this table's simulation of the
+    /// same rules, penetration and strategy, at the claim's sample size.
+    ///
+    /// Exit status: 0 when they agree (or, with a cut card or a chart, once
+    /// the difference is reported; a claim consistent with either
+    /// reference), 1 when they do not (after the whole report is written),
+    /// 2 for bad input.
+    Compare {
+        #[command(flatten)]
+        table: TableArgs,
+        #[command(flatten)]
+        sampling: TableSamplingArgs,
+        /// A simulator's published claim to check (see above).
+        #[arg(long, value_name = "FILE")]
+        published: Option<PathBuf>,
+        #[command(flatten)]
+        level: LevelArgs,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+}
+
+/// What a table deals and how the player plays: the rules, when the
+/// dealer shuffles, the strategy and the count.
+#[derive(Debug, Args)]
+pub struct TableArgs {
+    #[command(flatten)]
+    pub rules: PlayerRulesArgs,
+
+    /// The fraction of the shoe dealt before the cut card: 0 < P <= 1
+    /// (0.75 or 75%). A round starts while the cut card is still in the
+    /// shoe; the dealer shuffles after the round it comes out in. It must
+    /// leave at least 4 cards behind it.
+    #[arg(
+        long,
+        value_name = "P",
+        default_value = "0.75",
+        value_parser = parse_penetration,
+        conflicts_with = "rounds_per_shoe",
+        help_heading = "Dealing"
+    )]
+    pub penetration: f64,
+
+    /// Deal exactly K rounds from every shoe instead of dealing to a cut
+    /// card (1: every round from a freshly shuffled shoe, a continuous
+    /// shuffler, whose mean is the exact value off the top).
+    #[arg(long, value_name = "K", value_parser = parse_rounds_per_shoe, help_heading = "Dealing")]
+    pub rounds_per_shoe: Option<u32>,
+
+    /// The player's decisions: cd (the exact engine's composition-dependent
+    /// decisions for the full shoe, as `blackjack player` gives them),
+    /// basic (the chart `blackjack strategy` prints, composition exceptions
+    /// ignored), or FILE.csv, a chart in the layout `blackjack strategy
+    /// --format csv` writes (kind,section,row,upcard,action,hand).
+    #[arg(long, value_name = "cd|basic|FILE.csv", default_value = "cd", value_parser = TableStrategy::parse, help_heading = "Player")]
+    pub strategy: TableStrategy,
+
+    /// Count cards with this system and report the value per round by
+    /// true count (running count over decks left, floored): hi-lo, ko,
+    /// hi-opt-i, hi-opt-ii, zen, omega-ii, or tags for A,2,...,9,T (e.g.
+    /// -1,1,1,1,1,1,0,0,0,-1 or A=-1,2=1,...,T=-1). The count changes no
+    /// decision and no bet: it only sorts the rounds.
+    #[arg(long, value_name = "SYSTEM", value_parser = CountSystem::parse, help_heading = "Player")]
+    pub count: Option<CountSystem>,
+}
+
+/// How a table run samples: rounds (in whole shoes), the seed, and the
+/// long-run options.
+#[derive(Debug, Args)]
+pub struct TableSamplingArgs {
+    /// Rounds to play, about (accepts 10000000, 10_000_000 or 1e7). The
+    /// unit of the run is the shoe: N rounds are N shoes of one round, or
+    /// as many shoes as deal N rounds on average (a fixed pilot estimates
+    /// the rounds per shoe); the report gives the rounds played.
+    #[arg(long, value_name = "N", default_value = "10000000", value_parser = parse_count)]
+    pub rounds: u64,
+
+    /// Master seed. The same seed and rounds give the same counts on any
+    /// machine with any number of threads.
+    #[arg(long, value_name = "S", default_value = "1", value_parser = parse_seed)]
+    pub seed: u64,
+
+    #[command(flatten)]
+    pub runs: RunArgs,
+}
+
+/// `--strategy` of `blackjack table`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableStrategy {
+    /// The exact engine's composition-dependent decisions.
+    CompositionDependent,
+    /// The basic-strategy chart.
+    Basic,
+    /// A chart read from a CSV file.
+    Chart(PathBuf),
+}
+
+impl TableStrategy {
+    /// `cd`, `basic`, or a file's path (anything else; the file is read
+    /// when the command runs).
+    pub fn parse(text: &str) -> Result<TableStrategy> {
+        match text.trim() {
+            "cd" => Ok(TableStrategy::CompositionDependent),
+            "basic" => Ok(TableStrategy::Basic),
+            "" => Err(Error::invalid(
+                "strategy",
+                text,
+                "must be cd, basic or a chart's CSV file",
+            )),
+            path => Ok(TableStrategy::Chart(PathBuf::from(path))),
+        }
+    }
+}
+
+/// `--penetration`: a fraction of the shoe, `0.75` or `75%`. Whether the
+/// cut card leaves a round's cards behind it depends on the shoe, and is
+/// checked with it.
+fn parse_penetration(text: &str) -> Result<f64> {
+    let refused = || {
+        Error::invalid(
+            "penetration",
+            text.trim(),
+            "must be a fraction of the shoe, 0 < P <= 1 (e.g. 0.75 or 75%)",
+        )
+    };
+    let trimmed = text.trim();
+    let value = match trimmed.strip_suffix('%') {
+        Some(percent) => percent.trim().parse::<f64>().map_err(|_| refused())? / 100.0,
+        None => trimmed.parse::<f64>().map_err(|_| refused())?,
+    };
+    if value > 0.0 && value <= 1.0 {
+        Ok(value)
+    } else {
+        Err(refused())
+    }
+}
+
+/// `--rounds-per-shoe`: a whole number of at least 1 (the shoe's size
+/// bounds it, checked with the shoe).
+fn parse_rounds_per_shoe(text: &str) -> Result<u32> {
+    text.trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|&rounds| rounds >= 1)
+        .ok_or_else(|| {
+            Error::invalid(
+                "rounds_per_shoe",
+                text.trim(),
+                "must be a whole number of at least 1",
+            )
+        })
 }
 
 /// `deckodds blackjack player ...`.

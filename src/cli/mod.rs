@@ -34,7 +34,7 @@ pub mod values;
 
 pub use blackjack::{
     BlackjackCommand, BlackjackRules, PlayerCommand, PlayerRulesArgs, PlayerSolveArgs,
-    PlayerSubcommand,
+    PlayerSubcommand, TableArgs, TableSamplingArgs, TableStrategy, TableSubcommand,
 };
 pub use common::{
     Engine, LONG_RUNS, LevelArgs, LongRunArgs, OneOrAll, OutputArgs, PartArgs, PrecisionArgs,
@@ -203,6 +203,17 @@ impl Command {
                 ..
             })) => match player.as_ref() {
                 PlayerSubcommand::Compare { sampling: s, .. } => sampling(&s.runs, None),
+            },
+            Command::Blackjack(B::Player(PlayerCommand::Table {
+                sampling: s,
+                command: None,
+                ..
+            })) => sampling(&s.runs, None),
+            Command::Blackjack(B::Player(PlayerCommand::Table {
+                command: Some(table),
+                ..
+            })) => match table.as_ref() {
+                TableSubcommand::Compare { sampling: s, .. } => sampling(&s.runs, None),
             },
             Command::Blackjack(
                 B::Exact { .. }

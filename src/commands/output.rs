@@ -42,7 +42,7 @@ enum Writes {
 pub(super) fn check_files(cli: &Cli) -> Result<()> {
     use crate::cli::{
         BlackjackCommand as B, IdiotsDelightCommand as I, KlondikeCommand as K, PlayerCommand,
-        PlayerSubcommand, PrisonersCommand as P, PublishedCounts, RollCallCommand as R,
+        PlayerSubcommand, TableSubcommand, PrisonersCommand as P, PublishedCounts, RollCallCommand as R,
     };
     let mut plan = files::Plan::default();
     let named = |option: &'static str, path: &Path| files::NamedPath {
@@ -108,6 +108,16 @@ pub(super) fn check_files(cli: &Cli) -> Result<()> {
             PlayerCommand::HouseEdgeGrid { output, .. } => {
                 (output, Writes::NoChart("blackjack house-edge-grid"))
             }
+            // The chart (the value by true count) is drawn from the JSON.
+            PlayerCommand::Table {
+                command: Some(table),
+                ..
+            } => match table.as_ref() {
+                TableSubcommand::Compare { output, .. } => {
+                    (output, Writes::NoChart("blackjack table compare"))
+                }
+            },
+            PlayerCommand::Table { output, .. } => (output, Writes::Everything),
         }),
         Command::IdiotsDelight(I::Exact { output, .. } | I::Mc { output, .. }) => {
             Some((output, Writes::Everything))

@@ -165,6 +165,10 @@ pub const BLACKJACK_HOUSE_EDGE_REPORT: &str = "blackjack-house-edge";
 /// under each rule set of a grid (RULES.md section 6).
 pub const BLACKJACK_HOUSE_EDGE_GRID_REPORT: &str = "blackjack-house-edge-grid";
 
+/// The `"game"` of `blackjack table`'s report: rounds at the table down a
+/// shoe (RULES.md section 6, "At the table").
+pub const BLACKJACK_TABLE_REPORT: &str = "blackjack-table";
+
 /// Every game, in the order of its section in RULES.md.
 pub const GAMES: [&GameEntry; 5] = [
     &IDIOTS_DELIGHT,

@@ -145,7 +145,7 @@ fn value_json<T: Number>(value: &T) -> Value {
 }
 
 /// A number with `decimals` places, never `-0.00`.
-fn decimal_text(value: f64, decimals: usize) -> String {
+pub(super) fn decimal_text(value: f64, decimals: usize) -> String {
     let text = format!("{:.*}", decimals.min(MAX_DECIMALS), value);
     if text.starts_with('-') && text[1..].chars().all(|c| c == '0' || c == '.') {
         text[1..].to_string()
@@ -313,7 +313,7 @@ fn player_csv<T: Number>(table: &PlayerTable<T>, rows: &[&HandRow<T>]) -> String
 }
 
 /// Records as CSV (quoted where a field needs it).
-fn csv_text<R: AsRef<[String]>>(records: &[R]) -> String {
+pub(super) fn csv_text<R: AsRef<[String]>>(records: &[R]) -> String {
     let mut writer = csv::Writer::from_writer(Vec::new());
     for record in records {
         if let Err(error) = writer.write_record(record.as_ref()) {
@@ -354,9 +354,9 @@ fn player_heading<T: Number>(table: &PlayerTable<T>, decimals: usize) -> Vec<Str
 }
 
 /// A titled table.
-struct TitledGrid {
-    title: String,
-    grid: Grid,
+pub(super) struct TitledGrid {
+    pub(super) title: String,
+    pub(super) grid: Grid,
 }
 
 /// One table per upcard in [`UPCARDS`] order: a row per hand.
@@ -449,7 +449,7 @@ fn one_hand_grid<T: Number>(row: &HandRow<T>, decimals: usize) -> TitledGrid {
 
 /// Lays out heading lines, titled tables and closing lines in a format for
 /// people.
-fn lay_out(
+pub(super) fn lay_out(
     format: Format,
     heading: &[String],
     tables: &[TitledGrid],

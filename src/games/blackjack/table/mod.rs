@@ -10,6 +10,6 @@ pub mod simulation;
 
 pub use count::CountSystem;
 pub use exact::{ExactTable, exact_table_value};
-pub use published::PublishedClaim;
+pub use published::{ClaimCheck, PublishedClaim, RateCheck};
 pub use shoe::Dealing;
 pub use simulation::{TableSimulation, TableSummary, TallyLayout, TrueCountRow};

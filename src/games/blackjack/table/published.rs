@@ -21,6 +21,8 @@
 //! line, `#` included (a citation may hold one). Keys are case-insensitive,
 //! and `_` may stand for `-`.
 
+use super::simulation::TableSummary;
+use crate::compare::{MeanAgreement, mean_agreement};
 use crate::error::{Error, Result};
 
 /// What a published blackjack simulation claims, per round of one unit bet.
@@ -346,6 +348,104 @@ fn check_rate_sum(rates: &[Option<(usize, f64)>; 3]) -> Result<()> {
 /// shows as `99.1`, not `99.10000000000001`.
 fn round_for_display(value: f64) -> f64 {
     (value * 1e6).round() / 1e6
+}
+
+/// A published claim checked against two references at its own sample
+/// size: the exact value of a round off the top, and deckodds' simulation
+/// of the same rules, dealing and strategy.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClaimCheck {
+    /// The claim.
+    pub claim: PublishedClaim,
+    /// The claim's standard error per round, in units: the simulated
+    /// standard deviation of a round over the square root of the claim's
+    /// rounds (a claim states no spread; rounds taken as independent).
+    pub standard_error: f64,
+    /// The claimed mean (minus the house edge) against the exact value off
+    /// the top, with the claim's standard error.
+    pub against_exact: MeanAgreement,
+    /// The claimed mean against the simulated mean, with both standard
+    /// errors; each test at `level / tests` (Bonferroni over this test
+    /// and the rate tests).
+    pub against_simulation: MeanAgreement,
+    /// Each claimed rate against the simulated one.
+    pub rates: Vec<RateCheck>,
+}
+
+/// A claimed win, loss or push rate against the simulated one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RateCheck {
+    /// `win`, `loss` or `push`.
+    pub name: &'static str,
+    /// The rates as fractions (claimed as `mean`, simulated as `exact`),
+    /// with the standard error of their difference (binomial, both
+    /// samples).
+    pub agreement: MeanAgreement,
+}
+
+impl ClaimCheck {
+    /// Checks `claim` against `exact` (the value of a round off the top, in
+    /// units) and the simulation `summary`, at significance `level` (family-
+    /// wise over the tests against the simulation).
+    pub fn new(
+        claim: &PublishedClaim,
+        summary: &TableSummary,
+        exact: f64,
+        level: f64,
+    ) -> Result<ClaimCheck> {
+        let mean = -claim.house_edge_percent / 100.0;
+        let rounds = claim.rounds as f64;
+        let standard_error = summary.standard_deviation / rounds.sqrt();
+        let against_exact = mean_agreement(mean, standard_error, exact, level)?;
+        let simulated_rounds = summary.n_rounds as f64;
+        let rates: Vec<(&'static str, f64, u64)> = [
+            ("win", claim.win_percent, summary.wins),
+            ("loss", claim.loss_percent, summary.losses),
+            ("push", claim.push_percent, summary.pushes),
+        ]
+        .into_iter()
+        .filter_map(|(name, claimed, count)| Some((name, claimed? / 100.0, count)))
+        .collect();
+        let tests = 1 + rates.len();
+        let each = level / tests as f64;
+        let against_simulation = mean_agreement(
+            mean,
+            standard_error.hypot(summary.standard_error),
+            summary.mean,
+            each,
+        )?;
+        let rates = rates
+            .into_iter()
+            .map(|(name, claimed, count)| {
+                let simulated = count as f64 / simulated_rounds;
+                let variance = simulated * (1.0 - simulated);
+                let standard_error = (variance / rounds + variance / simulated_rounds).sqrt();
+                Ok(RateCheck {
+                    name,
+                    agreement: mean_agreement(claimed, standard_error, simulated, each)?,
+                })
+            })
+            .collect::<Result<Vec<RateCheck>>>()?;
+        Ok(ClaimCheck {
+            claim: claim.clone(),
+            standard_error,
+            against_exact,
+            against_simulation,
+            rates,
+        })
+    }
+
+    /// Whether the claim is consistent with deckodds' simulation of the
+    /// same game: its mean and every rate it gives.
+    pub fn consistent_with_simulation(&self) -> bool {
+        self.against_simulation.agrees && self.rates.iter().all(|rate| rate.agreement.agrees)
+    }
+
+    /// Whether the claimed mean is consistent with the exact value off the
+    /// top.
+    pub fn consistent_with_exact(&self) -> bool {
+        self.against_exact.agrees
+    }
 }
 
 #[cfg(test)]

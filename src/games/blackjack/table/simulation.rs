@@ -12,6 +12,7 @@
 //! of rounds, and the sums of squares and products of its rounds and net
 //! that give the standard error of the mean per round by shoe.
 
+use super::chart_strategy::ChartStrategy;
 use super::count::{TRUE_COUNT_BINS, true_count, true_count_bin, true_count_label};
 use super::shoe::{Dealing, TableShoe};
 use crate::engine::Simulation;
@@ -133,6 +134,24 @@ impl TableSimulation {
             dealing,
             tags,
         )
+    }
+
+    /// The table of `rules` (the full shoe) played by `chart`'s decisions,
+    /// resolved against the rules ([`ChartStrategy::decide`]), dealt as
+    /// `dealing` says, counting with `tags` if given.
+    ///
+    /// Errors (naming the parameter) as [`TableSimulation::with_table`].
+    pub fn with_chart(
+        rules: PlayerRules,
+        chart: &ChartStrategy,
+        dealing: Dealing,
+        tags: Option<[i8; N_VALUES]>,
+    ) -> Result<TableSimulation> {
+        let compositions = Compositions::get();
+        let strategy = Strategy::from_decisions(compositions, |upcard, hand, spot| {
+            Some(chart.decide(&rules, upcard, hand, spot))
+        });
+        TableSimulation::new(rules, &rules.shoe(), strategy, dealing, tags)
     }
 
     pub(crate) fn new(

@@ -1,0 +1,594 @@
+//! `blackjack table` and `table compare`: rounds at the table, as a
+//! report (RULES.md section 6, "At the table"; docs/CONTRACTS.md,
+//! "blackjack table").
+
+use serde_json::{Map, Value, json};
+
+use super::Format;
+use super::RenderOptions;
+use super::player::{TitledGrid, csv_text, decimal_text, lay_out, params_json, rules_text};
+use super::table::{Grid, interval95, thousands};
+use crate::compare::MeanAgreement;
+use crate::games::blackjack::player::PlayerParams;
+use crate::games::blackjack::player::round::{NET_BINS, net_label};
+use crate::games::blackjack::table::{ClaimCheck, CountSystem, Dealing, TableSummary};
+use crate::games::registry::BLACKJACK_TABLE_REPORT;
+
+/// What a table run reports.
+#[derive(Clone, Debug)]
+pub struct TableReport<'a> {
+    /// The rules (split model cdz: the one the table's split hands play).
+    pub params: &'a PlayerParams,
+    /// When the dealer shuffled.
+    pub dealing: Dealing,
+    /// The strategy's name: `cd`, `basic` or `chart FILE`.
+    pub strategy: String,
+    /// The counting system, if any.
+    pub count: Option<&'a CountSystem>,
+    /// The run's seed.
+    pub seed: u64,
+    /// What the counts say.
+    pub summary: &'a TableSummary,
+    /// `table compare`'s comparison.
+    pub comparison: Option<TableComparison>,
+}
+
+/// `table compare`: the mean against the exact value off the top, or a
+/// published claim against both.
+#[derive(Clone, Debug)]
+pub struct TableComparison {
+    /// The mean against the exact value of a round off the top.
+    pub agreement: MeanAgreement,
+    /// What the difference is: `None` when the two must agree (a fixed
+    /// number of rounds per shoe, the exact engine's decisions), else its
+    /// name (`cut-card effect`, `the chart's cost`, ...).
+    pub difference: Option<&'static str>,
+    /// A published claim checked, if any.
+    pub claim: Option<ClaimCheck>,
+}
+
+impl TableComparison {
+    /// Whether the command's verdict is agreement: the mean agrees when it
+    /// must; a claim is consistent with either reference.
+    pub fn agrees(&self) -> bool {
+        match &self.claim {
+            Some(claim) => claim.consistent_with_exact() || claim.consistent_with_simulation(),
+            None => self.difference.is_some() || self.agreement.agrees,
+        }
+    }
+}
+
+/// The normal quantile of a 95% interval.
+const Z_95: f64 = 1.959_963_984_540_054;
+
+fn ci95(mean: f64, standard_error: f64) -> [f64; 2] {
+    [mean - Z_95 * standard_error, mean + Z_95 * standard_error]
+}
+
+/// The `"params"`: the rules, then the dealing, the strategy and the
+/// count.
+fn params(report: &TableReport) -> Map<String, Value> {
+    let mut json = params_json(report.params);
+    match report.dealing {
+        Dealing::CutCard { cut, cards } => {
+            json.insert("shoe_cards".into(), json!(cards));
+            json.insert(
+                "penetration".into(),
+                json!(f64::from(cut) / f64::from(cards)),
+            );
+            json.insert("cut_card_after".into(), json!(cut));
+        }
+        Dealing::RoundsPerShoe { rounds } => {
+            json.insert("rounds_per_shoe".into(), json!(rounds));
+        }
+    }
+    json.insert("strategy".into(), json!(report.strategy));
+    if let Some(count) = report.count {
+        json.insert("count".into(), json!(count.name));
+        json.insert("count_tags".into(), json!(count.tags_text()));
+    }
+    json
+}
+
+/// A count distribution as the other reports write them: each outcome's
+/// count, share and 95% Wilson interval.
+fn distribution_json(key: &str, labels: &[String], counts: &[u64]) -> Value {
+    let total: u64 = counts.iter().sum();
+    let outcomes: Vec<Value> = labels
+        .iter()
+        .zip(counts)
+        .map(|(label, &count)| {
+            let interval = interval95(count, total);
+            json!({
+                "outcome": label,
+                "count": count,
+                "estimate": if total == 0 { 0.0 } else { count as f64 / total as f64 },
+                "ci95": [interval.low, interval.high],
+            })
+        })
+        .collect();
+    json!({"key": key, "outcomes": outcomes})
+}
+
+fn agreement_json(agreement: &MeanAgreement) -> Value {
+    json!({
+        "exact": agreement.exact,
+        "mean": agreement.mean,
+        "standard_error": agreement.standard_error,
+        "z": agreement.z,
+        "p_value": agreement.p_value,
+        "level": agreement.level,
+        "z_critical": agreement.z_critical,
+        "agrees": agreement.agrees,
+    })
+}
+
+fn to_json(report: &TableReport) -> Map<String, Value> {
+    let summary = report.summary;
+    let mut root = Map::new();
+    root.insert("game".into(), json!(BLACKJACK_TABLE_REPORT));
+    root.insert("method".into(), json!("monte-carlo"));
+    root.insert("params".into(), Value::Object(params(report)));
+    root.insert("seed".into(), json!(report.seed));
+    root.insert("shoes".into(), json!(summary.n_shoes));
+    root.insert("rounds".into(), json!(summary.n_rounds));
+    root.insert(
+        "value".into(),
+        json!({
+            "mean": summary.mean,
+            "ci95": summary.ci95,
+            "sd": summary.standard_deviation,
+            "standard_error": summary.standard_error,
+        }),
+    );
+    root.insert(
+        "house_edge_percent".into(),
+        json!(summary.house_edge_percent()),
+    );
+    root.insert(
+        "outcomes".into(),
+        json!({"win": summary.wins, "loss": summary.losses, "push": summary.pushes}),
+    );
+    let events: Map<String, Value> = summary
+        .events
+        .iter()
+        .map(|(name, rounds)| (name.replace(' ', "_"), json!(rounds)))
+        .collect();
+    root.insert("events".into(), Value::Object(events));
+    root.insert(
+        "rounds_per_shoe".into(),
+        json!({
+            "mean": summary.mean_rounds_per_shoe(),
+            "reshuffled_shoes": summary.reshuffled_shoes,
+        }),
+    );
+    let by_true_count: Vec<Value> = summary
+        .by_true_count
+        .iter()
+        .map(|row| {
+            json!({
+                "true_count": row.label,
+                "rounds": row.rounds,
+                "frequency": row.rounds as f64 / summary.n_rounds as f64,
+                "mean": row.mean,
+                "sd": row.standard_deviation,
+                "ci95": row.ci95,
+            })
+        })
+        .collect();
+    root.insert("by_true_count".into(), Value::Array(by_true_count));
+    if let Some(comparison) = &report.comparison {
+        root.insert(
+            "exact_off_the_top".into(),
+            json!(comparison.agreement.exact),
+        );
+        let difference = summary.mean - comparison.agreement.exact;
+        root.insert(
+            "difference".into(),
+            json!({
+                "what": comparison.difference.unwrap_or("none expected"),
+                "mean": difference,
+                "ci95": ci95(difference, summary.standard_error),
+            }),
+        );
+        root.insert(
+            "agreement".into(),
+            agreement_json(&comparison.agreement),
+        );
+        if let Some(claim) = &comparison.claim {
+            let rates: Vec<Value> = claim
+                .rates
+                .iter()
+                .map(|rate| json!({"rate": rate.name, "agreement": agreement_json(&rate.agreement)}))
+                .collect();
+            root.insert(
+                "claim".into(),
+                json!({
+                    "source": claim.claim.source,
+                    "house_edge_percent": claim.claim.house_edge_percent,
+                    "rounds": claim.claim.rounds,
+                    "standard_error": claim.standard_error,
+                    "against_exact": agreement_json(&claim.against_exact),
+                    "against_simulation": agreement_json(&claim.against_simulation),
+                    "rates": rates,
+                    "consistent_with_exact": claim.consistent_with_exact(),
+                    "consistent_with_simulation": claim.consistent_with_simulation(),
+                }),
+            );
+        }
+        root.insert(
+            "verdict".into(),
+            json!(if comparison.agrees() {
+                "agree"
+            } else {
+                "disagree"
+            }),
+        );
+    }
+    let net_labels: Vec<String> = (0..NET_BINS).map(net_label).collect();
+    let rounds_labels: Vec<String> = (0..summary.rounds_per_shoe.len())
+        .map(|rounds| rounds.to_string())
+        .collect();
+    root.insert(
+        "distributions".into(),
+        json!([
+            distribution_json("net per round", &net_labels, &summary_net(summary)),
+            distribution_json(
+                "rounds per shoe",
+                &rounds_labels,
+                &summary.rounds_per_shoe
+            ),
+        ]),
+    );
+    root
+}
+
+/// The rounds by net result.
+fn summary_net(summary: &TableSummary) -> Vec<u64> {
+    summary.net.clone()
+}
+
+/// The dealing in words.
+fn dealing_text(dealing: Dealing) -> String {
+    dealing.describe()
+}
+
+/// `x %` with `decimals` places.
+fn percent(value: f64, decimals: usize) -> String {
+    format!("{} %", decimal_text(100.0 * value, decimals))
+}
+
+fn interval_text(interval: [f64; 2], decimals: usize) -> String {
+    format!(
+        "[{}, {}]",
+        decimal_text(100.0 * interval[0], decimals),
+        decimal_text(100.0 * interval[1], decimals)
+    )
+}
+
+/// The scalar figures as `(name, value)`, for the CSV.
+fn csv_rows(report: &TableReport) -> Vec<[String; 8]> {
+    let summary = report.summary;
+    let n = summary.n_rounds as f64;
+    let empty = String::new;
+    let mut rows = vec![[
+        "kind".to_string(),
+        "label".into(),
+        "rounds".into(),
+        "share".into(),
+        "mean".into(),
+        "standard_deviation".into(),
+        "ci95_low".into(),
+        "ci95_high".into(),
+    ]];
+    rows.push([
+        "all".into(),
+        "all rounds".into(),
+        summary.n_rounds.to_string(),
+        "1".into(),
+        summary.mean.to_string(),
+        summary.standard_deviation.to_string(),
+        summary.ci95[0].to_string(),
+        summary.ci95[1].to_string(),
+    ]);
+    let share_row = |kind: &str, label: &str, count: u64| {
+        [
+            kind.to_string(),
+            label.to_string(),
+            count.to_string(),
+            (count as f64 / n).to_string(),
+            empty(),
+            empty(),
+            empty(),
+            empty(),
+        ]
+    };
+    rows.push(share_row("outcome", "win", summary.wins));
+    rows.push(share_row("outcome", "loss", summary.losses));
+    rows.push(share_row("outcome", "push", summary.pushes));
+    for (name, count) in &summary.events {
+        rows.push(share_row("event", name, *count));
+    }
+    for row in &summary.by_true_count {
+        let number = |x: Option<f64>| x.map(|x| x.to_string()).unwrap_or_default();
+        rows.push([
+            "true_count".into(),
+            row.label.clone(),
+            row.rounds.to_string(),
+            (row.rounds as f64 / n).to_string(),
+            number(row.mean),
+            number(row.standard_deviation),
+            number(row.ci95.map(|c| c[0])),
+            number(row.ci95.map(|c| c[1])),
+        ]);
+    }
+    for (bin, &count) in summary.net.iter().enumerate() {
+        if count > 0 {
+            rows.push(share_row("net", &net_label(bin), count));
+        }
+    }
+    rows
+}
+
+/// Renders a table run (or comparison) in `format`.
+///
+/// - Json (docs/CONTRACTS.md, "blackjack table"): game, method, params,
+///   seed, shoes, rounds, value (mean, ci95, sd, standard_error),
+///   house_edge_percent, outcomes, events, rounds_per_shoe, by_true_count,
+///   with `table compare` exact_off_the_top, difference, agreement, claim
+///   and verdict, then distributions (net per round, rounds per shoe).
+/// - Csv: one row per figure, `kind,label,rounds,share,mean,
+///   standard_deviation,ci95_low,ci95_high` (kinds all, outcome, event,
+///   true_count, net).
+/// - Table, Md, Latex: the figures for people.
+pub fn render_table_run(report: &TableReport, format: Format, options: &RenderOptions) -> String {
+    let mut text = match format {
+        Format::Json => {
+            let mut root = to_json(report);
+            options.blocks.append_to(&mut root);
+            format!("{:#}\n", Value::Object(root))
+        }
+        Format::Csv => csv_text(&csv_rows(report)),
+        Format::Table | Format::Md | Format::Latex => people_text(report, format, options),
+    };
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+fn people_text(report: &TableReport, format: Format, options: &RenderOptions) -> String {
+    let decimals = options.percent_decimals;
+    let summary = report.summary;
+    let mut heading = vec![
+        format!(
+            "Blackjack at the table, Monte Carlo: {} rounds in {} shoes (seed {}); {}",
+            thousands(summary.n_rounds),
+            thousands(summary.n_shoes),
+            report.seed,
+            rules_text(report.params)
+        ),
+        format!(
+            "Dealing: {}; strategy {}{}.",
+            dealing_text(report.dealing),
+            report.strategy,
+            report
+                .count
+                .map(|count| format!("; counting {} ({})", count.name, count.tags_text()))
+                .unwrap_or_default()
+        ),
+    ];
+    if let Some(comparison) = &report.comparison {
+        heading.push(verdict_line(comparison));
+    }
+    let mut tables = Vec::new();
+    let mut rows = vec![
+        vec![
+            "value per round (%)".to_string(),
+            decimal_text(100.0 * summary.mean, decimals),
+            interval_text(summary.ci95, decimals),
+        ],
+        vec![
+            "house edge (%)".to_string(),
+            decimal_text(summary.house_edge_percent(), decimals),
+            interval_text([-summary.ci95[1], -summary.ci95[0]], decimals),
+        ],
+        vec![
+            "standard deviation per round (units)".to_string(),
+            decimal_text(summary.standard_deviation, 4),
+            String::new(),
+        ],
+        vec![
+            "rounds per shoe".to_string(),
+            decimal_text(summary.mean_rounds_per_shoe(), 2),
+            String::new(),
+        ],
+    ];
+    if let Some(comparison) = &report.comparison {
+        let difference = summary.mean - comparison.agreement.exact;
+        rows.push(vec![
+            "exact value off the top (%)".to_string(),
+            decimal_text(100.0 * comparison.agreement.exact, decimals),
+            String::new(),
+        ]);
+        rows.push(vec![
+            format!(
+                "difference (%){}",
+                comparison
+                    .difference
+                    .map(|what| format!(": {what}"))
+                    .unwrap_or_default()
+            ),
+            decimal_text(100.0 * difference, decimals),
+            interval_text(ci95(difference, summary.standard_error), decimals),
+        ]);
+    }
+    tables.push(TitledGrid {
+        title: "Value per round (95% intervals by shoe)".into(),
+        grid: Grid {
+            head: vec!["quantity".into(), "estimate".into(), "95% interval".into()],
+            rows,
+        },
+    });
+    let n = summary.n_rounds as f64;
+    let mut frequencies = vec![
+        vec!["won".to_string(), percent(summary.wins as f64 / n, decimals)],
+        vec!["lost".into(), percent(summary.losses as f64 / n, decimals)],
+        vec!["pushed".into(), percent(summary.pushes as f64 / n, decimals)],
+    ];
+    for (name, count) in &summary.events {
+        frequencies.push(vec![
+            (*name).to_string(),
+            percent(*count as f64 / n, decimals),
+        ]);
+    }
+    tables.push(TitledGrid {
+        title: "Rounds".into(),
+        grid: Grid {
+            head: vec!["what".into(), "share of rounds".into()],
+            rows: frequencies,
+        },
+    });
+    if !summary.by_true_count.is_empty() {
+        let rows = summary
+            .by_true_count
+            .iter()
+            .map(|row| {
+                vec![
+                    row.label.clone(),
+                    percent(row.rounds as f64 / n, decimals),
+                    row.mean
+                        .map(|mean| decimal_text(100.0 * mean, decimals))
+                        .unwrap_or_else(|| "—".into()),
+                    row.ci95
+                        .map(|ci| interval_text(ci, decimals))
+                        .unwrap_or_else(|| "—".into()),
+                ]
+            })
+            .collect();
+        tables.push(TitledGrid {
+            title: format!(
+                "Value per round by true count ({}; running count over decks left, floored)",
+                report.count.map_or("", |count| count.name.as_str())
+            ),
+            grid: Grid {
+                head: vec![
+                    "true count".into(),
+                    "share of rounds".into(),
+                    "value (%)".into(),
+                    "95% interval".into(),
+                ],
+                rows,
+            },
+        });
+    }
+    if let Some(claim) = report.comparison.as_ref().and_then(|c| c.claim.as_ref()) {
+        tables.push(claim_table(claim, decimals));
+    }
+    let mut closing = Vec::new();
+    if summary.reshuffled_shoes > 0 {
+        closing.push(format!(
+            "{} shoes ran out of cards in their last round, which was finished from the shuffled discards.",
+            thousands(summary.reshuffled_shoes)
+        ));
+    }
+    if let Some(claim) = report.comparison.as_ref().and_then(|c| c.claim.as_ref()) {
+        closing.push(format!(
+            "The claim's standard error ({} % a round) is this table's standard deviation per round over the square root of the claim's {} rounds, taken as independent.",
+            decimal_text(100.0 * claim.standard_error, decimals.max(4)),
+            thousands(claim.claim.rounds)
+        ));
+    }
+    lay_out(format, &heading, &tables, &closing)
+}
+
+fn verdict_line(comparison: &TableComparison) -> String {
+    let agreement = &comparison.agreement;
+    if let Some(claim) = &comparison.claim {
+        let with = match (
+            claim.consistent_with_exact(),
+            claim.consistent_with_simulation(),
+        ) {
+            (true, true) => "consistent with both the exact value off the top and this simulation",
+            (true, false) => "consistent with the exact value off the top, not with this simulation",
+            (false, true) => "consistent with this simulation, not with the exact value off the top",
+            (false, false) => "consistent with neither the exact value off the top nor this simulation",
+        };
+        return format!(
+            "Verdict: {} (the claim is {with}).",
+            if comparison.agrees() {
+                "agree"
+            } else {
+                "disagree"
+            }
+        );
+    }
+    match comparison.difference {
+        None => format!(
+            "Verdict: {} (|z| = {:.2}; agreement when |z| <= {:.2}, level {}).",
+            if agreement.agrees {
+                "agree"
+            } else {
+                "disagree"
+            },
+            agreement.z.abs(),
+            agreement.z_critical,
+            agreement.level
+        ),
+        Some(what) => format!(
+            "The difference from the exact value off the top is the {what} (z = {:.2}): no verdict, it is what the comparison measures.",
+            agreement.z
+        ),
+    }
+}
+
+fn claim_table(claim: &ClaimCheck, decimals: usize) -> TitledGrid {
+    let mark = |agrees: bool| if agrees { "consistent" } else { "inconsistent" };
+    let mut rows = vec![
+        vec![
+            "house edge (%) vs exact off the top".to_string(),
+            decimal_text(claim.claim.house_edge_percent, decimals),
+            decimal_text(-100.0 * claim.against_exact.exact, decimals),
+            format!("{:.2}", -claim.against_exact.z),
+            mark(claim.against_exact.agrees).into(),
+        ],
+        vec![
+            "house edge (%) vs this simulation".to_string(),
+            decimal_text(claim.claim.house_edge_percent, decimals),
+            decimal_text(-100.0 * claim.against_simulation.exact, decimals),
+            format!("{:.2}", -claim.against_simulation.z),
+            mark(claim.against_simulation.agrees).into(),
+        ],
+    ];
+    for rate in &claim.rates {
+        rows.push(vec![
+            format!("{} rate (%) vs this simulation", rate.name),
+            decimal_text(100.0 * rate.agreement.mean, decimals),
+            decimal_text(100.0 * rate.agreement.exact, decimals),
+            format!("{:.2}", rate.agreement.z),
+            mark(rate.agreement.agrees).into(),
+        ]);
+    }
+    TitledGrid {
+        title: format!(
+            "The published claim ({} rounds{})",
+            thousands(claim.claim.rounds),
+            claim
+                .claim
+                .source
+                .as_ref()
+                .map(|source| format!("; {source}"))
+                .unwrap_or_default()
+        ),
+        grid: Grid {
+            head: vec![
+                "figure".into(),
+                "claimed".into(),
+                "reference".into(),
+                "z".into(),
+                "verdict".into(),
+            ],
+            rows,
+        },
+    }
+}

@@ -258,10 +258,15 @@ impl PartialChart {
             for key in row_keys(section) {
                 let index = row_index(section, key).expect("a row of the section");
                 let two_card_index = row_index(two_card, key).expect("the two-card row exists");
-                for column in 0..N_VALUES {
-                    cells[index][column] = match self.cells[index][column] {
-                        Some((cell, _)) => cell,
-                        None => stand_or_hit(cells[two_card_index][column]),
+                let two_card_row = cells[two_card_index];
+                for ((cell, given), two_card_cell) in cells[index]
+                    .iter_mut()
+                    .zip(&self.cells[index])
+                    .zip(two_card_row)
+                {
+                    *cell = match given {
+                        Some((given, _)) => *given,
+                        None => stand_or_hit(two_card_cell),
                     };
                 }
             }

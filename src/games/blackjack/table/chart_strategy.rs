@@ -614,7 +614,7 @@ mod tests {
 
     use super::*;
     use crate::engine::NoProgress;
-    use crate::games::blackjack::player::chart::{ChartRow, strategy_chart};
+    use crate::games::blackjack::player::chart::{ChartRow, composition_name, strategy_chart};
     use crate::games::blackjack::player::compositions::Compositions;
     use crate::games::blackjack::player::{
         DoubleOn, HoleCard, PlayerParams, PlayerTable, SplitModel, solve_float,
@@ -984,8 +984,7 @@ mod tests {
         for (text, expected) in &cases {
             let message = parse_error(text);
             assert!(
-                message.starts_with(expected.as_str())
-                    || (!expected.starts_with("line") && message.contains(expected.as_str())),
+                message.contains(expected.as_str()),
                 "expected {expected:?}\n     got {message:?}"
             );
         }
@@ -1320,6 +1319,55 @@ mod tests {
             },
         ] {
             chart_against_composition_dependent(rules);
+        }
+    }
+
+    #[test]
+    fn hands_of_three_or_more_cards_differ_from_the_optimum_at_every_listed_exception() {
+        // The chart marks a composition of three or more cards the optimal
+        // player holds where it plays apart from its row: at each, the
+        // chart player (reading the multi-card row) must do otherwise than
+        // `PlayerTable::decide`. Compositions the optimal player never
+        // holds are not listed and may differ too; in all, the chart
+        // player agrees on at least 95% of (composition, upcard) spots.
+        for decks in [1, 6] {
+            let rules = PlayerRules {
+                decks: Decks::Finite(decks),
+                ..PlayerRules::default()
+            };
+            let (table, chart) = solved(rules);
+            let strategy = basic(&chart);
+            let mut spots = 0;
+            let mut differ = Vec::new();
+            for composition in &Compositions::get().hands {
+                if composition.n_cards() < 3 || composition.total() >= 21 {
+                    continue;
+                }
+                for upcard in 1..=10 {
+                    let Some(optimal) = table.decide(upcard, composition, Spot::Later) else {
+                        continue;
+                    };
+                    spots += 1;
+                    if strategy.decide(&rules, upcard, composition, Spot::Later) != optimal {
+                        differ.push((composition_name(composition), upcard));
+                    }
+                }
+            }
+            let listed: Vec<(String, u8)> = chart
+                .exceptions
+                .iter()
+                .filter(|e| matches!(e.section, Section::MultiCardHard | Section::MultiCardSoft))
+                .map(|e| (e.hand.clone(), e.upcard))
+                .collect();
+            assert!(!listed.is_empty());
+            for exception in &listed {
+                assert!(differ.contains(exception), "{decks} decks: {exception:?}");
+            }
+            assert!(
+                differ.len() * 20 <= spots,
+                "{decks} decks: {} of {spots} differ",
+                differ.len()
+            );
         }
     }
 

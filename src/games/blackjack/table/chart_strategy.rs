@@ -291,10 +291,11 @@ pub struct ChartStrategy {
 impl ChartStrategy {
     /// Basic strategy: the cells of a solved chart, its composition
     /// exceptions ignored, its empty multi-card cells filled from the
-    /// two-card rows (module doc). Errors (for a chart not made by the
-    /// solver, whose charts always give one) name the row: a row label not
-    /// in its section, a row twice, a cell its section cannot hold, or an
-    /// empty cell in a two-card section.
+    /// two-card rows (module doc). The solver's chart of a full shoe
+    /// always reads. Errors name the row: a row label not in its section, a
+    /// row twice, a cell its section cannot hold (a chart edited by hand),
+    /// or an empty cell in a two-card section (a chart of a shoe with cards
+    /// removed, in which some two-card hand cannot be dealt).
     pub fn from_chart(chart: &StrategyChart) -> Result<ChartStrategy> {
         let mut partial = PartialChart::new();
         for section in Section::ALL {

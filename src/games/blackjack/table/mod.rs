@@ -1,13 +1,25 @@
 //! Blackjack at the table (RULES.md section 6, "At the table"): rounds
 //! dealt one after another down a shoe to a cut card, one player, any
 //! strategy, and what a card counter sees.
+//!
+//! - `shoe.rs`: when the dealer shuffles ([`Dealing`]) and the shoe the
+//!   rounds are dealt from.
+//! - `simulation.rs`: the Monte-Carlo table, one trial a shoe, through the
+//!   round's play function (`player/round.rs`), and its summary.
+//! - `exact.rs`: the table's exact value for small shoes, shoe-deep.
+//! - `chart_strategy.rs`: a total-dependent chart the table can play
+//!   (basic strategy, or anyone's CSV).
+//! - `count.rs`: counting systems and the true count.
+//! - `published.rs`: a simulator's published claim, and its check.
 
+pub mod chart_strategy;
 pub mod count;
 pub mod exact;
 pub mod published;
 pub mod shoe;
 pub mod simulation;
 
+pub use chart_strategy::ChartStrategy;
 pub use count::CountSystem;
 pub use exact::{ExactTable, exact_table_value};
 pub use published::{ClaimCheck, PublishedClaim, RateCheck};

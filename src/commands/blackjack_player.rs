@@ -12,6 +12,7 @@ use super::output::{Outputs, output_format};
 use super::sampling::Sampling;
 use crate::cli::{
     LevelArgs, OutputArgs, PlayerCommand, PlayerSolveArgs, PlayerSubcommand, SamplingArgs,
+    TableSubcommand,
 };
 use crate::compare::mean_agreement;
 use crate::engine::montecarlo::{self, RunPlan};
@@ -74,6 +75,31 @@ pub(super) fn run_command(command: PlayerCommand, context: &Context) -> Result<(
             float,
             output,
         } => house_edge_grid(split_model, float, &output, context),
+        PlayerCommand::Table {
+            table,
+            sampling,
+            output,
+            command: None,
+        } => super::blackjack_table::run(&table, &sampling, &output, context),
+        PlayerCommand::Table {
+            command: Some(subcommand),
+            ..
+        } => match *subcommand {
+            TableSubcommand::Compare {
+                table,
+                sampling,
+                published,
+                level,
+                output,
+            } => super::blackjack_table::compare(
+                &table,
+                &sampling,
+                published.as_deref(),
+                level.level,
+                &output,
+                context,
+            ),
+        },
     }
 }
 

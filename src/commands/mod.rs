@@ -15,6 +15,7 @@
 
 mod blackjack;
 mod blackjack_player;
+mod blackjack_table;
 mod checkpoint;
 mod context;
 mod docs;

@@ -42,7 +42,8 @@ enum Writes {
 pub(super) fn check_files(cli: &Cli) -> Result<()> {
     use crate::cli::{
         BlackjackCommand as B, IdiotsDelightCommand as I, KlondikeCommand as K, PlayerCommand,
-        PlayerSubcommand, TableSubcommand, PrisonersCommand as P, PublishedCounts, RollCallCommand as R,
+        PlayerSubcommand, PrisonersCommand as P, PublishedCounts, RollCallCommand as R,
+        TableSubcommand,
     };
     let mut plan = files::Plan::default();
     let named = |option: &'static str, path: &Path| files::NamedPath {

@@ -191,15 +191,14 @@ fn to_json(report: &TableReport) -> Map<String, Value> {
                 "ci95": ci95(difference, summary.standard_error),
             }),
         );
-        root.insert(
-            "agreement".into(),
-            agreement_json(&comparison.agreement),
-        );
+        root.insert("agreement".into(), agreement_json(&comparison.agreement));
         if let Some(claim) = &comparison.claim {
             let rates: Vec<Value> = claim
                 .rates
                 .iter()
-                .map(|rate| json!({"rate": rate.name, "agreement": agreement_json(&rate.agreement)}))
+                .map(
+                    |rate| json!({"rate": rate.name, "agreement": agreement_json(&rate.agreement)}),
+                )
                 .collect();
             root.insert(
                 "claim".into(),
@@ -232,20 +231,11 @@ fn to_json(report: &TableReport) -> Map<String, Value> {
     root.insert(
         "distributions".into(),
         json!([
-            distribution_json("net per round", &net_labels, &summary_net(summary)),
-            distribution_json(
-                "rounds per shoe",
-                &rounds_labels,
-                &summary.rounds_per_shoe
-            ),
+            distribution_json("net per round", &net_labels, &summary.net),
+            distribution_json("rounds per shoe", &rounds_labels, &summary.rounds_per_shoe),
         ]),
     );
     root
-}
-
-/// The rounds by net result.
-fn summary_net(summary: &TableSummary) -> Vec<u64> {
-    summary.net.clone()
 }
 
 /// The dealing in words.
@@ -432,9 +422,15 @@ fn people_text(report: &TableReport, format: Format, options: &RenderOptions) ->
     });
     let n = summary.n_rounds as f64;
     let mut frequencies = vec![
-        vec!["won".to_string(), percent(summary.wins as f64 / n, decimals)],
+        vec![
+            "won".to_string(),
+            percent(summary.wins as f64 / n, decimals),
+        ],
         vec!["lost".into(), percent(summary.losses as f64 / n, decimals)],
-        vec!["pushed".into(), percent(summary.pushes as f64 / n, decimals)],
+        vec![
+            "pushed".into(),
+            percent(summary.pushes as f64 / n, decimals),
+        ],
     ];
     for (name, count) in &summary.events {
         frequencies.push(vec![
@@ -510,9 +506,15 @@ fn verdict_line(comparison: &TableComparison) -> String {
             claim.consistent_with_simulation(),
         ) {
             (true, true) => "consistent with both the exact value off the top and this simulation",
-            (true, false) => "consistent with the exact value off the top, not with this simulation",
-            (false, true) => "consistent with this simulation, not with the exact value off the top",
-            (false, false) => "consistent with neither the exact value off the top nor this simulation",
+            (true, false) => {
+                "consistent with the exact value off the top, not with this simulation"
+            }
+            (false, true) => {
+                "consistent with this simulation, not with the exact value off the top"
+            }
+            (false, false) => {
+                "consistent with neither the exact value off the top nor this simulation"
+            }
         };
         return format!(
             "Verdict: {} (the claim is {with}).",

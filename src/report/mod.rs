@@ -21,6 +21,7 @@
 //! This file only declares them and re-exports, so that `report::Report`
 //! and `report::render` name what they always did.
 
+pub mod blackjack_table;
 pub mod chart;
 pub mod comparison;
 pub mod distributions;

@@ -378,11 +378,7 @@ impl RoundPlayer {
         let decision =
             self.strategy.initial[initial_index(upcard, first, second)].expect(NO_DECISION);
         let dealt_natural = (first == 1 && second == 10) || (first == 10 && second == 1);
-        let mut events = if dealt_natural {
-            events::NATURAL
-        } else {
-            0
-        };
+        let mut events = if dealt_natural { events::NATURAL } else { 0 };
         // A natural: two cards making 21, not from a split (stood on: the
         // solver values it at its payout, which nothing beats).
         let player_natural = dealt_natural && decision == Action::Stand;

@@ -236,16 +236,14 @@ impl RoundWalk<'_> {
             self.prefix.push(value);
             if from_shoe {
                 self.left[index] -= 1;
-                let weight = weight
-                    .checked_mul(i128::from(count))
-                    .ok_or_else(overflow)?;
+                let weight = weight.checked_mul(i128::from(count)).ok_or_else(overflow)?;
                 self.explore(weight, after_shoe.clone())?;
                 self.left[index] += 1;
             } else {
                 self.discards[index] -= 1;
                 self.from_discards += 1;
-                let probability = &after_shoe
-                    * BigRational::new(BigInt::from(count), BigInt::from(pool_total));
+                let probability =
+                    &after_shoe * BigRational::new(BigInt::from(count), BigInt::from(pool_total));
                 self.explore(weight, probability)?;
                 self.from_discards -= 1;
                 self.discards[index] += 1;
@@ -292,12 +290,9 @@ mod tests {
     fn one_round_per_shoe_is_worth_the_solvers_overall_value_exactly() {
         let params = small_shoe();
         let solved = solve_exact(&params, &NoProgress).unwrap();
-        let simulation = TableSimulation::with_table(
-            &solved,
-            Dealing::rounds_per_shoe(1, 26).unwrap(),
-            None,
-        )
-        .unwrap();
+        let simulation =
+            TableSimulation::with_table(&solved, Dealing::rounds_per_shoe(1, 26).unwrap(), None)
+                .unwrap();
         let exact = exact_table_value(&simulation).unwrap();
         assert_eq!(exact.rounds_per_shoe, BigRational::from_integer(1.into()));
         assert_eq!(exact.per_round(), solved.overall);

@@ -179,7 +179,9 @@ impl TableSimulation {
                 format!("a round may need up to {needed} cards of this shoe; remove fewer cards"),
             ));
         }
-        if let Dealing::CutCard { cards: made_for, .. } = dealing
+        if let Dealing::CutCard {
+            cards: made_for, ..
+        } = dealing
             && made_for != cards
         {
             return Err(Error::invalid(
@@ -359,6 +361,9 @@ pub struct TableSummary {
     pub standard_error: f64,
     /// `mean -+ 1.96 standard_error`.
     pub ci95: [f64; 2],
+    /// Rounds by net result (tenths of a unit, [`NET_BINS`] bins from -8.0
+    /// units).
+    pub net: Vec<u64>,
     /// Rounds won, lost and pushed (net above, below and at zero).
     pub wins: u64,
     pub losses: u64,
@@ -518,6 +523,7 @@ impl TableSummary {
             standard_deviation,
             standard_error,
             ci95: [mean - Z_95 * standard_error, mean + Z_95 * standard_error],
+            net: net.to_vec(),
             wins,
             losses,
             pushes,
@@ -550,8 +556,11 @@ mod tests {
     use crate::games::blackjack::{Decks, Soft17};
 
     fn simulation(rules: PlayerRules, dealing: impl Fn(u32) -> Dealing) -> TableSimulation {
-        let table = solve_float(&PlayerParams::full_shoe(rules, SplitModel::Cdz), &NoProgress)
-            .unwrap();
+        let table = solve_float(
+            &PlayerParams::full_shoe(rules, SplitModel::Cdz),
+            &NoProgress,
+        )
+        .unwrap();
         let cards = rules.shoe().total();
         TableSimulation::with_table(&table, dealing(cards), None).unwrap()
     }
@@ -588,9 +597,11 @@ mod tests {
             },
         ];
         for (seed, rules) in rule_sets.into_iter().enumerate() {
-            let table =
-                solve_float(&PlayerParams::full_shoe(rules, SplitModel::Cdz), &NoProgress)
-                    .unwrap();
+            let table = solve_float(
+                &PlayerParams::full_shoe(rules, SplitModel::Cdz),
+                &NoProgress,
+            )
+            .unwrap();
             let cards = rules.shoe().total();
             let simulation = TableSimulation::with_table(
                 &table,
@@ -618,8 +629,11 @@ mod tests {
     #[test]
     fn counts_depend_on_the_seed_not_on_threads_or_shards() {
         let rules = PlayerRules::default();
-        let table = solve_float(&PlayerParams::full_shoe(rules, SplitModel::Cdz), &NoProgress)
-            .unwrap();
+        let table = solve_float(
+            &PlayerParams::full_shoe(rules, SplitModel::Cdz),
+            &NoProgress,
+        )
+        .unwrap();
         let hi_lo = CountSystem::parse("hi-lo").unwrap();
         let simulation = TableSimulation::with_table(
             &table,
@@ -652,7 +666,10 @@ mod tests {
             *total += count;
         }
         assert_eq!(one, shards);
-        assert_ne!(one, run(&simulation, &RunPlan { seed: 10, ..plan }, &NoProgress));
+        assert_ne!(
+            one,
+            run(&simulation, &RunPlan { seed: 10, ..plan }, &NoProgress)
+        );
         let summary = TableSummary::from_tally(&simulation.layout(), &one).unwrap();
         assert_eq!(summary.n_shoes, 3_000);
         // Every round is counted once by net, once by events, once by true
@@ -679,8 +696,11 @@ mod tests {
         // counter's whole game); both far more than five standard errors
         // apart at 20,000 shoes.
         let rules = PlayerRules::default();
-        let table = solve_float(&PlayerParams::full_shoe(rules, SplitModel::Cdz), &NoProgress)
-            .unwrap();
+        let table = solve_float(
+            &PlayerParams::full_shoe(rules, SplitModel::Cdz),
+            &NoProgress,
+        )
+        .unwrap();
         let simulation = TableSimulation::with_table(
             &table,
             Dealing::cut_card(0.75, 312).unwrap(),
@@ -743,25 +763,24 @@ mod tests {
             decks: Decks::Infinite,
             ..PlayerRules::default()
         };
-        let table = solve_float(&PlayerParams::full_shoe(rules, SplitModel::Cdz), &NoProgress)
-            .unwrap();
-        let message = TableSimulation::with_table(
-            &table,
-            Dealing::rounds_per_shoe(1, 52).unwrap(),
-            None,
+        let table = solve_float(
+            &PlayerParams::full_shoe(rules, SplitModel::Cdz),
+            &NoProgress,
         )
-        .unwrap_err()
-        .to_string();
+        .unwrap();
+        let message =
+            TableSimulation::with_table(&table, Dealing::rounds_per_shoe(1, 52).unwrap(), None)
+                .unwrap_err()
+                .to_string();
         assert!(message.contains("decks"), "{message}");
         let six = solve_float(
             &PlayerParams::full_shoe(PlayerRules::default(), SplitModel::Cdz),
             &NoProgress,
         )
         .unwrap();
-        let message =
-            TableSimulation::with_table(&six, Dealing::cut_card(0.75, 52).unwrap(), None)
-                .unwrap_err()
-                .to_string();
+        let message = TableSimulation::with_table(&six, Dealing::cut_card(0.75, 52).unwrap(), None)
+            .unwrap_err()
+            .to_string();
         assert!(message.contains("312"), "{message}");
     }
 }

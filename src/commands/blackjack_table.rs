@@ -1,0 +1,227 @@
+//! `deckodds blackjack table` and `table compare`: rounds at the table
+//! (RULES.md section 6, "At the table"), from the options to the
+//! simulation and its report.
+
+use std::fs;
+use std::path::Path;
+
+use super::context::Context;
+use super::output::output_format;
+use super::sampling::Sampling;
+use crate::cli::{TableArgs, TableSamplingArgs, TableStrategy};
+use crate::compare::mean_agreement;
+use crate::distribution::CountDistribution;
+use crate::engine::montecarlo::{self, RunPlan};
+use crate::error::{Error, Result};
+use crate::games::blackjack::player::chart::strategy_chart;
+use crate::games::blackjack::player::solve::PROGRESS_UNITS;
+use crate::games::blackjack::player::{PlayerParams, PlayerTable, SplitModel, solve};
+use crate::games::blackjack::table::{
+    ChartStrategy, ClaimCheck, Dealing, PublishedClaim, TableSimulation, TableSummary,
+};
+use crate::report::blackjack_table::{TableComparison, TableReport, render_table_run};
+
+/// Decimals of percentages in the table, md and latex output, unless
+/// `--digits` says otherwise.
+const PERCENT_DECIMALS: usize = 3;
+
+/// A table ready to deal: its simulation, the solved table of its rules
+/// (the exact value off the top, in f64) and the strategy's name.
+struct Table {
+    params: PlayerParams,
+    simulation: TableSimulation,
+    solved: PlayerTable<f64>,
+    strategy: String,
+}
+
+/// Builds the table the options describe: the rules, the dealing, the
+/// strategy (the f64 solve's decisions, its chart, or a chart file) and
+/// the count.
+fn table(args: &TableArgs, context: &Context) -> Result<Table> {
+    let rules = args.rules.rules()?;
+    let shoe = rules.shoe();
+    if shoe.infinite {
+        return Err(Error::invalid(
+            "decks",
+            "inf",
+            "a table deals a finite shoe of 1..=8 decks (an infinite deck has no cut card: use \
+             `blackjack player compare` for rounds off the top)",
+        ));
+    }
+    let cards = shoe.total();
+    let dealing = match args.rounds_per_shoe {
+        Some(rounds) => Dealing::rounds_per_shoe(rounds, cards)?,
+        None => Dealing::cut_card(args.penetration, cards)?,
+    };
+    // A chart file is read before the solve, so that a bad file fails at
+    // once.
+    let chart_file = match &args.strategy {
+        TableStrategy::Chart(path) => Some((path, read_chart(path)?)),
+        _ => None,
+    };
+    let tags = args.count.as_ref().map(|count| count.tags);
+    let params = PlayerParams::full_shoe(rules, SplitModel::Cdz);
+    let progress = context.progress(PROGRESS_UNITS, "solving", "upcards");
+    let solved = context.with_threads(|| solve::<f64>(&params, &progress))??;
+    drop(progress);
+    let (simulation, strategy) = match (&args.strategy, chart_file) {
+        (_, Some((path, chart))) => (
+            TableSimulation::with_chart(rules, &chart, dealing, tags)?,
+            format!("chart {}", path.display()),
+        ),
+        (TableStrategy::Basic, None) => {
+            let chart = ChartStrategy::from_chart(&strategy_chart(&solved)?)?;
+            (
+                TableSimulation::with_chart(rules, &chart, dealing, tags)?,
+                "basic".to_string(),
+            )
+        }
+        _ => (
+            TableSimulation::with_table(&solved, dealing, tags)?,
+            "cd".to_string(),
+        ),
+    };
+    Ok(Table {
+        params,
+        simulation,
+        solved,
+        strategy,
+    })
+}
+
+/// Reads a `--strategy` chart file: one line naming the file, and the line
+/// and column in it, when it is not a chart.
+fn read_chart(path: &Path) -> Result<ChartStrategy> {
+    let text = fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    ChartStrategy::parse_csv(&text).map_err(|error| Error::BadInputFile {
+        path: path.to_path_buf(),
+        message: error.to_string(),
+    })
+}
+
+/// Reads a `--published` claim file.
+fn read_claim(path: &Path) -> Result<PublishedClaim> {
+    let text = fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    PublishedClaim::parse(&text).map_err(|error| Error::BadInputFile {
+        path: path.to_path_buf(),
+        message: error.to_string(),
+    })
+}
+
+/// Deals the table's shoes (about `--rounds` rounds) through the runner:
+/// threads, shards, checkpoints and merges as for every sampling run.
+fn deal(table: &Table, sampling: &TableSamplingArgs, context: &Context) -> Result<TableSummary> {
+    let simulation = &table.simulation;
+    let layout = simulation.layout();
+    let plan = RunPlan {
+        n_trials: simulation.shoes_for_rounds(sampling.rounds),
+        seed: sampling.seed,
+        stream: 0,
+        chunk_size: simulation.shoes_per_chunk(),
+    };
+    // `merge` checks that every shoe is counted once: in the rounds per
+    // shoe.
+    let shoes = move |tally: &[u64]| {
+        let counts = layout.rounds_per_shoe(tally).to_vec();
+        vec![CountDistribution {
+            key: "rounds per shoe".into(),
+            outcomes: (0..counts.len()).map(|rounds| rounds.to_string()).collect(),
+            counts,
+        }]
+    };
+    let sampled = context.sample(
+        &Sampling {
+            plan,
+            units_per_trial: 1,
+            message: "dealing",
+            unit: "shoes",
+            outcomes: &shoes,
+        },
+        |progress, plan, chunks| Ok(montecarlo::run_chunks(simulation, plan, chunks, progress)),
+    )?;
+    TableSummary::from_tally(&layout, &sampled.tally)
+}
+
+/// `blackjack table`.
+pub(super) fn run(
+    args: &TableArgs,
+    sampling: &TableSamplingArgs,
+    output: &crate::cli::OutputArgs,
+    context: &Context,
+) -> Result<()> {
+    let outputs = output_format(output, PERCENT_DECIMALS)?;
+    let table = table(args, context)?;
+    let summary = deal(&table, sampling, context)?;
+    let report = TableReport {
+        params: &table.params,
+        dealing: table.simulation.dealing(),
+        strategy: table.strategy.clone(),
+        count: args.count.as_ref(),
+        seed: sampling.seed,
+        summary: &summary,
+        comparison: None,
+    };
+    outputs.emit(context, |format, options| {
+        render_table_run(&report, format, options)
+    })
+}
+
+/// `blackjack table compare`.
+pub(super) fn compare(
+    args: &TableArgs,
+    sampling: &TableSamplingArgs,
+    published: Option<&Path>,
+    level: f64,
+    output: &crate::cli::OutputArgs,
+    context: &Context,
+) -> Result<()> {
+    let outputs = output_format(output, PERCENT_DECIMALS)?;
+    // A bad claim file fails before any work.
+    let claim = published.map(read_claim).transpose()?;
+    let table = table(args, context)?;
+    let summary = deal(&table, sampling, context)?;
+    let exact = table.solved.overall;
+    let agreement = mean_agreement(summary.mean, summary.standard_error, exact, level)?;
+    let dealing = table.simulation.dealing();
+    let cut_card = matches!(dealing, Dealing::CutCard { .. });
+    let chart = table.strategy != "cd";
+    // A fixed number of rounds per shoe with the solved decisions is worth
+    // the value off the top in every round (exactly: see
+    // games::blackjack::table::exact); anything else measures a
+    // difference.
+    let difference = match (cut_card, chart) {
+        (false, false) => None,
+        (true, false) => Some("cut-card effect"),
+        (false, true) => Some("chart's cost against composition-dependent play"),
+        (true, true) => Some("cut-card effect and the chart's cost"),
+    };
+    let claim = claim
+        .map(|claim| ClaimCheck::new(&claim, &summary, exact, level))
+        .transpose()?;
+    let comparison = TableComparison {
+        agreement,
+        difference,
+        claim,
+    };
+    let agrees = comparison.agrees();
+    let report = TableReport {
+        params: &table.params,
+        dealing,
+        strategy: table.strategy.clone(),
+        count: args.count.as_ref(),
+        seed: sampling.seed,
+        summary: &summary,
+        comparison: Some(comparison),
+    };
+    outputs.emit(context, |format, options| {
+        render_table_run(&report, format, options)
+    })?;
+    context.verdict(agrees);
+    Ok(())
+}

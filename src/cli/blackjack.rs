@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Arg, Args, Subcommand};
 
-use super::common::{LevelArgs, OneOrAll, OutputArgs, PrecisionArgs, RunArgs, SamplingArgs};
-use super::values::{parse_count, parse_level, parse_seed};
+use super::common::{LevelArgs, OneOrAll, OutputArgs, PrecisionArgs, SamplingArgs};
+use super::values::{parse_count, parse_level};
 use crate::error::{Error, Result};
 use crate::games::blackjack::player::{
     BlackjackPays, DoubleOn, HoleCard, PlayerRules, SplitModel, Surrender, parse_hand, parse_upcard,
@@ -185,12 +185,16 @@ pub enum PlayerCommand {
     /// with a fixed number of rounds per shoe they must agree; with a cut
     /// card the difference is the cut-card effect. With --published it
     /// checks a simulator's published house edge instead.
-    #[command(name = "table", args_conflicts_with_subcommands = true)]
+    #[command(
+        name = "table",
+        args_conflicts_with_subcommands = true,
+        mut_args = table_rounds
+    )]
     Table {
         #[command(flatten)]
         table: TableArgs,
         #[command(flatten)]
-        sampling: TableSamplingArgs,
+        sampling: SamplingArgs,
         #[command(flatten)]
         output: OutputArgs,
         /// Boxed: its options are many.
@@ -218,11 +222,12 @@ pub enum TableSubcommand {
     /// the difference is reported; a claim consistent with either
     /// reference), 1 when they do not (after the whole report is written),
     /// 2 for bad input.
+    #[command(mut_args = table_rounds)]
     Compare {
         #[command(flatten)]
         table: TableArgs,
         #[command(flatten)]
-        sampling: TableSamplingArgs,
+        sampling: SamplingArgs,
         /// A simulator's published claim to check (see above).
         #[arg(long, value_name = "FILE")]
         published: Option<PathBuf>,
@@ -275,26 +280,6 @@ pub struct TableArgs {
     /// decision and no bet: it only sorts the rounds.
     #[arg(long, value_name = "SYSTEM", value_parser = CountSystem::parse, help_heading = "Player")]
     pub count: Option<CountSystem>,
-}
-
-/// How a table run samples: rounds (in whole shoes), the seed, and the
-/// long-run options.
-#[derive(Debug, Args)]
-pub struct TableSamplingArgs {
-    /// Rounds to play, about (accepts 10000000, 10_000_000 or 1e7). The
-    /// unit of the run is the shoe: N rounds are N shoes of one round, or
-    /// as many shoes as deal N rounds on average (a fixed pilot estimates
-    /// the rounds per shoe); the report gives the rounds played.
-    #[arg(long, value_name = "N", default_value = "10000000", value_parser = parse_count)]
-    pub rounds: u64,
-
-    /// Master seed. The same seed and rounds give the same counts on any
-    /// machine with any number of threads.
-    #[arg(long, value_name = "S", default_value = "1", value_parser = parse_seed)]
-    pub seed: u64,
-
-    #[command(flatten)]
-    pub runs: RunArgs,
 }
 
 /// `--strategy` of `blackjack table`.
@@ -391,6 +376,19 @@ pub enum PlayerSubcommand {
 fn rounds(arg: Arg) -> Arg {
     match arg.get_id().as_str() {
         "trials" => arg.help("Rounds to play (accepts 1000000, 1_000_000 or 1e6)"),
+        _ => arg,
+    }
+}
+
+/// `--trials` of `blackjack table`, which plays rounds in whole shoes.
+fn table_rounds(arg: Arg) -> Arg {
+    match arg.get_id().as_str() {
+        "trials" => arg.help(
+            "Rounds to play, about (accepts 1000000, 1_000_000 or 1e6). The unit of the run \
+             is the shoe: N rounds are N shoes of one round, or as many shoes as deal N \
+             rounds on average (a fixed pilot run estimates the rounds per shoe); the report \
+             gives the rounds played",
+        ),
         _ => arg,
     }
 }

@@ -34,7 +34,7 @@ pub mod values;
 
 pub use blackjack::{
     BlackjackCommand, BlackjackRules, PlayerCommand, PlayerRulesArgs, PlayerSolveArgs,
-    PlayerSubcommand, TableArgs, TableSamplingArgs, TableStrategy, TableSubcommand,
+    PlayerSubcommand, TableArgs, TableStrategy, TableSubcommand,
 };
 pub use common::{
     Engine, LONG_RUNS, LevelArgs, LongRunArgs, OneOrAll, OutputArgs, PartArgs, PrecisionArgs,

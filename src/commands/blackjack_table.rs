@@ -8,7 +8,7 @@ use std::path::Path;
 use super::context::Context;
 use super::output::output_format;
 use super::sampling::Sampling;
-use crate::cli::{TableArgs, TableSamplingArgs, TableStrategy};
+use crate::cli::{SamplingArgs, TableArgs, TableStrategy};
 use crate::compare::mean_agreement;
 use crate::distribution::CountDistribution;
 use crate::engine::montecarlo::{self, RunPlan};
@@ -116,11 +116,11 @@ fn read_claim(path: &Path) -> Result<PublishedClaim> {
 
 /// Deals the table's shoes (about `--rounds` rounds) through the runner:
 /// threads, shards, checkpoints and merges as for every sampling run.
-fn deal(table: &Table, sampling: &TableSamplingArgs, context: &Context) -> Result<TableSummary> {
+fn deal(table: &Table, sampling: &SamplingArgs, context: &Context) -> Result<TableSummary> {
     let simulation = &table.simulation;
     let layout = simulation.layout();
     let plan = RunPlan {
-        n_trials: simulation.shoes_for_rounds(sampling.rounds),
+        n_trials: simulation.shoes_for_rounds(sampling.trials),
         seed: sampling.seed,
         stream: 0,
         chunk_size: simulation.shoes_per_chunk(),
@@ -151,7 +151,7 @@ fn deal(table: &Table, sampling: &TableSamplingArgs, context: &Context) -> Resul
 /// `blackjack table`.
 pub(super) fn run(
     args: &TableArgs,
-    sampling: &TableSamplingArgs,
+    sampling: &SamplingArgs,
     output: &crate::cli::OutputArgs,
     context: &Context,
 ) -> Result<()> {
@@ -175,7 +175,7 @@ pub(super) fn run(
 /// `blackjack table compare`.
 pub(super) fn compare(
     args: &TableArgs,
-    sampling: &TableSamplingArgs,
+    sampling: &SamplingArgs,
     published: Option<&Path>,
     level: f64,
     output: &crate::cli::OutputArgs,

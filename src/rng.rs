@@ -60,52 +60,6 @@ pub fn bounded<R: Rng + ?Sized>(rng: &mut R, range: u32) -> u32 {
     (product >> 32) as u32
 }
 
-/// A generator read 32 bits at a time from both halves of `rng`'s 64-bit
-/// outputs, low half first: one step of xoshiro256++ for every two
-/// [`bounded`] draws instead of one (the table simulator's card draws).
-/// Its stream is a pure function of `rng`'s, so of (seed, stream, chunk).
-/// `next_u64` joins two halves (low first); `fill_bytes` fills from whole
-/// outputs of `rng`, leaving any spare half for the next `next_u32`.
-pub struct HalvesRng<'a> {
-    rng: &'a mut GameRng,
-    spare: Option<u32>,
-}
-
-impl<'a> HalvesRng<'a> {
-    /// Halves of `rng`'s outputs from its current state.
-    pub fn new(rng: &'a mut GameRng) -> HalvesRng<'a> {
-        HalvesRng { rng, spare: None }
-    }
-}
-
-impl rand_xoshiro::rand_core::TryRng for HalvesRng<'_> {
-    type Error = std::convert::Infallible;
-
-    #[inline]
-    fn try_next_u32(&mut self) -> std::result::Result<u32, Self::Error> {
-        Ok(match self.spare.take() {
-            Some(half) => half,
-            None => {
-                let word = self.rng.next_u64();
-                self.spare = Some((word >> 32) as u32);
-                word as u32
-            }
-        })
-    }
-
-    #[inline]
-    fn try_next_u64(&mut self) -> std::result::Result<u64, Self::Error> {
-        let low = u64::from(self.try_next_u32()?);
-        let high = u64::from(self.try_next_u32()?);
-        Ok(low | high << 32)
-    }
-
-    fn try_fill_bytes(&mut self, destination: &mut [u8]) -> std::result::Result<(), Self::Error> {
-        self.rng.fill_bytes(destination);
-        Ok(())
-    }
-}
-
 /// Shuffles `items` uniformly: Fisher-Yates from the back, each of the `n!`
 /// orders equally likely.
 ///
@@ -164,6 +118,37 @@ pub fn draw<T: Copy, R: Rng + ?Sized>(rng: &mut R, items: &mut [T], position: us
     let j = position + bounded(rng, remaining as u32) as usize;
     items.swap(position, j);
     items[position]
+}
+
+/// Draws the cards at positions `position..position + 4` of a partial
+/// Fisher-Yates shuffle at once, as four calls of [`draw`] would (each a
+/// uniform choice from the items not yet drawn), from one 64-bit number
+/// almost always: the batched method of [`bounded_pair`] with four ranges
+/// `n, n - 1, n - 2, n - 3` (`n = items.len() - position`, at least 4 and
+/// below 2^16, so their product stays below 2^64 and a redraw has
+/// probability below `n^4 / 2^64`).
+#[inline]
+pub fn draw_four<T: Copy, R: Rng + ?Sized>(rng: &mut R, items: &mut [T], position: usize) {
+    let n = (items.len() - position) as u64;
+    debug_assert!((4..1 << 16).contains(&n));
+    let ranges = [n, n - 1, n - 2, n - 3];
+    let product = ranges.iter().product::<u64>();
+    let picks = loop {
+        let mut low = rng.next_u64();
+        let mut picks = [0u64; 4];
+        for (pick, &range) in picks.iter_mut().zip(&ranges) {
+            let wide = u128::from(low) * u128::from(range);
+            *pick = (wide >> 64) as u64;
+            low = wide as u64;
+        }
+        if low < product && low < product.wrapping_neg() % product {
+            continue;
+        }
+        break picks;
+    };
+    for (offset, pick) in picks.into_iter().enumerate() {
+        items.swap(position + offset, position + offset + pick as usize);
+    }
 }
 
 /// The SAS paper's naive shuffle (RULES.md, "Shuffles"): for each position
@@ -397,19 +382,28 @@ mod tests {
     }
 
     #[test]
-    fn halves_hand_out_both_halves_of_each_output_low_first() {
-        let mut reference = stream_rng(7, 1, 2);
-        let words: Vec<u64> = (0..3).map(|_| reference.next_u64()).collect();
-        let mut rng = stream_rng(7, 1, 2);
-        let mut halves = HalvesRng::new(&mut rng);
-        let got: Vec<u32> = (0..6).map(|_| halves.next_u32()).collect();
-        let expected: Vec<u32> = words
-            .iter()
-            .flat_map(|&word| [word as u32, (word >> 32) as u32])
-            .collect();
-        assert_eq!(got, expected);
-        let next = reference.next_u64();
-        assert_eq!(halves.next_u64(), next);
+    fn draw_four_draws_uniform_ordered_samples() {
+        // Four of five items drawn: 5 * 4 * 3 * 2 = 120 equally likely
+        // ordered samples, 120,000 draws; the 1e-6 critical value of
+        // chi-square with 119 degrees of freedom is 197.
+        let mut rng = stream_rng(11, 0, 0);
+        let mut items = [0u8, 1, 2, 3, 4];
+        let mut counts = std::collections::HashMap::new();
+        for _ in 0..120_000 {
+            draw_four(&mut rng, &mut items, 0);
+            *counts
+                .entry([items[0], items[1], items[2], items[3]])
+                .or_insert(0u64) += 1;
+            let mut sorted = items;
+            sorted.sort_unstable();
+            assert_eq!(sorted, [0, 1, 2, 3, 4]);
+        }
+        assert_eq!(counts.len(), 120);
+        let chi: f64 = counts
+            .values()
+            .map(|&c| (c as f64 - 1_000.0).powi(2) / 1_000.0)
+            .sum();
+        assert!(chi < 197.0, "chi-square {chi}");
     }
 
     #[test]

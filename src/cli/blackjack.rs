@@ -201,6 +201,24 @@ pub enum PlayerCommand {
         #[command(subcommand)]
         command: Option<Box<TableSubcommand>>,
     },
+    /// The cut-card effect by decks (RULES.md section 6, "At the table"):
+    /// for 1, 2, 6 and 8 decks under S17 and H17 (DAS, 3:2, peek, the
+    /// rest the defaults), the exact house edge off the top beside the
+    /// simulated one with one round per shoe (which must agree with it)
+    /// and with a cut card at --penetration, whose difference from the
+    /// exact value is the cut-card effect, each with its 95% interval. The
+    /// player plays the exact engine's composition-dependent decisions.
+    #[command(mut_args = table_rounds)]
+    CutCardEffect {
+        /// The fraction of the shoe dealt before the cut card (see `table
+        /// --help`).
+        #[arg(long, value_name = "P", default_value = "0.75", value_parser = parse_penetration)]
+        penetration: f64,
+        #[command(flatten)]
+        sampling: SamplingArgs,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
 }
 
 /// `deckodds blackjack table ...`.

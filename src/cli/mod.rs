@@ -204,11 +204,14 @@ impl Command {
             })) => match player.as_ref() {
                 PlayerSubcommand::Compare { sampling: s, .. } => sampling(&s.runs, None),
             },
-            Command::Blackjack(B::Player(PlayerCommand::Table {
-                sampling: s,
-                command: None,
-                ..
-            })) => sampling(&s.runs, None),
+            Command::Blackjack(B::Player(
+                PlayerCommand::Table {
+                    sampling: s,
+                    command: None,
+                    ..
+                }
+                | PlayerCommand::CutCardEffect { sampling: s, .. },
+            )) => sampling(&s.runs, None),
             Command::Blackjack(B::Player(PlayerCommand::Table {
                 command: Some(table),
                 ..

@@ -75,6 +75,11 @@ pub(super) fn run_command(command: PlayerCommand, context: &Context) -> Result<(
             float,
             output,
         } => house_edge_grid(split_model, float, &output, context),
+        PlayerCommand::CutCardEffect {
+            penetration,
+            sampling,
+            output,
+        } => super::blackjack_table::cut_card_effect(penetration, &sampling, &output, context),
         PlayerCommand::Table {
             table,
             sampling,

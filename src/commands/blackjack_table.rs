@@ -11,15 +11,20 @@ use super::sampling::Sampling;
 use crate::cli::{SamplingArgs, TableArgs, TableStrategy};
 use crate::compare::mean_agreement;
 use crate::distribution::CountDistribution;
+use crate::engine::NoProgress;
 use crate::engine::montecarlo::{self, RunPlan};
 use crate::error::{Error, Result};
 use crate::games::blackjack::player::chart::strategy_chart;
 use crate::games::blackjack::player::solve::PROGRESS_UNITS;
 use crate::games::blackjack::player::{PlayerParams, PlayerTable, SplitModel, solve};
+use crate::games::blackjack::table::grid::cut_card_grid;
 use crate::games::blackjack::table::{
     ChartStrategy, ClaimCheck, Dealing, PublishedClaim, TableSimulation, TableSummary,
 };
-use crate::report::blackjack_table::{TableComparison, TableReport, render_table_run};
+use crate::report::blackjack_table::{
+    CutCardReport, CutCardRow, TableComparison, TableReport, render_cut_card_effect,
+    render_table_run,
+};
 
 /// Decimals of percentages in the table, md and latex output, unless
 /// `--digits` says otherwise.
@@ -114,15 +119,24 @@ fn read_claim(path: &Path) -> Result<PublishedClaim> {
     })
 }
 
-/// Deals the table's shoes (about `--rounds` rounds) through the runner:
+/// Deals the table's shoes (about `--trials` rounds) through the runner:
 /// threads, shards, checkpoints and merges as for every sampling run.
 fn deal(table: &Table, sampling: &SamplingArgs, context: &Context) -> Result<TableSummary> {
-    let simulation = &table.simulation;
+    deal_stream(&table.simulation, sampling, 0, context)
+}
+
+/// [`deal`] for any simulation, on stream `stream` of the seed.
+fn deal_stream(
+    simulation: &TableSimulation,
+    sampling: &SamplingArgs,
+    stream: u64,
+    context: &Context,
+) -> Result<TableSummary> {
     let layout = simulation.layout();
     let plan = RunPlan {
         n_trials: simulation.shoes_for_rounds(sampling.trials),
         seed: sampling.seed,
-        stream: 0,
+        stream,
         chunk_size: simulation.shoes_per_chunk(),
     };
     // `merge` checks that every shoe is counted once: in the rounds per
@@ -222,6 +236,70 @@ pub(super) fn compare(
     outputs.emit(context, |format, options| {
         render_table_run(&report, format, options)
     })?;
+    context.verdict(agrees);
+    Ok(())
+}
+
+/// `blackjack cut-card-effect`: the house edge off the top, with one round
+/// per shoe and to a cut card, for every rule set of the cut-card grid.
+pub(super) fn cut_card_effect(
+    penetration: f64,
+    sampling: &SamplingArgs,
+    output: &crate::cli::OutputArgs,
+    context: &Context,
+) -> Result<()> {
+    let outputs = output_format(output, PERCENT_DECIMALS)?;
+    let rule_sets = cut_card_grid();
+    // Check every cut card before any work.
+    for rules in &rule_sets {
+        Dealing::cut_card(penetration, rules.shoe().total())?;
+    }
+    let mut rows = Vec::new();
+    for (index, rules) in rule_sets.into_iter().enumerate() {
+        let params = PlayerParams::full_shoe(rules, SplitModel::Cdz);
+        let solved = context.with_threads(|| solve::<f64>(&params, &NoProgress))??;
+        let cards = rules.shoe().total();
+        let mut summaries = Vec::new();
+        for (part, dealing) in [
+            Dealing::rounds_per_shoe(1, cards)?,
+            Dealing::cut_card(penetration, cards)?,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let simulation = TableSimulation::with_table(&solved, dealing, None)?;
+            // Each run its own stream: the runs are independent.
+            let stream = (2 * index + part) as u64;
+            summaries.push(deal_stream(&simulation, sampling, stream, context)?);
+        }
+        let cut_card = summaries.pop().expect("two runs");
+        let one_round = summaries.pop().expect("two runs");
+        rows.push(CutCardRow {
+            rules,
+            exact: solved.overall,
+            one_round,
+            cut_card,
+        });
+    }
+    let report = CutCardReport {
+        penetration,
+        seed: sampling.seed,
+        rows: &rows,
+    };
+    outputs.emit(context, |format, options| {
+        render_cut_card_effect(&report, format, options)
+    })?;
+    // One round per shoe must agree with the exact value everywhere.
+    let level = 0.001 / rows.len() as f64;
+    let agrees = rows.iter().all(|row| {
+        mean_agreement(
+            row.one_round.mean,
+            row.one_round.standard_error,
+            row.exact,
+            level,
+        )
+        .is_ok_and(|agreement| agreement.agrees)
+    });
     context.verdict(agrees);
     Ok(())
 }

@@ -119,6 +119,9 @@ pub(super) fn check_files(cli: &Cli) -> Result<()> {
                 }
             },
             PlayerCommand::Table { output, .. } => (output, Writes::Everything),
+            PlayerCommand::CutCardEffect { output, .. } => {
+                (output, Writes::NoChart("blackjack cut-card-effect"))
+            }
         }),
         Command::IdiotsDelight(I::Exact { output, .. } | I::Mc { output, .. }) => {
             Some((output, Writes::Everything))

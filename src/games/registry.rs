@@ -169,6 +169,11 @@ pub const BLACKJACK_HOUSE_EDGE_GRID_REPORT: &str = "blackjack-house-edge-grid";
 /// shoe (RULES.md section 6, "At the table").
 pub const BLACKJACK_TABLE_REPORT: &str = "blackjack-table";
 
+/// The `"game"` of `blackjack cut-card-effect`'s report: the house edge off
+/// the top, with one round per shoe and to a cut card, by decks (RULES.md
+/// section 6, "At the table").
+pub const BLACKJACK_CUT_CARD_REPORT: &str = "blackjack-cut-card-effect";
+
 /// Every game, in the order of its section in RULES.md.
 pub const GAMES: [&GameEntry; 5] = [
     &IDIOTS_DELIGHT,

@@ -9,10 +9,11 @@ use super::RenderOptions;
 use super::player::{TitledGrid, csv_text, decimal_text, lay_out, params_json, rules_text};
 use super::table::{Grid, interval95, thousands};
 use crate::compare::MeanAgreement;
-use crate::games::blackjack::player::PlayerParams;
+use crate::games::blackjack::Soft17;
 use crate::games::blackjack::player::round::{NET_BINS, net_label};
+use crate::games::blackjack::player::{PlayerParams, PlayerRules};
 use crate::games::blackjack::table::{ClaimCheck, CountSystem, Dealing, TableSummary};
-use crate::games::registry::BLACKJACK_TABLE_REPORT;
+use crate::games::registry::{BLACKJACK_CUT_CARD_REPORT, BLACKJACK_TABLE_REPORT};
 
 /// What a table run reports.
 #[derive(Clone, Debug)]
@@ -593,4 +594,236 @@ fn claim_table(claim: &ClaimCheck, decimals: usize) -> TitledGrid {
             rows,
         },
     }
+}
+
+// ---------------------------------------------------------------------------
+// `blackjack cut-card-effect`.
+
+/// One rule set of the cut-card table.
+#[derive(Clone, Debug)]
+pub struct CutCardRow {
+    /// The rules.
+    pub rules: PlayerRules,
+    /// The exact value of a round off the top (f64 solve), in units.
+    pub exact: f64,
+    /// The table with one round per shoe.
+    pub one_round: TableSummary,
+    /// The table dealt to the cut card.
+    pub cut_card: TableSummary,
+}
+
+/// What `blackjack cut-card-effect` reports.
+#[derive(Clone, Debug)]
+pub struct CutCardReport<'a> {
+    /// The cut card's penetration.
+    pub penetration: f64,
+    /// The seed (run `2 i` and `2 i + 1` of row `i` on their own streams).
+    pub seed: u64,
+    /// One row per rule set.
+    pub rows: &'a [CutCardRow],
+}
+
+/// The house edge's 95% interval, in percent, from a summary.
+fn house_edge_interval(summary: &TableSummary) -> [f64; 2] {
+    [-100.0 * summary.ci95[1], -100.0 * summary.ci95[0]]
+}
+
+fn soft17_name(rules: &PlayerRules) -> &'static str {
+    match rules.soft17 {
+        Soft17::Stand => "S17",
+        Soft17::Hit => "H17",
+    }
+}
+
+/// The cut-card effect of a row in house-edge percentage points: the cut
+/// card's house edge less the exact one, with the cut-card run's interval.
+fn cut_card_effect(row: &CutCardRow) -> (f64, [f64; 2]) {
+    let exact = -100.0 * row.exact;
+    let interval = house_edge_interval(&row.cut_card);
+    (
+        row.cut_card.house_edge_percent() - exact,
+        [interval[0] - exact, interval[1] - exact],
+    )
+}
+
+/// Renders the cut-card table in `format`.
+///
+/// - Json (docs/CONTRACTS.md, "blackjack cut-card-effect"): game, method,
+///   params (penetration, strategy, the fixed rules), seed, trials, rows
+///   (decks, soft17, exact_house_edge_percent, one_round_per_shoe and
+///   cut_card each with house_edge_percent, ci95, rounds, shoes,
+///   rounds_per_shoe and z against the exact value, cut_card_effect_percent
+///   with its ci95).
+/// - Csv: one row per rule set, the same figures in columns.
+/// - Table, Md, Latex: the table for people.
+pub fn render_cut_card_effect(
+    report: &CutCardReport,
+    format: Format,
+    options: &RenderOptions,
+) -> String {
+    let decimals = options.percent_decimals;
+    let z = |summary: &TableSummary, exact: f64| (summary.mean - exact) / summary.standard_error;
+    let mut text = match format {
+        Format::Json => {
+            let rows: Vec<Value> = report
+                .rows
+                .iter()
+                .map(|row| {
+                    let run = |summary: &TableSummary| {
+                        json!({
+                            "house_edge_percent": summary.house_edge_percent(),
+                            "ci95": house_edge_interval(summary),
+                            "rounds": summary.n_rounds,
+                            "shoes": summary.n_shoes,
+                            "rounds_per_shoe": summary.mean_rounds_per_shoe(),
+                            "z_against_exact": z(summary, row.exact),
+                        })
+                    };
+                    let (effect, interval) = cut_card_effect(row);
+                    json!({
+                        "decks": row.rules.decks.to_string(),
+                        "soft17": soft17_name(&row.rules),
+                        "exact_house_edge_percent": -100.0 * row.exact,
+                        "one_round_per_shoe": run(&row.one_round),
+                        "cut_card": run(&row.cut_card),
+                        "cut_card_effect_percent": {"estimate": effect, "ci95": interval},
+                    })
+                })
+                .collect();
+            let mut params = Map::new();
+            if let Some(first) = report.rows.first() {
+                for (name, value) in first.rules.named() {
+                    if name != "decks" && name != "soft17" {
+                        params.insert(name.into(), json!(value));
+                    }
+                }
+            }
+            params.insert("penetration".into(), json!(report.penetration));
+            params.insert("strategy".into(), json!("cd"));
+            let mut root = Map::new();
+            root.insert("game".into(), json!(BLACKJACK_CUT_CARD_REPORT));
+            root.insert("method".into(), json!("monte-carlo-vs-float"));
+            root.insert("params".into(), Value::Object(params));
+            root.insert("seed".into(), json!(report.seed));
+            root.insert("rows".into(), Value::Array(rows));
+            options.blocks.append_to(&mut root);
+            format!("{:#}\n", Value::Object(root))
+        }
+        Format::Csv => {
+            let mut records = vec![
+                [
+                    "decks",
+                    "soft17",
+                    "exact_house_edge_percent",
+                    "one_round_house_edge_percent",
+                    "one_round_ci95_low",
+                    "one_round_ci95_high",
+                    "one_round_z",
+                    "cut_card_house_edge_percent",
+                    "cut_card_ci95_low",
+                    "cut_card_ci95_high",
+                    "cut_card_rounds_per_shoe",
+                    "cut_card_effect_percent",
+                    "cut_card_effect_ci95_low",
+                    "cut_card_effect_ci95_high",
+                    "rounds_each",
+                ]
+                .map(String::from)
+                .to_vec(),
+            ];
+            for row in report.rows {
+                let one = house_edge_interval(&row.one_round);
+                let cut = house_edge_interval(&row.cut_card);
+                let (effect, interval) = cut_card_effect(row);
+                records.push(vec![
+                    row.rules.decks.to_string(),
+                    soft17_name(&row.rules).into(),
+                    (-100.0 * row.exact).to_string(),
+                    row.one_round.house_edge_percent().to_string(),
+                    one[0].to_string(),
+                    one[1].to_string(),
+                    z(&row.one_round, row.exact).to_string(),
+                    row.cut_card.house_edge_percent().to_string(),
+                    cut[0].to_string(),
+                    cut[1].to_string(),
+                    row.cut_card.mean_rounds_per_shoe().to_string(),
+                    effect.to_string(),
+                    interval[0].to_string(),
+                    interval[1].to_string(),
+                    row.cut_card.n_rounds.to_string(),
+                ]);
+            }
+            csv_text(&records)
+        }
+        Format::Table | Format::Md | Format::Latex => {
+            let rounds = report.rows.first().map_or(0, |row| row.one_round.n_rounds);
+            let heading = vec![
+                format!(
+                    "The cut-card effect by decks: the house edge off the top (exact, f64 solve) beside about {} simulated rounds with one round per shoe and with a cut card at {:.0} % of the shoe (seed {}); composition-dependent play, peek, 3:2, double any two, DAS, up to 4 hands, no re-split aces, no surrender.",
+                    thousands(rounds),
+                    100.0 * report.penetration,
+                    report.seed
+                ),
+                "House edges in percent of the bet, 95% intervals by shoe; the cut-card effect is the cut card's house edge less the exact one.".to_string(),
+            ];
+            let rows = report
+                .rows
+                .iter()
+                .map(|row| {
+                    let (effect, interval) = cut_card_effect(row);
+                    vec![
+                        row.rules.decks.to_string(),
+                        soft17_name(&row.rules).to_string(),
+                        decimal_text(-100.0 * row.exact, decimals),
+                        format!(
+                            "{} {}",
+                            decimal_text(row.one_round.house_edge_percent(), decimals),
+                            interval_text_percent(house_edge_interval(&row.one_round), decimals)
+                        ),
+                        format!(
+                            "{} {}",
+                            decimal_text(row.cut_card.house_edge_percent(), decimals),
+                            interval_text_percent(house_edge_interval(&row.cut_card), decimals)
+                        ),
+                        decimal_text(row.cut_card.mean_rounds_per_shoe(), 1),
+                        format!(
+                            "{} {}",
+                            decimal_text(effect, decimals),
+                            interval_text_percent(interval, decimals)
+                        ),
+                    ]
+                })
+                .collect();
+            let table = TitledGrid {
+                title: "House edge (%) off the top, with one round per shoe, and to a cut card"
+                    .into(),
+                grid: Grid {
+                    head: vec![
+                        "decks".into(),
+                        "dealer".into(),
+                        "exact".into(),
+                        "1 round per shoe".into(),
+                        "cut card".into(),
+                        "rounds per shoe".into(),
+                        "cut-card effect".into(),
+                    ],
+                    rows,
+                },
+            };
+            lay_out(format, &heading, &[table], &[])
+        }
+    };
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+/// An interval already in percent: `[lo, hi]`.
+fn interval_text_percent(interval: [f64; 2], decimals: usize) -> String {
+    format!(
+        "[{}, {}]",
+        decimal_text(interval[0], decimals),
+        decimal_text(interval[1], decimals)
+    )
 }

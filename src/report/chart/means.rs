@@ -30,8 +30,9 @@ use super::types::MeanChart;
 use crate::error::{Error, Result};
 
 /// Renders the chart of means as a standalone SVG document, 900 pixels
-/// wide and about 600 tall (less without frequencies; more when the title
-/// or legend takes several lines).
+/// wide and as tall as its title and legend need plus the panels (633
+/// pixels with a one-line title and legend and frequencies; 164 fewer
+/// without frequencies).
 ///
 /// Each category with a mean gets a filled blue point and, if it has an
 /// interval, a grey error bar from its low to its high end; a category

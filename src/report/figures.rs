@@ -9,8 +9,8 @@
 use serde_json::Value;
 
 use super::chart::{
-    self, BarChart, BarPanel, CriticalValue, PanelChart, Segment, Series, StackedBarChart, ZPanel,
-    ZPoint, ZScorePlot,
+    self, BarChart, BarPanel, CriticalValue, Frequencies, MeanChart, PanelChart, ReferenceLine,
+    Segment, Series, StackedBarChart, ZPanel, ZPoint, ZScorePlot,
 };
 use super::strategy_chart;
 use crate::error::{Error, Result};
@@ -25,10 +25,22 @@ const DRAWABLE: &str = "svg draws a report with one distribution (as bars), \
                         with several (as one panel of bars each), \
                         a blackjack-dealer report with one distribution per upcard \
                         (as stacked bars), a comparison whose rows carry z-scores \
-                        (as a z-score plot), or a blackjack strategy chart (as a strategy card)";
+                        (as a z-score plot), a blackjack strategy chart (as a strategy card), \
+                        or a blackjack-table report with values by true count \
+                        (as means with their intervals)";
+
+/// The report name of blackjack at the table (`deckodds blackjack table`),
+/// whose values by true count are drawn as a [`MeanChart`].
+const BLACKJACK_TABLE: &str = "blackjack-table";
 
 /// Draws the chart for a report's JSON, chosen by its shape:
 ///
+/// - a `blackjack-table` report with a non-empty `by_true_count` (a
+///   counting system was given): a [`MeanChart`] of the value per round
+///   by true count, in percent of the bet, with 95% intervals, the mean of
+///   all rounds as the reference line and the share of rounds at each
+///   true count as bars underneath (a table report without a count falls
+///   through to the shapes below);
 /// - a blackjack basic-strategy chart (a `"chart"` with hard, soft and
 ///   pair rows): the coloured strategy card of
 ///   [`strategy_chart::svg_from_chart_json`], the same function that draws
@@ -55,6 +67,9 @@ const DRAWABLE: &str = "svg draws a report with one distribution (as bars), \
 /// comparison without any z-score, or values the chart refuses (see
 /// [`chart::render_svg`] and its siblings).
 pub fn svg_for_report(report: &Value) -> Result<String> {
+    if let Some(rows) = true_count_rows(report) {
+        return means_svg(report, rows);
+    }
     if strategy_chart::is_chart_json(report) {
         return strategy_chart::svg_from_chart_json(report);
     }
@@ -155,6 +170,140 @@ fn bar_chart_svg(report: &Value, distribution: &Value) -> Result<String> {
 /// display name), or the report's name itself for any other report.
 fn game_name(report_name: &str) -> &str {
     registry::by_report_name(report_name).map_or(report_name, |entry| entry.display_name)
+}
+
+// ---------------------------------------------------------------------------
+// Blackjack at the table: the value per round by true count.
+
+/// The rows of a `blackjack-table` report's `by_true_count`, if it is one
+/// and they are not empty (they are when no counting system was given).
+fn true_count_rows(report: &Value) -> Option<&[Value]> {
+    if report["game"].as_str() != Some(BLACKJACK_TABLE) {
+        return None;
+    }
+    let rows = report["by_true_count"].as_array()?;
+    (!rows.is_empty()).then_some(rows.as_slice())
+}
+
+/// The chart of the value per round by true count: one mean (in percent
+/// of the bet) with its 95% interval per row, in the report's order, the
+/// mean of all rounds as the reference line, and each row's share of the
+/// rounds as bars underneath. A row's `mean` and `ci95` are `null` when it
+/// has too few rounds: it keeps its place without a point.
+fn means_svg(report: &Value, rows: &[Value]) -> Result<String> {
+    let mut categories = Vec::with_capacity(rows.len());
+    let mut means = Vec::with_capacity(rows.len());
+    let mut intervals = Vec::with_capacity(rows.len());
+    let mut frequencies = Vec::with_capacity(rows.len());
+    for (index, row) in rows.iter().enumerate() {
+        let label = row["true_count"].as_str().ok_or_else(|| {
+            Error::invalid(
+                "report",
+                format!("by_true_count, row {}", index + 1),
+                "needs a \"true_count\" label",
+            )
+        })?;
+        let refuse = |field: &str, allowed: &str| {
+            Error::invalid(
+                "report",
+                format!("by_true_count, true count {label}: {field} {}", row[field]),
+                allowed,
+            )
+        };
+        let mean = match &row["mean"] {
+            Value::Null => None,
+            value => Some(
+                value
+                    .as_f64()
+                    .ok_or_else(|| refuse("mean", "must be a number or null"))?,
+            ),
+        };
+        let interval = match &row["ci95"] {
+            Value::Null => None,
+            value => Some(
+                pair(value)
+                    .ok_or_else(|| refuse("ci95", "must be [low, high] in numbers, or null"))?,
+            ),
+        };
+        let frequency = row["frequency"]
+            .as_f64()
+            .ok_or_else(|| refuse("frequency", "must be a number"))?;
+        // Percent of the bet, as the y axis says.
+        means.push(mean.map(|m| m * 100.0));
+        intervals.push(interval.map(|(low, high)| (low * 100.0, high * 100.0)));
+        frequencies.push(frequency);
+        categories.push(label.replace("<=", "≤").replace(">=", "≥"));
+    }
+
+    let overall = &report["value"];
+    let reference = overall["mean"].as_f64().map(|mean| ReferenceLine {
+        value: mean * 100.0,
+        name: match pair(&overall["ci95"]) {
+            Some((low, high)) => format!(
+                "all rounds: {:.2} % (95% interval {:.2} to {:.2} %)",
+                mean * 100.0,
+                low * 100.0,
+                high * 100.0
+            ),
+            None => format!("all rounds: {:.2} %", mean * 100.0),
+        },
+    });
+
+    let count = report["params"]["count"].as_str();
+    let title = match report["title"].as_str() {
+        Some(title) if !title.is_empty() => title.to_string(),
+        _ => {
+            // The count is named first; the other parameters after it.
+            let mut params = report["params"].clone();
+            if let Some(params) = params.as_object_mut() {
+                params.remove("count");
+            }
+            let how = match report["rounds"].as_u64() {
+                Some(rounds) => format!(
+                    "Monte Carlo, {} rounds, seed {}",
+                    thousands(rounds),
+                    report["seed"]
+                ),
+                None => String::new(),
+            };
+            let details: Vec<String> = [params_text(&serde_json::json!({ "params": params })), how]
+                .into_iter()
+                .filter(|text| !text.is_empty())
+                .collect();
+            let name = match count {
+                Some(count) => format!("Value per round by true count, {count}"),
+                None => "Value per round by true count".to_string(),
+            };
+            if details.is_empty() {
+                name
+            } else {
+                format!("{name} ({})", details.join("; "))
+            }
+        }
+    };
+
+    let chart = MeanChart {
+        title,
+        x_label: "true count (running count per deck left to deal, rounded down)".to_string(),
+        y_label: "value per round (% of the bet)".to_string(),
+        categories,
+        means,
+        intervals,
+        reference,
+        frequencies: Some(Frequencies {
+            y_label: "percent of rounds".to_string(),
+            values: frequencies,
+        }),
+    };
+    chart::render_means_svg(&chart)
+}
+
+/// A JSON `[low, high]` of two numbers.
+fn pair(value: &Value) -> Option<(f64, f64)> {
+    match value.as_array()?.as_slice() {
+        [low, high] => Some((low.as_f64()?, high.as_f64()?)),
+        _ => None,
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -764,6 +913,167 @@ mod tests {
         }
         // The exception's corner, and the legend's.
         assert_eq!(svg.matches("<polygon").count(), 2, "{svg}");
+    }
+
+    /// A `blackjack-table` report as `deckodds blackjack table --count
+    /// hi-lo` writes it: 21 true-count rows, `<=-10` to `>=+10`, the two
+    /// ends with too few rounds for a mean; the means rise by 0.5% of the
+    /// bet per true count from -0.5% at 0.
+    fn table_report() -> Value {
+        let rows: Vec<Value> = (-10..=10)
+            .map(|tc: i32| {
+                let label = match tc {
+                    -10 => "<=-10".to_string(),
+                    10 => ">=+10".to_string(),
+                    tc if tc > 0 => format!("+{tc}"),
+                    tc => tc.to_string(),
+                };
+                let rounds = 1000 / (1 + tc.unsigned_abs());
+                if tc.abs() == 10 {
+                    return json!({"true_count": label, "rounds": 1, "frequency": 0.0001,
+                                  "mean": null, "sd": null, "ci95": null});
+                }
+                let mean = (f64::from(tc) - 1.0) * 0.005;
+                json!({"true_count": label, "rounds": rounds,
+                       "frequency": f64::from(rounds) / 4000.0, "mean": mean, "sd": 1.1,
+                       "ci95": [mean - 0.02, mean + 0.02]})
+            })
+            .collect();
+        json!({
+            "game": "blackjack-table",
+            "params": {"decks": 6, "soft17": "stand", "penetration": 0.75, "count": "hi-lo"},
+            "seed": 7,
+            "rounds": 1_000_000,
+            "value": {"mean": -0.0041, "ci95": [-0.0050, -0.0032], "sd": 1.15,
+                      "standard_error": 0.0004},
+            "by_true_count": rows,
+            "distributions": [
+                {"key": "net", "outcomes": [{"outcome": "-1", "estimate": 0.5,
+                                              "ci95": [0.49, 0.51]},
+                                             {"outcome": "+1", "estimate": 0.5,
+                                              "ci95": [0.49, 0.51]}]},
+            ],
+        })
+    }
+
+    #[test]
+    fn a_table_report_by_true_count_is_a_chart_of_means() {
+        let value = table_report();
+        let svg = svg_for_report(&value).unwrap();
+        let shown = texts(&svg);
+        // The title, on two lines, names the count first.
+        assert_eq!(
+            shown[..2].join(" "),
+            "Value per round by true count, hi-lo (decks 6, soft17 stand, penetration 0.75; \
+             Monte Carlo, 1,000,000 rounds, seed 7)"
+        );
+        for text in [
+            "value per round (% of the bet)",
+            "percent of rounds",
+            "all rounds: -0.41 % (95% interval -0.50 to -0.32 %)",
+            "≤-10",
+            "-9",
+            "0",
+            "+9",
+            "≥+10",
+        ] {
+            assert!(shown.contains(&text), "{text} in {shown:?}");
+        }
+        // 19 means (the two ends have none), and the legend's point.
+        assert_eq!(svg.matches("<circle").count(), 19 + 1, "{svg}");
+        assert_eq!(svg, svg_for_report(&value).unwrap());
+    }
+
+    #[test]
+    fn a_table_chart_is_in_percent_of_the_bet() {
+        // Three rows drawn from the JSON, and the same drawn from a chart
+        // written out by hand in percent.
+        let mut value = table_report();
+        value["title"] = json!("three counts");
+        value["by_true_count"] = json!([
+            {"true_count": "<=-1", "rounds": 1, "frequency": 0.25,
+             "mean": null, "sd": null, "ci95": null},
+            {"true_count": "0", "rounds": 50, "frequency": 0.5,
+             "mean": -0.01, "sd": 1.0, "ci95": [-0.03, 0.01]},
+            {"true_count": ">=+1", "rounds": 25, "frequency": 0.25,
+             "mean": 0.02, "sd": 1.0, "ci95": [0.0, 0.04]},
+        ]);
+        let by_hand = MeanChart {
+            title: "three counts".to_string(),
+            x_label: "true count (running count per deck left to deal, rounded down)".to_string(),
+            y_label: "value per round (% of the bet)".to_string(),
+            categories: ["≤-1", "0", "≥+1"].map(String::from).to_vec(),
+            means: vec![None, Some(-1.0), Some(2.0)],
+            intervals: vec![None, Some((-3.0, 1.0)), Some((0.0, 4.0))],
+            reference: Some(ReferenceLine {
+                value: -0.41,
+                name: "all rounds: -0.41 % (95% interval -0.50 to -0.32 %)".to_string(),
+            }),
+            frequencies: Some(Frequencies {
+                y_label: "percent of rounds".to_string(),
+                values: vec![0.25, 0.5, 0.25],
+            }),
+        };
+        // Scaling by 100 in binary floating point may move the last bit;
+        // the pictures agree to the pixel all the same.
+        assert_eq!(
+            svg_for_report(&value).unwrap(),
+            chart::render_means_svg(&by_hand).unwrap()
+        );
+    }
+
+    #[test]
+    fn a_table_report_without_a_count_falls_through() {
+        let mut value = table_report();
+        value["by_true_count"] = json!([]);
+        let shown_svg = svg_for_report(&value).unwrap();
+        let shown = texts(&shown_svg);
+        // The report's one distribution, as bars.
+        assert!(shown.contains(&"percent of games"), "{shown:?}");
+        assert!(!shown.contains(&"percent of rounds"), "{shown:?}");
+        // Rows by true count in another game's report are not read.
+        let mut value = table_report();
+        value["game"] = json!("blackjack-dealer");
+        let shown_svg = svg_for_report(&value).unwrap();
+        assert!(!texts(&shown_svg).contains(&"percent of rounds"));
+    }
+
+    #[test]
+    fn bad_rows_by_true_count_are_refused() {
+        let check = |change: &dyn Fn(&mut Value), expected: &str| {
+            let mut value = table_report();
+            change(&mut value);
+            let message = svg_for_report(&value).unwrap_err().to_string();
+            assert_eq!(message, expected);
+        };
+        check(
+            &|v| v["by_true_count"][3]["true_count"] = json!(null),
+            "report by_true_count, row 4: needs a \"true_count\" label",
+        );
+        check(
+            &|v| v["by_true_count"][3]["mean"] = json!("high"),
+            "report by_true_count, true count -7: mean \"high\": must be a number or null",
+        );
+        check(
+            &|v| v["by_true_count"][3]["ci95"] = json!([0.1]),
+            "report by_true_count, true count -7: ci95 [0.1]: \
+             must be [low, high] in numbers, or null",
+        );
+        check(
+            &|v| {
+                v["by_true_count"][3]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("frequency");
+            },
+            "report by_true_count, true count -7: frequency null: must be a number",
+        );
+        // What the chart refuses, in the chart's words.
+        check(
+            &|v| v["by_true_count"][0]["ci95"] = json!([-0.1, 0.1]),
+            "chart category \"≤-10\": interval [-10, 10] without a mean: \
+             an interval needs the mean it surrounds",
+        );
     }
 
     #[test]

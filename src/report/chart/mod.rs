@@ -11,7 +11,11 @@
 //!   lines at 0, ±2 and the critical value;
 //! - [`PanelChart`] ([`render_panels_svg`]): small multiples, several
 //!   distributions of one report (cards left for each K, passes, ...), one
-//!   bar panel each with its own y scale, in a grid of two columns.
+//!   bar panel each with its own y scale, in a grid of two columns;
+//! - [`MeanChart`] ([`render_means_svg`]): signed means over categories
+//!   (the value per round by true count) as points with 95% error bars,
+//!   against zero and a reference line, with the categories' frequencies
+//!   as bars in a panel underneath.
 //!
 //! Like the rest of the report layer this only builds a string; the caller
 //! decides where it goes. This module only declares the files and
@@ -31,7 +35,8 @@
 //!   validation of labels and values;
 //! - the kinds, each validated, laid out and drawn in a file of its own
 //!   with its `render_*` entry point: `bars`, `stacked`, `zscores`,
-//!   `panels` (which reuses the y scale of `bars`);
+//!   `panels` (which reuses the y scale of `bars`), `means` (likewise, for
+//!   its frequencies);
 //! - `testing` (tests only): reading an SVG back, shared by the kinds'
 //!   tests and those of `report::figures`.
 //!
@@ -46,6 +51,7 @@ mod bars;
 mod frame;
 mod layout;
 mod marks;
+mod means;
 mod panels;
 mod scaffold;
 mod stacked;
@@ -55,10 +61,11 @@ mod types;
 mod zscores;
 
 pub use bars::render_svg;
+pub use means::render_means_svg;
 pub use panels::render_panels_svg;
 pub use stacked::render_stacked_svg;
 pub use types::{
-    BarChart, BarPanel, CriticalValue, PanelChart, Segment, Series, StackedBarChart, ZPanel,
-    ZPoint, ZScorePlot,
+    BarChart, BarPanel, CriticalValue, Frequencies, MeanChart, PanelChart, ReferenceLine, Segment,
+    Series, StackedBarChart, ZPanel, ZPoint, ZScorePlot,
 };
 pub use zscores::render_z_scores_svg;

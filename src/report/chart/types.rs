@@ -145,3 +145,56 @@ pub struct PanelChart {
     /// The panels, laid out in reading order.
     pub panels: Vec<BarPanel>,
 }
+
+/// Means with their 95% intervals over categories (the value per round of
+/// blackjack by true count, say): one point per category with its error
+/// bar, against a zero line and, if given, a reference line; and, if
+/// given, how often each category occurs, as bars in a panel underneath.
+/// Values are in the chart's own units (the caller scales them, e.g. to
+/// percent), and may be of either sign.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeanChart {
+    /// The title above the chart.
+    pub title: String,
+    /// The x axis description, e.g. `true count`.
+    pub x_label: String,
+    /// The y axis description of the means, e.g. `value per round (% of
+    /// the bet)`.
+    pub y_label: String,
+    /// Category labels along the x axis, e.g. `≤-10`, `-9`, ..., `≥+10`.
+    pub categories: Vec<String>,
+    /// One mean per category; `None` where there is none (too few
+    /// observations). Such a category keeps its place on the x axis but
+    /// gets no point.
+    pub means: Vec<Option<f64>>,
+    /// One 95% interval `(low, high)` per category, in the means' units,
+    /// drawn as an error bar; `None` for none. An interval needs its mean
+    /// and contains it.
+    pub intervals: Vec<Option<(f64, f64)>>,
+    /// A horizontal line to set the means against, e.g. the mean of all
+    /// observations.
+    pub reference: Option<ReferenceLine>,
+    /// How often each category occurs, drawn as bars in a panel under the
+    /// means so that the reader sees where the observations are.
+    pub frequencies: Option<Frequencies>,
+}
+
+/// The reference line of a [`MeanChart`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReferenceLine {
+    /// Where the line is, in the means' units; finite.
+    pub value: f64,
+    /// The legend entry, e.g. `all rounds: -0.41 %`.
+    pub name: String,
+}
+
+/// The frequencies of a [`MeanChart`]'s categories, drawn as bars in
+/// percent.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frequencies {
+    /// The y axis description of the bars, e.g. `percent of rounds`.
+    pub y_label: String,
+    /// The fraction of all observations in each category, in `[0, 1]`, one
+    /// per category.
+    pub values: Vec<f64>,
+}

@@ -15,6 +15,7 @@ use super::chart::{
 use super::strategy_chart;
 use crate::error::{Error, Result};
 use crate::games::registry;
+use crate::games::registry::BLACKJACK_TABLE_REPORT;
 
 // Counts are grouped in `report::table`; their users outside the report
 // layer (commands, analysis, tests) know the function here.
@@ -28,10 +29,6 @@ const DRAWABLE: &str = "svg draws a report with one distribution (as bars), \
                         (as a z-score plot), a blackjack strategy chart (as a strategy card), \
                         or a blackjack-table report with values by true count \
                         (as means with their intervals)";
-
-/// The report name of blackjack at the table (`deckodds blackjack table`),
-/// whose values by true count are drawn as a [`MeanChart`].
-const BLACKJACK_TABLE: &str = "blackjack-table";
 
 /// Draws the chart for a report's JSON, chosen by its shape:
 ///
@@ -178,7 +175,7 @@ fn game_name(report_name: &str) -> &str {
 /// The rows of a `blackjack-table` report's `by_true_count`, if it is one
 /// and they are not empty (they are when no counting system was given).
 fn true_count_rows(report: &Value) -> Option<&[Value]> {
-    if report["game"].as_str() != Some(BLACKJACK_TABLE) {
+    if report["game"].as_str() != Some(BLACKJACK_TABLE_REPORT) {
         return None;
     }
     let rows = report["by_true_count"].as_array()?;

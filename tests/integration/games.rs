@@ -177,6 +177,48 @@ fn rows() -> Vec<Row> {
                 ),
                 ("house-edge-grid --split-model x", "error: --split-model x"),
                 ("house-edge-grid --format svg", "draws no chart"),
+                // The table (RULES.md section 6, "At the table"); chart and
+                // claim files: blackjack_table_cli.rs.
+                ("table --penetration 0", "error: --penetration 0: must be"),
+                (
+                    "table --penetration 1.5",
+                    "error: --penetration 1.5: must be",
+                ),
+                (
+                    "table --penetration abc",
+                    "error: --penetration abc: must be",
+                ),
+                (
+                    "table --penetration 0.95 --decks 1",
+                    "error: --penetration 0.95: must be more than 0 and leave at least 4 cards",
+                ),
+                (
+                    "table --penetration 1 --decks 8",
+                    "at most 0.9904 for a shoe of 416 cards",
+                ),
+                ("table --rounds-per-shoe 0", "error: --rounds-per-shoe 0"),
+                (
+                    "table --rounds-per-shoe 14 --decks 1",
+                    "error: --rounds-per-shoe 14: must be 1..=13",
+                ),
+                (
+                    "table --penetration 0.5 --rounds-per-shoe 2",
+                    "'--penetration <P>' cannot be used with '--rounds-per-shoe <K>'",
+                ),
+                ("table --decks inf", "error: --decks inf: a table deals"),
+                ("table --decks 9", "error: --decks 9"),
+                ("table --count nope", "error: --count nope: must be one of"),
+                ("table --count 1,1,1", "error: --count 1,1,1"),
+                ("table --strategy=", "error: --strategy"),
+                ("table --trials 0", "error: --trials 0"),
+                ("table --bj-pays 2:1", "error: --bj-pays 2:1"),
+                ("table compare --penetration 0", "error: --penetration 0"),
+                (
+                    "table compare --rounds-per-shoe 14 --decks 1",
+                    "error: --rounds-per-shoe 14",
+                ),
+                ("table compare --decks inf", "error: --decks inf"),
+                ("table compare --level 2", "error: --level 2"),
             ]),
             json: strings(&[
                 "exact --remove 10,10,6",

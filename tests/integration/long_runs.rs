@@ -23,8 +23,9 @@ fn whole(dir: &Path, name: &str, args: &str) -> Vec<u8> {
 
 /// Runs deckodds with `args`, stopped by the test hook after `after`
 /// chunks; expects the interrupt's exit status and message, and no output
-/// file. Returns the command that resumes, as printed.
-fn interrupted(args: &[String], after: u64, out: &Path) -> String {
+/// file. Returns the command that resumes, as printed. (Also the table's
+/// test, blackjack_table_cli.rs.)
+pub(crate) fn interrupted(args: &[String], after: u64, out: &Path) -> String {
     let output = deckodds()
         .env("DECKODDS_INTERRUPT_AFTER_CHUNKS", after.to_string())
         .args(args)
@@ -47,7 +48,7 @@ fn resume_line(stderr: &str) -> String {
 
 /// Runs a printed `deckodds ...` command line (the words need no quoting
 /// here), with `env` set; returns the output.
-fn run_printed(line: &str, env: &[(&str, String)]) -> std::process::Output {
+pub(crate) fn run_printed(line: &str, env: &[(&str, String)]) -> std::process::Output {
     let words: Vec<&str> = line.split_whitespace().collect();
     assert_eq!(words[0], "deckodds", "{line}");
     let mut command = deckodds();

@@ -25,11 +25,12 @@ use deckodds::commands::input;
 use deckodds::games::klondike::parse_deal;
 use serde_json::Value;
 
-use crate::support::{deckodds, fnv1a64};
+use crate::support::{deckodds, fnv1a64, run_line};
 use deckodds::compare::PublishedTable;
 use deckodds::distribution::parse_count_table;
 use deckodds::engine::Shard;
 use deckodds::error::Error;
+use deckodds::games::blackjack::table::{ChartStrategy, CountSystem, PublishedClaim};
 use deckodds::games::blackjack::{DealerParams, Decks, Scoring, parse_value};
 use deckodds::games::prisoners_patience::StackMove;
 use deckodds::games::roll_call::{Count, PassOrder};
@@ -295,6 +296,49 @@ fn published_count_tables() {
     });
 }
 
+/// The blackjack table's inputs (RULES.md section 6, "At the table"):
+/// strategy charts (`--strategy FILE.csv`), seeded with the charts
+/// `blackjack strategy` writes for two rule sets; published claims
+/// (`--published`), seeded with claims as users write them; counting
+/// systems (`--count`).
+#[test]
+fn blackjack_table_inputs() {
+    let charts = ["--decks 1", "--decks 2 --h17 --no-das --surrender late"]
+        .iter()
+        .map(|rules| {
+            run_line(&format!(
+                "blackjack strategy --float --format csv --quiet {rules}"
+            ))
+        })
+        .collect();
+    check_parser("strategy chart", charts, |text| {
+        ChartStrategy::parse_csv(text)
+            .map(drop)
+            .map_err(|e| in_file(e.to_string()))
+    });
+    let claims = words(&[
+        "house-edge-percent = 0.55\nrounds = 1e9\n",
+        "# A simulator, 6 decks\nsource = its page, table 2 # note\nHouse_Edge_Percent = -0.12%\n\
+         rounds = 2.5e9 # rounds\nwin-percent = 42.4\nloss-percent = 49.1\npush-percent = 8.5\n",
+        "\u{feff}rounds = 1_000_000\r\nhouse-edge-percent = 0.4\r\nwin-percent = 43\r\n",
+    ]);
+    check_parser("published claim", claims, |text| {
+        PublishedClaim::parse(text)
+            .map(drop)
+            .map_err(|e| in_file(e.to_string()))
+    });
+    let systems = words(&[
+        "hi-lo",
+        "ko",
+        "omega-ii",
+        "-1,1,1,1,1,1,0,0,0,-1",
+        "A=-1,2=1,3=1,4=1,5=1,6=1,7=0,8=0,9=0,T=-1",
+    ]);
+    check_parser("--count (blackjack table)", systems, |text| {
+        refusal(CountSystem::parse(text))
+    });
+}
+
 /// Analysis specs (`reproduce`), seeded with every spec in analysis/.
 #[test]
 fn analysis_specs() {
@@ -517,7 +561,11 @@ fn option_seeds(command: &[String], long: &str, default: Option<String>) -> Opti
         (_, "trials") => &["1e3"],
         (_, "digits") => &["4"],
         (_, "remove") => &["10 10 6", "A,K"],
+        ("blackjack", "count") => &["hi-lo", "zen", "-1,1,1,1,1,1,0,0,0,-1"],
         (_, "count" | "order") if command.get(1).map(String::as_str) == Some("mc") => &["all"],
+        (_, "penetration") => &["75%", "0.5"],
+        (_, "rounds-per-shoe") => &["1", "13"],
+        (_, "strategy") => &["basic"],
         (_, "save-wins") => &["3"],
         (_, "GAME") => &["klondike"],
         (_, "SHELL") => &["bash"],

@@ -312,10 +312,11 @@ pub enum TableStrategy {
 }
 
 impl TableStrategy {
-    /// `cd`, `basic`, or a file's path (anything else; the file is read
-    /// when the command runs).
+    /// `cd`, `basic` (in any case), or a file's path (anything else; the
+    /// file is read when the command runs).
     pub fn parse(text: &str) -> Result<TableStrategy> {
-        match text.trim() {
+        let trimmed = text.trim();
+        match trimmed.to_ascii_lowercase().as_str() {
             "cd" => Ok(TableStrategy::CompositionDependent),
             "basic" => Ok(TableStrategy::Basic),
             "" => Err(Error::invalid(
@@ -323,7 +324,7 @@ impl TableStrategy {
                 text,
                 "must be cd, basic or a chart's CSV file",
             )),
-            path => Ok(TableStrategy::Chart(PathBuf::from(path))),
+            _ => Ok(TableStrategy::Chart(PathBuf::from(trimmed))),
         }
     }
 }

@@ -190,11 +190,11 @@ fn rows() -> Vec<Row> {
                 ),
                 (
                     "table --penetration 0.95 --decks 1",
-                    "error: --penetration 0.95: must be more than 0 and leave at least 4 cards",
+                    "error: --penetration 0.95: the cut card comes after round(P x 52) cards, which must be 1..=48",
                 ),
                 (
                     "table --penetration 1 --decks 8",
-                    "at most 0.9904 for a shoe of 416 cards",
+                    "P at most about 0.9904 for a shoe of 416 cards",
                 ),
                 ("table --rounds-per-shoe 0", "error: --rounds-per-shoe 0"),
                 (

@@ -97,11 +97,14 @@ pub(crate) struct Strategy {
     /// [`Spot::Initial`], by `(upcard - 1) * 100 + (first - 1) * 10 +
     /// (second - 1)`, both orders of the two cards.
     initial: Vec<Option<Action>>,
-    /// [`Spot::SplitHand`] for two-card compositions, by `composition *
-    /// 10 + upcard - 1`.
+    /// [`Spot::SplitHand`] for two-card compositions, by
+    /// [`Strategy::at`]: upcard first, so that one round's lookups stay in
+    /// one upcard's few kilobytes.
     split_hand: Vec<Option<Action>>,
-    /// [`Spot::Later`], by `composition * 10 + upcard - 1`.
+    /// [`Spot::Later`], by [`Strategy::at`].
     later: Vec<Option<Action>>,
+    /// The number of compositions.
+    n_compositions: usize,
 }
 
 impl Strategy {
@@ -135,7 +138,7 @@ impl Strategy {
                 continue;
             }
             for upcard in 1..=N_VALUES as u8 {
-                let at = composition_index(index as u32, upcard);
+                let at = (usize::from(upcard) - 1) * compositions.len() + index;
                 if hand.n_cards() == 2 {
                     split_hand[at] = decide(upcard, hand, Spot::SplitHand);
                 }
@@ -146,7 +149,14 @@ impl Strategy {
             initial,
             split_hand,
             later,
+            n_compositions: compositions.len(),
         }
+    }
+
+    /// The index of a composition's decision against an upcard.
+    #[inline]
+    fn at(&self, composition: u16, upcard: u8) -> usize {
+        (usize::from(upcard) - 1) * self.n_compositions + usize::from(composition)
     }
 
     /// The same action at every spot (for tests of a wrong strategy).
@@ -156,6 +166,7 @@ impl Strategy {
             initial: vec![Some(action); N_VALUES * N_VALUES * N_VALUES],
             split_hand: vec![Some(action); compositions.len() * N_VALUES],
             later: vec![Some(action); compositions.len() * N_VALUES],
+            n_compositions: compositions.len(),
         }
     }
 }
@@ -163,11 +174,6 @@ impl Strategy {
 #[inline]
 fn initial_index(upcard: u8, first: u8, second: u8) -> usize {
     usize::from(upcard - 1) * 100 + usize::from(first - 1) * 10 + usize::from(second - 1)
-}
-
-#[inline]
-fn composition_index(composition: u32, upcard: u8) -> usize {
-    composition as usize * N_VALUES + usize::from(upcard - 1)
 }
 
 /// Where the play function's cards come from: a shoe shuffled as it goes
@@ -256,8 +262,8 @@ impl SeatHand {
 #[derive(Clone, Copy, Debug)]
 struct Seat {
     hand: SeatHand,
-    /// The hand's number in [`Compositions`] ([`BUST`] once busted).
-    composition: u32,
+    /// The hand's number in [`Compositions`] ([`BUST_16`] once busted).
+    composition: u16,
     /// 1, or 2 doubled.
     stake: u8,
     from_split: bool,
@@ -272,11 +278,10 @@ impl Seat {
     };
 
     #[inline]
-    fn add(&mut self, value: u8, compositions: &Compositions) {
+    fn add(&mut self, value: u8, children: &[[u16; N_VALUES]]) {
         self.hand.add(value);
-        if self.composition != BUST {
-            self.composition =
-                compositions.children[self.composition as usize][usize::from(value - 1)];
+        if self.composition != BUST_16 {
+            self.composition = children[usize::from(self.composition)][usize::from(value - 1)];
         }
     }
 }
@@ -321,8 +326,13 @@ pub(crate) struct RoundResult {
 pub(crate) struct RoundPlayer {
     rules: PlayerRules,
     strategy: Strategy,
-    compositions: &'static Compositions,
+    /// [`Compositions::children`] in 16 bits ([`BUST_16`] for a bust): half
+    /// the memory, for the cache.
+    children: Vec<[u16; N_VALUES]>,
 }
+
+/// A busted hand's composition number in 16 bits.
+const BUST_16: u16 = u16::MAX;
 
 impl fmt::Debug for RoundPlayer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -343,10 +353,19 @@ impl RoundPlayer {
         strategy: Strategy,
         compositions: &'static Compositions,
     ) -> RoundPlayer {
+        assert!(
+            compositions.len() < usize::from(BUST_16),
+            "composition numbers fit in 16 bits"
+        );
+        let children = compositions
+            .children
+            .iter()
+            .map(|row| row.map(|child| if child == BUST { BUST_16 } else { child as u16 }))
+            .collect();
         RoundPlayer {
             rules,
             strategy,
-            compositions,
+            children,
         }
     }
 
@@ -366,7 +385,7 @@ impl RoundPlayer {
     #[inline]
     pub(crate) fn play<C: Cards>(&self, cards: &mut C) -> Option<RoundResult> {
         let rules = &self.rules;
-        let compositions = self.compositions;
+        let children = &self.children[..];
         let upcard = cards.next()?;
         let first = cards.next()?;
         let second = cards.next()?;
@@ -414,7 +433,7 @@ impl RoundPlayer {
             hand.add(pair);
             let split = Seat {
                 hand,
-                composition: compositions.children[0][usize::from(pair - 1)],
+                composition: children[0][usize::from(pair - 1)],
                 stake: 1,
                 from_split: true,
             };
@@ -423,8 +442,8 @@ impl RoundPlayer {
             n_seats = 2;
         } else {
             let mut seat = Seat::EMPTY;
-            seat.add(first, compositions);
-            seat.add(second, compositions);
+            seat.add(first, children);
+            seat.add(second, children);
             seats[0] = seat;
             n_seats = 1;
         }
@@ -443,7 +462,7 @@ impl RoundPlayer {
                         seats[n_seats] = seats[current];
                         n_seats += 1;
                     } else {
-                        seats[current].add(card, compositions);
+                        seats[current].add(card, children);
                         break;
                     }
                 }
@@ -462,7 +481,7 @@ impl RoundPlayer {
                     Some(action) => action,
                     None if seat.hand.is_bust() || seat.hand.total() >= 21 => break,
                     None => {
-                        let at = composition_index(seat.composition, upcard);
+                        let at = self.strategy.at(seat.composition, upcard);
                         let table = if seat.from_split && seat.hand.n_cards == 2 {
                             &self.strategy.split_hand
                         } else {
@@ -473,11 +492,11 @@ impl RoundPlayer {
                 };
                 match action {
                     Action::Stand => break,
-                    Action::Hit => seat.add(cards.next()?, compositions),
+                    Action::Hit => seat.add(cards.next()?, children),
                     Action::Double => {
                         events |= events::DOUBLED;
                         seat.stake = 2;
-                        seat.add(cards.next()?, compositions);
+                        seat.add(cards.next()?, children);
                         break;
                     }
                     Action::Split | Action::Surrender => {
@@ -603,11 +622,7 @@ impl RoundSimulation {
             }
         }
         Ok(RoundSimulation {
-            player: RoundPlayer {
-                rules,
-                strategy,
-                compositions,
-            },
+            player: RoundPlayer::new(rules, strategy, compositions),
             shoe_cards: if shoe.infinite {
                 Vec::new()
             } else {

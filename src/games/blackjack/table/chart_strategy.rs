@@ -84,6 +84,9 @@ pub const MULTI_CARD_HARD_TOTALS: RangeInclusive<u8> = 6..=20;
 pub const MULTI_CARD_SOFT_TOTALS: RangeInclusive<u8> = 13..=20;
 
 /// The CSV header, as the strategy chart prints it.
+/// The most characters of a malformed line an error message quotes.
+const LINE_QUOTED_CHARS: usize = 80;
+
 pub const CHART_CSV_HEADER: &str = "kind,section,row,upcard,action,hand";
 
 /// The header's column names, in order.
@@ -373,7 +376,15 @@ impl ChartStrategy {
                 continue;
             }
             let line = record.position().map_or(0, csv::Position::line);
-            let whole_line = || format!("{:?}", record.iter().collect::<Vec<_>>().join(","));
+            // A stray quote can make one record of the rest of the file:
+            // quote at most the start of it.
+            let whole_line = || {
+                let text = record.iter().collect::<Vec<_>>().join(",");
+                match text.char_indices().nth(LINE_QUOTED_CHARS) {
+                    Some((cut, _)) => format!("{:?}...", &text[..cut]),
+                    None => format!("{text:?}"),
+                }
+            };
             if record.len() != COLUMNS.len() {
                 return Err(Error::invalid(
                     &format!("line {line}"),

@@ -43,11 +43,13 @@ impl Dealing {
     /// [`ROUND_MIN_CARDS`] behind it (the largest penetration allowed is
     /// in the message).
     pub fn cut_card(penetration: f64, cards: u32) -> Result<Dealing> {
-        let most = f64::from(cards.saturating_sub(ROUND_MIN_CARDS)) / f64::from(cards);
+        let most_cut = cards.saturating_sub(ROUND_MIN_CARDS);
         let allowed = || {
             format!(
-                "must be more than 0 and leave at least {ROUND_MIN_CARDS} cards (a round's \
-                 fewest) behind the cut card: at most {most:.4} for a shoe of {cards} cards"
+                "the cut card comes after round(P x {cards}) cards, which must be 1..={most_cut}, \
+                 leaving at least {ROUND_MIN_CARDS} cards (a round's fewest) behind it: P at most \
+                 about {:.4} for a shoe of {cards} cards",
+                f64::from(most_cut) / f64::from(cards)
             )
         };
         if !(penetration > 0.0 && penetration <= 1.0) {
@@ -250,7 +252,7 @@ mod tests {
         for refused in [0.0, -0.5, 1.5, 1.0, 0.95, f64::NAN, f64::INFINITY, 0.001] {
             let message = Dealing::cut_card(refused, 52).unwrap_err().to_string();
             assert!(message.contains("penetration"), "{refused}: {message}");
-            assert!(message.contains("at most 0.9231"), "{refused}: {message}");
+            assert!(message.contains("1..=48"), "{refused}: {message}");
         }
     }
 

@@ -120,37 +120,6 @@ pub fn draw<T: Copy, R: Rng + ?Sized>(rng: &mut R, items: &mut [T], position: us
     items[position]
 }
 
-/// Draws the cards at positions `position..position + 4` of a partial
-/// Fisher-Yates shuffle at once, as four calls of [`draw`] would (each a
-/// uniform choice from the items not yet drawn), from one 64-bit number
-/// almost always: the batched method of [`bounded_pair`] with four ranges
-/// `n, n - 1, n - 2, n - 3` (`n = items.len() - position`, at least 4 and
-/// below 2^16, so their product stays below 2^64 and a redraw has
-/// probability below `n^4 / 2^64`).
-#[inline]
-pub fn draw_four<T: Copy, R: Rng + ?Sized>(rng: &mut R, items: &mut [T], position: usize) {
-    let n = (items.len() - position) as u64;
-    debug_assert!((4..1 << 16).contains(&n));
-    let ranges = [n, n - 1, n - 2, n - 3];
-    let product = ranges.iter().product::<u64>();
-    let picks = loop {
-        let mut low = rng.next_u64();
-        let mut picks = [0u64; 4];
-        for (pick, &range) in picks.iter_mut().zip(&ranges) {
-            let wide = u128::from(low) * u128::from(range);
-            *pick = (wide >> 64) as u64;
-            low = wide as u64;
-        }
-        if low < product && low < product.wrapping_neg() % product {
-            continue;
-        }
-        break picks;
-    };
-    for (offset, pick) in picks.into_iter().enumerate() {
-        items.swap(position + offset, position + offset + pick as usize);
-    }
-}
-
 /// The SAS paper's naive shuffle (RULES.md, "Shuffles"): for each position
 /// `i`, swap card `i` with a card chosen uniformly from the whole deck.
 ///
@@ -379,31 +348,6 @@ mod tests {
         naive_shuffle(&mut rng, &mut [0u8; 5]);
         naive_shuffle(&mut rng, &mut carried);
         assert_eq!(carry_second, carried);
-    }
-
-    #[test]
-    fn draw_four_draws_uniform_ordered_samples() {
-        // Four of five items drawn: 5 * 4 * 3 * 2 = 120 equally likely
-        // ordered samples, 120,000 draws; the 1e-6 critical value of
-        // chi-square with 119 degrees of freedom is 197.
-        let mut rng = stream_rng(11, 0, 0);
-        let mut items = [0u8, 1, 2, 3, 4];
-        let mut counts = std::collections::HashMap::new();
-        for _ in 0..120_000 {
-            draw_four(&mut rng, &mut items, 0);
-            *counts
-                .entry([items[0], items[1], items[2], items[3]])
-                .or_insert(0u64) += 1;
-            let mut sorted = items;
-            sorted.sort_unstable();
-            assert_eq!(sorted, [0, 1, 2, 3, 4]);
-        }
-        assert_eq!(counts.len(), 120);
-        let chi: f64 = counts
-            .values()
-            .map(|&c| (c as f64 - 1_000.0).powi(2) / 1_000.0)
-            .sum();
-        assert!(chi < 197.0, "chi-square {chi}");
     }
 
     #[test]

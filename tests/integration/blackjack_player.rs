@@ -286,7 +286,7 @@ impl<'a> BruteForce<'a> {
             if p.is_zero() {
                 continue;
             }
-            let outcome = OUTCOMES[index];
+            let outcome = DealerOutcome::ALL[index];
             for seat in seats {
                 let (n, d) = settle(
                     seat.hand.total(),
@@ -330,16 +330,6 @@ impl<'a> BruteForce<'a> {
         out
     }
 }
-
-const OUTCOMES: [DealerOutcome; 7] = [
-    DealerOutcome::Bust,
-    DealerOutcome::Seventeen,
-    DealerOutcome::Eighteen,
-    DealerOutcome::Nineteen,
-    DealerOutcome::Twenty,
-    DealerOutcome::TwentyOne,
-    DealerOutcome::Natural,
-];
 
 /// P(next card is `value`) and the shoe after it.
 fn draw(shoe: &[u32; N_VALUES], value: u8) -> (BigRational, [u32; N_VALUES]) {
@@ -599,7 +589,7 @@ fn standing_reads_the_dealer_table_with_the_players_cards_removed() {
                 let total = Hand::of(&[first, second]).total();
                 let mut expected = BigRational::zero();
                 for (o, p) in dealer[row_index].iter().enumerate() {
-                    let (n, d) = settle(total, 1, false, false, (3, 2), OUTCOMES[o]);
+                    let (n, d) = settle(total, 1, false, false, (3, 2), DealerOutcome::ALL[o]);
                     expected += p * ratio(n, d);
                 }
                 assert_eq!(row.values.stand, expected, "{first}{second} v {upcard}");

@@ -288,6 +288,17 @@ pub const N_OUTCOMES: usize = 7;
 pub const OUTCOME_LABELS: [&str; N_OUTCOMES] = ["bust", "17", "18", "19", "20", "21", "natural"];
 
 impl DealerOutcome {
+    /// Every outcome, by its bin index.
+    pub const ALL: [DealerOutcome; N_OUTCOMES] = [
+        DealerOutcome::Bust,
+        DealerOutcome::Seventeen,
+        DealerOutcome::Eighteen,
+        DealerOutcome::Nineteen,
+        DealerOutcome::Twenty,
+        DealerOutcome::TwentyOne,
+        DealerOutcome::Natural,
+    ];
+
     /// The bin index of this outcome (its position in [`OUTCOME_LABELS`]).
     #[inline]
     pub fn index(self) -> usize {

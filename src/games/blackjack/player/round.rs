@@ -40,7 +40,7 @@ use super::solve::{PlayerTable, Spot};
 use crate::distribution::CountDistribution;
 use crate::engine::Simulation;
 use crate::error::{Error, Result};
-use crate::games::blackjack::{DealerHand, DealerOutcome, N_VALUES, Shoe};
+use crate::games::blackjack::{DealerHand, DealerOutcome, DealerRules, N_OUTCOMES, N_VALUES, Shoe};
 use crate::rng::{GameRng, bounded, draw};
 
 /// The number of net-result bins: -8.0 to +8.0 units in tenths.
@@ -326,6 +326,17 @@ pub(crate) struct RoundResult {
 pub(crate) struct RoundPlayer {
     rules: PlayerRules,
     strategy: Strategy,
+    /// What [`settle`] pays, looked up instead of branched on: tenths of a
+    /// unit a hand of stake 1 nets, by the dealer's outcome (its
+    /// `DealerOutcome` number) and the hand's total (0..=21, or
+    /// [`BUSTED_TOTAL`] for any bust), not a natural.
+    settlement: [[i8; BUSTED_TOTAL + 1]; N_OUTCOMES],
+    /// Tenths a player natural nets against each dealer outcome.
+    natural: [i8; N_OUTCOMES],
+    /// [`PlayerRules::max_hands_for`] each pair value (index value - 1).
+    max_hands: [u8; N_VALUES],
+    /// [`PlayerRules::dealer_rules`].
+    dealer_rules: DealerRules,
     /// [`Compositions::children`] in 16 bits ([`BUST_16`] for a bust): half
     /// the memory, for the cache.
     children: Vec<[u16; N_VALUES]>,
@@ -333,6 +344,15 @@ pub(crate) struct RoundPlayer {
 
 /// A busted hand's composition number in 16 bits.
 const BUST_16: u16 = u16::MAX;
+
+/// The total a busted hand is settled under in [`RoundPlayer`]'s table.
+const BUSTED_TOTAL: usize = 22;
+
+/// [`settle`]'s payoff in tenths of a unit: every payout is a whole number
+/// of tenths (denominators 1, 2 and 5).
+fn tenths((numerator, denominator): (i64, i64)) -> i8 {
+    i8::try_from(numerator * 10 / denominator).expect("a stake-1 payoff is within 1.5 units")
+}
 
 impl fmt::Debug for RoundPlayer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -362,9 +382,24 @@ impl RoundPlayer {
             .iter()
             .map(|row| row.map(|child| if child == BUST { BUST_16 } else { child as u16 }))
             .collect();
+        let payout = rules.blackjack_payout();
+        let mut settlement = [[0; BUSTED_TOTAL + 1]; N_OUTCOMES];
+        let mut natural = [0; N_OUTCOMES];
+        for (number, &outcome) in DealerOutcome::ALL.iter().enumerate() {
+            debug_assert_eq!(outcome as usize, number);
+            for (total, net) in settlement[number].iter_mut().enumerate() {
+                let bust = total == BUSTED_TOTAL;
+                *net = tenths(settle(total as u8, 1, false, bust, payout, outcome));
+            }
+            natural[number] = tenths(settle(21, 1, true, false, payout, outcome));
+        }
         RoundPlayer {
             rules,
             strategy,
+            settlement,
+            natural,
+            max_hands: std::array::from_fn(|index| rules.max_hands_for(index as u8 + 1)),
+            dealer_rules: rules.dealer_rules(),
             children,
         }
     }
@@ -447,7 +482,7 @@ impl RoundPlayer {
             seats[0] = seat;
             n_seats = 1;
         }
-        let max_hands = usize::from(rules.max_hands_for(pair));
+        let max_hands = usize::from(self.max_hands[usize::from(pair - 1)]);
 
         let mut current = 0;
         while current < n_seats {
@@ -519,7 +554,7 @@ impl RoundPlayer {
                 events,
             });
         }
-        let dealer_rules = rules.dealer_rules();
+        let dealer_rules = self.dealer_rules;
         let mut dealer = DealerHand::new(upcard);
         dealer.add(match hole {
             Some(card) => card,
@@ -532,29 +567,24 @@ impl RoundPlayer {
         if outcome == DealerOutcome::Bust {
             events |= events::DEALER_BUST;
         }
-        let payout = rules.blackjack_payout();
-        let mut net = 0i64;
-        for seat in seats {
-            let (numerator, denominator) = settle(
-                seat.hand.total(),
-                i64::from(seat.stake),
-                player_natural,
-                seat.hand.is_bust(),
-                payout,
-                outcome,
-            );
-            // Every payout is a whole number of tenths (denominators 1, 2
-            // and 5); only a natural's has a denominator other than 1.
-            net += if denominator == 1 {
-                numerator * 10
-            } else {
-                numerator * 10 / denominator
-            };
-        }
-        Some(RoundResult {
-            net: net as i32,
-            events,
-        })
+        let net = if player_natural {
+            // A natural is one unsplit hand at stake 1.
+            i32::from(self.natural[outcome as usize])
+        } else {
+            let row = &self.settlement[outcome as usize];
+            seats
+                .iter()
+                .map(|seat| {
+                    let total = if seat.hand.is_bust() {
+                        BUSTED_TOTAL
+                    } else {
+                        usize::from(seat.hand.total())
+                    };
+                    i32::from(seat.stake) * i32::from(row[total])
+                })
+                .sum()
+        };
+        Some(RoundResult { net, events })
     }
 }
 

@@ -3,7 +3,7 @@
 
 use crate::error::{Error, Result};
 use crate::games::blackjack::player::round::Cards;
-use crate::rng::{GameRng, draw, draw_four};
+use crate::rng::{GameRng, draw};
 
 /// The fewest cards a round can take with the hole card dealt (an upcard,
 /// the player's two cards and the hole card; under ENHC or with an early
@@ -137,12 +137,8 @@ impl Dealing {
 pub(crate) struct TableShoe<'a> {
     rng: &'a mut GameRng,
     cards: &'a mut [u8],
-    /// Cards dealt from the shoe (the next card is at this position).
+    /// Cards dealt from the shoe (the next card is drawn at this position).
     position: usize,
-    /// Cards drawn: `cards[position..drawn]` are drawn, not yet dealt
-    /// (drawn four at a time, [`draw_four`], one generator step for four
-    /// cards).
-    drawn: usize,
     /// Where the round under way began: `cards[..round_start]` are the
     /// discards.
     round_start: usize,
@@ -158,7 +154,6 @@ impl<'a> TableShoe<'a> {
             rng,
             cards,
             position: 0,
-            drawn: 0,
             round_start: 0,
             from_discards: 0,
         }
@@ -200,17 +195,8 @@ impl<'a> TableShoe<'a> {
 impl Cards for TableShoe<'_> {
     #[inline]
     fn next(&mut self) -> Option<u8> {
-        if self.position == self.drawn && self.position < self.cards.len() {
-            if self.cards.len() - self.position >= 4 {
-                draw_four(self.rng, self.cards, self.position);
-                self.drawn += 4;
-            } else {
-                draw(self.rng, self.cards, self.position);
-                self.drawn += 1;
-            }
-        }
-        if self.position < self.drawn {
-            let value = self.cards[self.position];
+        if self.position < self.cards.len() {
+            let value = draw(self.rng, self.cards, self.position);
             self.position += 1;
             return Some(value);
         }

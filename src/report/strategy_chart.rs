@@ -322,35 +322,7 @@ fn text(chart: &StrategyChart, format: Format) -> String {
 }
 
 fn csv(chart: &StrategyChart) -> String {
-    let mut out = String::from("kind,section,row,upcard,action,hand\n");
-    for section in Section::ALL {
-        for row in chart.rows(section) {
-            for (&upcard, cell) in CHART_UPCARDS.iter().zip(&row.cells) {
-                if let Some(cell) = cell {
-                    let _ = writeln!(
-                        out,
-                        "cell,{},{},{},{},",
-                        section.name(),
-                        row.label,
-                        value_letter(upcard),
-                        cell.as_str()
-                    );
-                }
-            }
-        }
-    }
-    for e in &chart.exceptions {
-        let _ = writeln!(
-            out,
-            "exception,{},{},{},{},{}",
-            e.section.name(),
-            e.row,
-            value_letter(e.upcard),
-            e.best.name(),
-            e.hand
-        );
-    }
-    out
+    chart.to_csv()
 }
 
 // ---------------------------------------------------------------------------

@@ -59,11 +59,15 @@
 //! composition of three or more cards) whose own best action (chosen the
 //! same way, from the same actions) differs from its cell's action.
 
+use std::fmt::Write as _;
+
 use serde::{Serialize, Serializer};
 
 use super::compositions::{BUST, Compositions};
 use super::number::Number;
-use super::rules::{ACTIONS, Action, Hand, HoleCard, Surrender, hand_name, natural_hole_card};
+use super::rules::{
+    ACTIONS, Action, Hand, HoleCard, Surrender, hand_name, natural_hole_card, value_letter,
+};
 use super::solve::{HandRow, PlayerParams, PlayerTable, Spot};
 use crate::error::{Error, Result};
 use crate::games::blackjack::{N_VALUES, Shoe, UPCARDS};
@@ -274,6 +278,42 @@ pub struct StrategyChart {
 }
 
 impl StrategyChart {
+    /// The chart as CSV, the layout `blackjack strategy --format csv`
+    /// writes and `--strategy FILE.csv` reads: `kind,section,row,upcard,
+    /// action,hand`, a line per cell the chart has, then a line per
+    /// exception (the hand's own best action in `action`).
+    pub fn to_csv(&self) -> String {
+        let mut out = String::from("kind,section,row,upcard,action,hand\n");
+        for section in Section::ALL {
+            for row in self.rows(section) {
+                for (&upcard, cell) in CHART_UPCARDS.iter().zip(&row.cells) {
+                    if let Some(cell) = cell {
+                        let _ = writeln!(
+                            out,
+                            "cell,{},{},{},{},",
+                            section.name(),
+                            row.label,
+                            value_letter(upcard),
+                            cell.as_str()
+                        );
+                    }
+                }
+            }
+        }
+        for e in &self.exceptions {
+            let _ = writeln!(
+                out,
+                "exception,{},{},{},{},{}",
+                e.section.name(),
+                e.row,
+                value_letter(e.upcard),
+                e.best.name(),
+                e.hand
+            );
+        }
+        out
+    }
+
     /// The rows of a section.
     pub fn rows(&self, section: Section) -> &[ChartRow] {
         match section {

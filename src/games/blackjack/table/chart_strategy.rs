@@ -655,35 +655,7 @@ mod tests {
     /// per cell the chart has, none for an empty cell, then a line per
     /// exception, the hand's own best action in `action`.
     fn printed_csv(chart: &StrategyChart) -> String {
-        let mut out = format!("{CHART_CSV_HEADER}\n");
-        for section in Section::ALL {
-            for row in chart.rows(section) {
-                for (&upcard, cell) in CHART_UPCARDS.iter().zip(&row.cells) {
-                    if let Some(cell) = cell {
-                        let _ = writeln!(
-                            out,
-                            "cell,{},{},{},{},",
-                            section.name(),
-                            row.label,
-                            value_letter(upcard),
-                            cell.as_str()
-                        );
-                    }
-                }
-            }
-        }
-        for e in &chart.exceptions {
-            let _ = writeln!(
-                out,
-                "exception,{},{},{},{},{}",
-                e.section.name(),
-                e.row,
-                value_letter(e.upcard),
-                e.best.name(),
-                e.hand
-            );
-        }
-        out
+        chart.to_csv()
     }
 
     /// A chart of `cell` wherever its section takes it, else hit.

@@ -392,6 +392,13 @@ impl DealerHand {
         self.n_cards += 1;
     }
 
+    /// The hard total (aces counted 1) and the number of aces: everything
+    /// the rules read but the number of cards, which matters only for a
+    /// natural.
+    pub fn hard_total_and_aces(&self) -> (u8, u8) {
+        (self.hard_total, self.aces)
+    }
+
     /// The hand's total under `scoring`.
     #[inline]
     pub fn total(&self, scoring: Scoring) -> u8 {

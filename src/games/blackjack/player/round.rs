@@ -103,8 +103,9 @@ pub(crate) struct Strategy {
     split_hand: Vec<Option<Action>>,
     /// [`Spot::Later`], by [`Strategy::at`].
     later: Vec<Option<Action>>,
-    /// The number of compositions.
-    n_compositions: usize,
+    /// The decisions of one upcard: one per composition, and the last for
+    /// a busted hand (composition number [`Compositions::len`]).
+    stride: usize,
 }
 
 impl Strategy {
@@ -131,43 +132,76 @@ impl Strategy {
                 }
             }
         }
-        let mut split_hand = vec![None; compositions.len() * N_VALUES];
-        let mut later = vec![None; compositions.len() * N_VALUES];
+        let stride = compositions.len() + 1;
+        let mut split_hand = vec![None; stride * N_VALUES];
+        let mut later = vec![None; stride * N_VALUES];
+        for upcard in 1..=N_VALUES as u8 {
+            let bust = (usize::from(upcard) - 1) * stride + compositions.len();
+            split_hand[bust] = Some(Action::Stand);
+            later[bust] = Some(Action::Stand);
+        }
         for (index, hand) in compositions.hands.iter().enumerate() {
             if hand.n_cards() < 2 {
                 continue;
             }
-            for upcard in 1..=N_VALUES as u8 {
-                let at = (usize::from(upcard) - 1) * compositions.len() + index;
-                if hand.n_cards() == 2 {
-                    split_hand[at] = decide(upcard, hand, Spot::SplitHand);
+            // After the first decision a hand of 21 stands: the table
+            // says so, and the round looks it up like any other hand
+            // rather than testing the total (a branch saved per card).
+            let decide = |upcard, spot| {
+                if hand.total() >= 21 {
+                    Some(Action::Stand)
+                } else {
+                    decide(upcard, hand, spot)
                 }
-                later[at] = decide(upcard, hand, Spot::Later);
+            };
+            for upcard in 1..=N_VALUES as u8 {
+                let at = (usize::from(upcard) - 1) * stride + index;
+                if hand.n_cards() == 2 {
+                    split_hand[at] = decide(upcard, Spot::SplitHand);
+                }
+                later[at] = decide(upcard, Spot::Later);
             }
         }
         Strategy {
             initial,
             split_hand,
             later,
-            n_compositions: compositions.len(),
+            stride,
         }
     }
 
     /// The index of a composition's decision against an upcard.
     #[inline]
     fn at(&self, composition: u16, upcard: u8) -> usize {
-        (usize::from(upcard) - 1) * self.n_compositions + usize::from(composition)
+        (usize::from(upcard) - 1) * self.stride + usize::from(composition)
     }
 
     /// The same action at every spot (for tests of a wrong strategy).
     #[cfg(test)]
     fn always(action: Action, compositions: &Compositions) -> Strategy {
-        Strategy {
+        let stride = compositions.len() + 1;
+        let mut strategy = Strategy {
             initial: vec![Some(action); N_VALUES * N_VALUES * N_VALUES],
-            split_hand: vec![Some(action); compositions.len() * N_VALUES],
-            later: vec![Some(action); compositions.len() * N_VALUES],
-            n_compositions: compositions.len(),
+            split_hand: vec![Some(action); stride * N_VALUES],
+            later: vec![Some(action); stride * N_VALUES],
+            stride,
+        };
+        // Hands of 21 and busted hands stand, as in every strategy.
+        for (index, hand) in compositions.hands.iter().enumerate() {
+            if hand.total() >= 21 {
+                for upcard in 1..=N_VALUES as u8 {
+                    let at = strategy.at(index as u16, upcard);
+                    strategy.split_hand[at] = Some(Action::Stand);
+                    strategy.later[at] = Some(Action::Stand);
+                }
+            }
         }
+        for upcard in 1..=N_VALUES as u8 {
+            let at = strategy.at(compositions.len() as u16, upcard);
+            strategy.split_hand[at] = Some(Action::Stand);
+            strategy.later[at] = Some(Action::Stand);
+        }
+        strategy
     }
 }
 
@@ -217,52 +251,11 @@ impl Cards for InfiniteCards<'_> {
     }
 }
 
-/// A player's hand as the round needs it: its hard total, its cards and
-/// whether it holds an ace (the rules' [`Hand`] also counts every value,
-/// which the round reads from its composition number instead).
-#[derive(Clone, Copy, Debug)]
-struct SeatHand {
-    hard_total: u8,
-    n_cards: u8,
-    has_ace: bool,
-}
-
-impl SeatHand {
-    const EMPTY: SeatHand = SeatHand {
-        hard_total: 0,
-        n_cards: 0,
-        has_ace: false,
-    };
-
-    #[inline]
-    fn add(&mut self, value: u8) {
-        self.hard_total += value;
-        self.n_cards += 1;
-        self.has_ace |= value == 1;
-    }
-
-    /// The total, an ace counting 11 when that does not bust (as
-    /// [`Hand::total`]).
-    #[inline]
-    fn total(&self) -> u8 {
-        if self.has_ace && self.hard_total <= 11 {
-            self.hard_total + 10
-        } else {
-            self.hard_total
-        }
-    }
-
-    #[inline]
-    fn is_bust(&self) -> bool {
-        self.hard_total > 21
-    }
-}
-
 /// One of the player's hands in a round.
 #[derive(Clone, Copy, Debug)]
 struct Seat {
-    hand: SeatHand,
-    /// The hand's number in [`Compositions`] ([`BUST_16`] once busted).
+    /// The hand's number in [`Compositions`], or [`RoundPlayer`]'s `bust`
+    /// once busted.
     composition: u16,
     /// 1, or 2 doubled.
     stake: u8,
@@ -271,7 +264,6 @@ struct Seat {
 
 impl Seat {
     const EMPTY: Seat = Seat {
-        hand: SeatHand::EMPTY,
         composition: 0,
         stake: 1,
         from_split: false,
@@ -279,10 +271,7 @@ impl Seat {
 
     #[inline]
     fn add(&mut self, value: u8, children: &[[u16; N_VALUES]]) {
-        self.hand.add(value);
-        if self.composition != BUST_16 {
-            self.composition = children[usize::from(self.composition)][usize::from(value - 1)];
-        }
+        self.composition = children[usize::from(self.composition)][usize::from(value - 1)];
     }
 }
 
@@ -335,18 +324,31 @@ pub(crate) struct RoundPlayer {
     natural: [i8; N_OUTCOMES],
     /// [`PlayerRules::max_hands_for`] each pair value (index value - 1).
     max_hands: [u8; N_VALUES],
-    /// [`PlayerRules::dealer_rules`].
-    dealer_rules: DealerRules,
-    /// [`Compositions::children`] in 16 bits ([`BUST_16`] for a bust): half
-    /// the memory, for the cache.
+    /// The hole card that makes a natural with each upcard (index value -
+    /// 1), or [`NO_NATURAL`].
+    natural_hole: [u8; N_VALUES],
+    /// The dealer's hand, played by table lookups.
+    dealer: DealerPlay,
+    /// [`Compositions::children`] in 16 bits, with one more row: the
+    /// busted hand, number `bust`, whose every child is itself. Half the
+    /// memory, for the cache, and no test for a bust as cards are added.
     children: Vec<[u16; N_VALUES]>,
+    /// Each composition's total ([`Hand::total`]), and [`BUSTED_TOTAL`]
+    /// for `bust`.
+    totals: Vec<u8>,
+    /// The busted hand's composition number ([`Compositions::len`]).
+    bust: u16,
 }
-
-/// A busted hand's composition number in 16 bits.
-const BUST_16: u16 = u16::MAX;
 
 /// The total a busted hand is settled under in [`RoundPlayer`]'s table.
 const BUSTED_TOTAL: usize = 22;
+
+/// No hole card (under ENHC none is dealt before the player plays).
+const NO_HOLE: u8 = 0;
+
+/// An upcard no hole card makes a natural with (never equal to a card or
+/// to [`NO_HOLE`]).
+const NO_NATURAL: u8 = u8::MAX;
 
 /// [`settle`]'s payoff in tenths of a unit: every payout is a whole number
 /// of tenths (denominators 1, 2 and 5).
@@ -366,6 +368,105 @@ impl fmt::Debug for RoundPlayer {
 /// shoe dealt, which cannot happen for a table solved for this shoe.
 const NO_DECISION: &str = "the solved table decides every hand its shoe can deal";
 
+/// The dealer's play ([`DealerHand`] under the rules' [`DealerRules`]) as
+/// an automaton, so that a round follows the dealer's hand by table
+/// lookups instead of testing totals: a state per (hard total, aces) a
+/// hand can reach, the state each card leads to, and what each state
+/// stands on. Built from [`DealerHand`], which stays the one statement of
+/// the dealer's rules (its soft 17 included); a unit test plays both on
+/// every card sequence.
+#[derive(Clone, Debug)]
+struct DealerPlay {
+    /// After the upcard and the hole card (index `(upcard - 1) * 10 +
+    /// hole - 1`): the state, and the outcome (a natural included) or
+    /// [`DRAWS`].
+    two_cards: [(u8, u8); N_VALUES * N_VALUES],
+    /// The state after one more card of each value (index value - 1).
+    next: Vec<[u8; N_VALUES]>,
+    /// What a hand of three or more cards in each state stands on (its
+    /// `DealerOutcome` number), or [`DRAWS`].
+    outcome: Vec<u8>,
+}
+
+/// A dealer state that draws another card.
+const DRAWS: u8 = u8::MAX;
+
+impl DealerPlay {
+    fn new(rules: DealerRules) -> DealerPlay {
+        let mut states: Vec<DealerHand> = Vec::new();
+        let mut number = ahash::AHashMap::new();
+        // A state is a hand's hard total and aces: all the rules read
+        // besides its number of cards, which matters only for a natural
+        // (two cards, kept in `two_cards`).
+        let mut state_of = |hand: DealerHand, states: &mut Vec<DealerHand>| -> u8 {
+            *number.entry(hand.hard_total_and_aces()).or_insert_with(|| {
+                states.push(hand);
+                u8::try_from(states.len() - 1).expect("a dealer has fewer than 256 states")
+            })
+        };
+        let outcome = |hand: &DealerHand| {
+            if hand.must_draw(rules) {
+                DRAWS
+            } else {
+                hand.outcome(rules) as u8
+            }
+        };
+        let mut two_cards = [(0, 0); N_VALUES * N_VALUES];
+        for upcard in 1..=N_VALUES as u8 {
+            for hole in 1..=N_VALUES as u8 {
+                let mut hand = DealerHand::new(upcard);
+                hand.add(hole);
+                two_cards[usize::from(upcard - 1) * N_VALUES + usize::from(hole - 1)] =
+                    (state_of(hand, &mut states), outcome(&hand));
+            }
+        }
+        // Breadth first from the two-card states: what a state stands on
+        // with three or more cards (21 is then no natural), and where each
+        // card leads.
+        let mut next = Vec::new();
+        let mut outcomes = Vec::new();
+        let mut at = 0;
+        while at < states.len() {
+            let hand = states[at];
+            let mut row = [at as u8; N_VALUES];
+            if hand.must_draw(rules) {
+                for value in 1..=N_VALUES as u8 {
+                    let mut child = hand;
+                    child.add(value);
+                    row[usize::from(value - 1)] = state_of(child, &mut states);
+                }
+            }
+            next.push(row);
+            outcomes.push(match outcome(&hand) {
+                natural if natural == DealerOutcome::Natural as u8 => {
+                    DealerOutcome::TwentyOne as u8
+                }
+                outcome => outcome,
+            });
+            at += 1;
+        }
+        DealerPlay {
+            two_cards,
+            next,
+            outcome: outcomes,
+        }
+    }
+
+    /// The dealer's outcome (its `DealerOutcome` number) with `upcard` and
+    /// `hole`, drawing from `cards` as the rules say; `None` if `cards` ran
+    /// out.
+    #[inline]
+    fn play<C: Cards>(&self, upcard: u8, hole: u8, cards: &mut C) -> Option<u8> {
+        let (mut state, mut outcome) =
+            self.two_cards[usize::from(upcard - 1) * N_VALUES + usize::from(hole - 1)];
+        while outcome == DRAWS {
+            state = self.next[usize::from(state)][usize::from(cards.next()? - 1)];
+            outcome = self.outcome[usize::from(state)];
+        }
+        Some(outcome)
+    }
+}
+
 impl RoundPlayer {
     /// The play function of `rules` with `strategy`'s decisions.
     pub(crate) fn new(
@@ -373,15 +474,15 @@ impl RoundPlayer {
         strategy: Strategy,
         compositions: &'static Compositions,
     ) -> RoundPlayer {
-        assert!(
-            compositions.len() < usize::from(BUST_16),
-            "composition numbers fit in 16 bits"
-        );
-        let children = compositions
+        let bust = u16::try_from(compositions.len()).expect("composition numbers fit in 16 bits");
+        let mut children: Vec<[u16; N_VALUES]> = compositions
             .children
             .iter()
-            .map(|row| row.map(|child| if child == BUST { BUST_16 } else { child as u16 }))
+            .map(|row| row.map(|child| if child == BUST { bust } else { child as u16 }))
             .collect();
+        children.push([bust; N_VALUES]);
+        let mut totals: Vec<u8> = compositions.hands.iter().map(Hand::total).collect();
+        totals.push(BUSTED_TOTAL as u8);
         let payout = rules.blackjack_payout();
         let mut settlement = [[0; BUSTED_TOTAL + 1]; N_OUTCOMES];
         let mut natural = [0; N_OUTCOMES];
@@ -399,8 +500,13 @@ impl RoundPlayer {
             settlement,
             natural,
             max_hands: std::array::from_fn(|index| rules.max_hands_for(index as u8 + 1)),
-            dealer_rules: rules.dealer_rules(),
+            natural_hole: std::array::from_fn(|index| {
+                natural_hole_card(index as u8 + 1).unwrap_or(NO_NATURAL)
+            }),
+            dealer: DealerPlay::new(rules.dealer_rules()),
             children,
+            totals,
+            bust,
         }
     }
 
@@ -421,13 +527,14 @@ impl RoundPlayer {
     pub(crate) fn play<C: Cards>(&self, cards: &mut C) -> Option<RoundResult> {
         let rules = &self.rules;
         let children = &self.children[..];
+        let bust = self.bust;
         let upcard = cards.next()?;
         let first = cards.next()?;
         let second = cards.next()?;
         let hole = if rules.hole_card == HoleCard::Peek {
-            Some(cards.next()?)
+            cards.next()?
         } else {
-            None
+            NO_HOLE
         };
         let decision =
             self.strategy.initial[initial_index(upcard, first, second)].expect(NO_DECISION);
@@ -444,9 +551,7 @@ impl RoundPlayer {
                 events: events | events::SURRENDERED,
             });
         }
-        if let Some(natural_hole) = natural_hole_card(upcard)
-            && hole == Some(natural_hole)
-        {
+        if hole == self.natural_hole[usize::from(upcard - 1)] {
             // The peek finds the dealer's natural, which ends the round: a
             // player natural pushes, anything else loses the one unit bet.
             let net = if dealt_natural { 0 } else { -10 };
@@ -464,10 +569,7 @@ impl RoundPlayer {
         let pair = first;
         if decision == Action::Split {
             events |= events::SPLIT;
-            let mut hand = SeatHand::EMPTY;
-            hand.add(pair);
             let split = Seat {
-                hand,
                 composition: children[0][usize::from(pair - 1)],
                 stake: 1,
                 from_split: true,
@@ -486,7 +588,11 @@ impl RoundPlayer {
 
         let mut current = 0;
         while current < n_seats {
-            let mut pending = (!seats[current].from_split).then_some(decision);
+            // The first decision is taken whatever the total (a small shoe
+            // may make doubling a natural worth more than its payout);
+            // later ones are the strategy's, which stands on 21 and on a
+            // bust.
+            let mut action = decision;
             if seats[current].from_split {
                 // The split hand's second card: a pair card makes a new
                 // hand while the rules allow one more, and another card
@@ -506,28 +612,18 @@ impl RoundPlayer {
                     current += 1;
                     continue;
                 }
+                let at = self.strategy.at(seats[current].composition, upcard);
+                action = self.strategy.split_hand[at].expect(NO_DECISION);
             }
             let seat = &mut seats[current];
             loop {
-                // The first decision is taken whatever the total (a small
-                // shoe may make doubling a natural worth more than its
-                // payout); later ones stop at 21.
-                let action = match pending.take() {
-                    Some(action) => action,
-                    None if seat.hand.is_bust() || seat.hand.total() >= 21 => break,
-                    None => {
-                        let at = self.strategy.at(seat.composition, upcard);
-                        let table = if seat.from_split && seat.hand.n_cards == 2 {
-                            &self.strategy.split_hand
-                        } else {
-                            &self.strategy.later
-                        };
-                        table[at].expect(NO_DECISION)
-                    }
-                };
                 match action {
                     Action::Stand => break,
-                    Action::Hit => seat.add(cards.next()?, children),
+                    Action::Hit => {
+                        seat.add(cards.next()?, children);
+                        let at = self.strategy.at(seat.composition, upcard);
+                        action = self.strategy.later[at].expect(NO_DECISION);
+                    }
                     Action::Double => {
                         events |= events::DOUBLED;
                         seat.stake = 2;
@@ -539,14 +635,12 @@ impl RoundPlayer {
                     }
                 }
             }
-            if seat.hand.is_bust() {
-                events |= events::PLAYER_BUST;
-            }
+            events |= u8::from(seat.composition == bust) * events::PLAYER_BUST;
             current += 1;
         }
 
         let seats = &seats[..n_seats];
-        if seats.iter().all(|seat| seat.hand.is_bust()) {
+        if seats.iter().all(|seat| seat.composition == bust) {
             // Busted hands lose whatever the dealer holds.
             let staked: i32 = seats.iter().map(|seat| i32::from(seat.stake)).sum();
             return Some(RoundResult {
@@ -554,33 +648,19 @@ impl RoundPlayer {
                 events,
             });
         }
-        let dealer_rules = self.dealer_rules;
-        let mut dealer = DealerHand::new(upcard);
-        dealer.add(match hole {
-            Some(card) => card,
-            None => cards.next()?,
-        });
-        while dealer.must_draw(dealer_rules) {
-            dealer.add(cards.next()?);
-        }
-        let outcome = dealer.outcome(dealer_rules);
-        if outcome == DealerOutcome::Bust {
-            events |= events::DEALER_BUST;
-        }
+        let hole = if hole == NO_HOLE { cards.next()? } else { hole };
+        let outcome = self.dealer.play(upcard, hole, cards)?;
+        events |= u8::from(outcome == DealerOutcome::Bust as u8) * events::DEALER_BUST;
         let net = if player_natural {
             // A natural is one unsplit hand at stake 1.
-            i32::from(self.natural[outcome as usize])
+            i32::from(self.natural[usize::from(outcome)])
         } else {
-            let row = &self.settlement[outcome as usize];
+            let row = &self.settlement[usize::from(outcome)];
             seats
                 .iter()
                 .map(|seat| {
-                    let total = if seat.hand.is_bust() {
-                        BUSTED_TOTAL
-                    } else {
-                        usize::from(seat.hand.total())
-                    };
-                    i32::from(seat.stake) * i32::from(row[total])
+                    let total = self.totals[usize::from(seat.composition)];
+                    i32::from(seat.stake) * i32::from(row[usize::from(total)])
                 })
                 .sum()
         };
@@ -818,6 +898,74 @@ mod tests {
     use crate::games::blackjack::player::solve::{PlayerParams, solve_exact, solve_float};
     use num_bigint::BigInt;
     use num_rational::BigRational;
+
+    /// The dealer's automaton against [`DealerHand`] on every sequence of
+    /// cards a dealer can draw, for both soft-17 rules: the same outcome
+    /// after the same cards, and no card more.
+    #[test]
+    fn the_dealer_automaton_plays_as_the_dealers_hand() {
+        struct Script<'a>(&'a [u8], usize);
+        impl Cards for Script<'_> {
+            fn next(&mut self) -> Option<u8> {
+                let card = self.0.get(self.1).copied();
+                self.1 += 1;
+                card
+            }
+        }
+        fn every_sequence(
+            automaton: &DealerPlay,
+            rules: DealerRules,
+            upcard: u8,
+            hand: DealerHand,
+            drawn: &mut Vec<u8>,
+            checked: &mut usize,
+        ) {
+            if hand.must_draw(rules) {
+                for value in 1..=N_VALUES as u8 {
+                    let mut next = hand;
+                    next.add(value);
+                    drawn.push(value);
+                    every_sequence(automaton, rules, upcard, next, drawn, checked);
+                    drawn.pop();
+                }
+                return;
+            }
+            let mut script = Script(&drawn[1..], 0);
+            let outcome = automaton.play(upcard, drawn[0], &mut script);
+            assert_eq!(
+                outcome,
+                Some(hand.outcome(rules) as u8),
+                "{upcard} {drawn:?}"
+            );
+            assert_eq!(script.1, drawn.len() - 1, "{upcard} {drawn:?}");
+            // One card fewer runs out.
+            if drawn.len() > 1 {
+                let short = &drawn[1..drawn.len() - 1];
+                assert_eq!(
+                    automaton.play(upcard, drawn[0], &mut Script(short, 0)),
+                    None
+                );
+            }
+            *checked += 1;
+        }
+        for soft17 in [Soft17::Stand, Soft17::Hit] {
+            let rules = DealerRules::new(soft17);
+            let automaton = DealerPlay::new(rules);
+            let mut checked = 0;
+            for upcard in 1..=N_VALUES as u8 {
+                let mut drawn = Vec::new();
+                every_sequence(
+                    &automaton,
+                    rules,
+                    upcard,
+                    DealerHand::new(upcard),
+                    &mut drawn,
+                    &mut checked,
+                );
+            }
+            assert!(checked > 10_000, "{soft17:?}: {checked} sequences");
+        }
+    }
 
     fn params(rules: PlayerRules, removed: &[u8]) -> PlayerParams {
         PlayerParams {

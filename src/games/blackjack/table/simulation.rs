@@ -330,12 +330,11 @@ impl Simulation for TableSimulation {
         let rounds = i64::from(rounds);
         counts[TallyLayout::NET_SQUARES] += (shoe_net * shoe_net) as u64;
         counts[TallyLayout::ROUNDS_SQUARES] += (rounds * rounds) as u64;
+        // Both sums take a term, one of them zero: a sign tested by a
+        // branch would be mispredicted about every other one-round shoe.
         let product = rounds * shoe_net;
-        if product >= 0 {
-            counts[TallyLayout::PRODUCTS_POSITIVE] += product as u64;
-        } else {
-            counts[TallyLayout::PRODUCTS_NEGATIVE] += product.unsigned_abs();
-        }
+        counts[TallyLayout::PRODUCTS_POSITIVE] += product.max(0) as u64;
+        counts[TallyLayout::PRODUCTS_NEGATIVE] += product.min(0).unsigned_abs();
     }
 }
 

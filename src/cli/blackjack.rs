@@ -295,7 +295,9 @@ pub struct TableArgs {
     /// true count (running count over decks left, floored): hi-lo, ko,
     /// hi-opt-i, hi-opt-ii, zen, omega-ii, or tags for A,2,...,9,T (e.g.
     /// -1,1,1,1,1,1,0,0,0,-1 or A=-1,2=1,...,T=-1). The count changes no
-    /// decision and no bet: it only sorts the rounds.
+    /// decision and no bet: it only sorts the rounds. Every system starts
+    /// at 0 and is divided by the decks left, unbalanced ones (ko) too:
+    /// no initial running count.
     #[arg(long, value_name = "SYSTEM", value_parser = CountSystem::parse, help_heading = "Player")]
     pub count: Option<CountSystem>,
 }

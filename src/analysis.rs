@@ -33,6 +33,7 @@
 //! input files it names, and runs the arguments.
 
 mod index;
+mod site;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -46,6 +47,10 @@ use crate::error::{Error, Result};
 use crate::games::registry;
 
 pub use index::results_index;
+pub use site::{
+    README_BEGIN, README_END, Site, TableFiles, build_site, figure_text, page_of,
+    readme_with_headline,
+};
 
 /// Options a spec never sets in `[params]`: the outputs and the run's
 /// manner come from the spec's other keys (and `--trials` and `--seed` of a
@@ -222,9 +227,13 @@ pub struct HeadlineSpec {
 /// Where a headline figure is read from in a table's JSON output.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HeadlineSource {
-    /// `outcome`: the probability of this outcome of the first
-    /// distribution (exact, or a count with its 95% interval).
-    Outcome(String),
+    /// `outcome`: the probability of this outcome of the distribution
+    /// keyed `distribution` (by default the first), exact or a count with
+    /// its 95% interval.
+    Outcome {
+        distribution: Option<String>,
+        outcome: String,
+    },
     /// `figure`: a JSON pointer to an object holding an exact `"value"`
     /// fraction, or a `"mean"` (or `"estimate"`) with its `"ci95"`.
     Figure(String),
@@ -248,7 +257,7 @@ const KEYS: [&str; 13] = [
 ];
 
 /// Keys of `[headline]`.
-const HEADLINE_KEYS: [&str; 4] = ["variant", "label", "outcome", "figure"];
+const HEADLINE_KEYS: [&str; 5] = ["variant", "label", "distribution", "outcome", "figure"];
 
 /// Keys of `[monte-carlo]`.
 const SAMPLING_KEYS: [&str; 3] = ["trials", "quick-trials", "seed"];
@@ -779,7 +788,10 @@ impl Spec {
                             "headline: the figure is read from the JSON output, so list \"json\" in outputs".into(),
                         ));
                     }
-                    (Some(outcome), None, true) => HeadlineSource::Outcome(outcome),
+                    (Some(outcome), None, true) => HeadlineSource::Outcome {
+                        distribution: text("distribution")?,
+                        outcome,
+                    },
                     (None, Some(pointer), true) if pointer.starts_with('/') => {
                         HeadlineSource::Figure(pointer)
                     }

@@ -103,9 +103,9 @@ pub struct FamilyPage {
     pub game_heading: String,
     /// Its section of RULES.md.
     pub rules_section: u8,
-    /// The spec file, relative to the results folder:
-    /// `../analysis/FAMILY.toml`.
-    pub spec_link: String,
+    /// The spec file, from the project folder: `analysis/FAMILY.toml`
+    /// (named, not linked: the site is the results folder alone).
+    pub spec_path: String,
     /// Its tables, then those of the families it also shows.
     pub sections: Vec<PageSection>,
     /// A selector over the tables (families of more than a few tables).
@@ -349,12 +349,11 @@ fn anchor(text: &str) -> String {
 /// A family's page.
 pub fn family_html(family: &FamilyPage) -> String {
     let mut body = format!(
-        "<p><a href=\"index.html\">All results</a></p>\n<h1>{} <span class=\"muted\">({}, RULES.md section {})</span></h1>\n<p class=\"muted\">Spec: <a href=\"{}\">{}</a></p>\n",
+        "<p><a href=\"index.html\">All results</a></p>\n<h1>{} <span class=\"muted\">({}, RULES.md section {})</span></h1>\n<p class=\"muted\">Made by the spec <code>{}</code>, whose text each table's provenance record holds.</p>\n",
         escape(&family.family),
         escape(&family.game_heading),
         family.rules_section,
-        escape(&family.spec_link),
-        escape(&family.spec_link),
+        escape(&family.spec_path),
     );
     if let Some(selector) = &family.selector {
         body.push_str(&selector_html(selector, family));
@@ -435,7 +434,7 @@ fn table_html(table: &TableSection) -> String {
     if let Some((file, alt)) = &table.figure {
         let _ = writeln!(
             out,
-            "<p><a href=\"{0}\"><img src=\"{0}\" alt=\"{1}\" loading=\"lazy\"></a></p>",
+            "<p><a href=\"{0}\"><img src=\"{0}\" alt=\"{1}\"></a></p>",
             escape(file),
             escape(alt)
         );

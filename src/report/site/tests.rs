@@ -123,7 +123,7 @@ fn a_family_page_links_its_files_and_picks_tables_without_script() {
         family: "grid".into(),
         game_heading: "Blackjack".into(),
         rules_section: 5,
-        spec_link: "../analysis/grid.toml".into(),
+        spec_path: "analysis/grid.toml".into(),
         sections: vec![PageSection {
             heading: None,
             tables: vec![table("grid-1", "1"), table("grid-2", "2")],

@@ -269,6 +269,10 @@ pub fn figure_text(value: &Value) -> String {
             let x = n.as_f64().unwrap_or(f64::NAN);
             if x == 0.0 {
                 "0".to_string()
+            } else if x.abs() >= 1e4 {
+                // A large statistic: its digits in groups, no decimals.
+                let sign = if x < 0.0 { "-" } else { "" };
+                format!("{sign}{}", thousands(x.abs().round() as u64))
             } else if x.abs() < 1e-3 {
                 format!("{x:.1e}")
             } else {

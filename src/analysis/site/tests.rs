@@ -55,7 +55,7 @@ fn the_headline_rows_and_findings_come_from_the_json() {
     assert_eq!(names, ["index.html", "klondike-52.html"]);
     let index = &site.pages[0].1;
     // One row per variant, each figure the JSON's.
-    assert!(index.contains("<th scope=\"row\">draw 1</th><td>P(all 52 out)</td><td>1.000 % [0.5000, 5.000]</td><td>7.5000 foundation cards [7.3000, 7.7000]</td>"), "{index}");
+    assert!(index.contains("<td>Klondike</td><th scope=\"row\">draw 1</th><td>P(all 52 out)</td><td>1.000 % [0.5000, 5.000]</td><td>7.5000 foundation cards [7.3000, 7.7000]</td>"), "{index}");
     assert!(index.contains("<th scope=\"row\">draw 3</th><td>P(all 52 out)</td><td>3.000 %"));
     assert!(index.contains("Drawing 3 wins 30 of 1,000 games."));
     assert!(index.contains("href=\"klondike-52.html#klondike-52-draw3\""));
@@ -108,6 +108,8 @@ fn exact_figures_read_fractions_and_pointers_fill_in() {
         Some("p = 4.5e-33, chi-square 19.77")
     );
     assert_eq!(fill_figures("{/rows/9/p_value}", &json), None);
+    assert_eq!(figure_text(&json!(18606948.08)), "18,606,948");
+    assert_eq!(figure_text(&json!(-0.25)), "-0.2500");
 }
 
 #[test]

@@ -156,7 +156,8 @@ p,li{overflow-wrap:anywhere}
 .scroll{overflow-x:auto;max-width:100%;margin:.6rem 0}
 table{border-collapse:collapse;font-variant-numeric:tabular-nums;font-size:.9rem}
 th,td{border-bottom:1px solid #ddd;padding:.2rem .5rem;text-align:right;white-space:nowrap}
-th[scope=row],td:first-child{text-align:left}thead th{border-bottom:2px solid #888}
+th:first-child,td:first-child{text-align:left}thead th{border-bottom:2px solid #888}
+.headline th,.headline td{white-space:normal;text-align:left;vertical-align:top;min-width:6rem}
 img{max-width:100%;height:auto;border:1px solid #eee}
 code{font-size:.9em;overflow-wrap:anywhere}
 nav a{margin-right:.6rem}.muted{color:#555;font-size:.9rem}
@@ -221,12 +222,13 @@ impl HeadlineValue {
 /// The headline table as HTML: a row per game variant.
 fn headline_table(rows: &[HeadlineRow]) -> String {
     let mut out = String::from(
-        "<div class=\"scroll\"><table class=\"headline\">\n<thead><tr><th scope=\"col\">variant</th><th scope=\"col\">figure</th><th scope=\"col\">value (95 % interval or exact)</th><th scope=\"col\">mean</th><th scope=\"col\">method</th><th scope=\"col\">table</th></tr></thead>\n<tbody>\n",
+        "<div class=\"scroll\"><table class=\"headline\">\n<thead><tr><th scope=\"col\">game</th><th scope=\"col\">variant</th><th scope=\"col\">figure</th><th scope=\"col\">value (95 % interval or exact)</th><th scope=\"col\">mean</th><th scope=\"col\">method</th><th scope=\"col\">table</th></tr></thead>\n<tbody>\n",
     );
     for row in rows {
         let _ = writeln!(
             out,
-            "<tr><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><a href=\"{}\">{}</a></td></tr>",
+            "<tr><td>{}</td><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><a href=\"{}\">{}</a></td></tr>",
+            escape(&row.game),
             escape(&row.variant),
             escape(&row.label),
             escape(&row.figure.text()),

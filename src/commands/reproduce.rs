@@ -703,13 +703,14 @@ fn folder_name(results: &Path) -> String {
 }
 
 /// Whether README.md's headline table is this run's to keep: the full
-/// profile into the default folder.
+/// profile into the default folder, in a project folder with a README.md.
 fn keeps_readme(request: &Request, profile: Profile) -> bool {
     profile == Profile::Full
         && request
             .results
             .as_deref()
             .is_none_or(|r| r == Path::new(README_FOLDER))
+        && Path::new(README).is_file()
 }
 
 /// README.md with the headline table of `site` between its markers.

@@ -1,10 +1,10 @@
 //! Finds the outside tools a few integration tests need (pdflatex, GNU
-//! parallel, mpirun, groff) and sets a cfg for each one present, so that a test
+//! parallel, mpirun, groff, chromium) and sets a cfg for each one present, so that a test
 //! whose tool is missing is marked `ignored` in the test summary, with the
 //! reason, instead of passing without having run.
 //!
 //! CI installs the tools and sets `DECKODDS_LATEX`, `DECKODDS_PARALLEL`,
-//! `DECKODDS_MPI` and `DECKODDS_GROFF` to `required`: then the cfg is set whether or not the tool
+//! `DECKODDS_MPI`, `DECKODDS_GROFF` and `DECKODDS_CHROMIUM` to `required`: then the cfg is set whether or not the tool
 //! was found, so the test runs and a missing tool fails it.
 //!
 //! Nothing here affects the library or the binary: the cfgs are read only
@@ -14,11 +14,12 @@ use std::env;
 use std::process::Command;
 
 /// (cfg name, program, environment variable that makes it required).
-const TOOLS: [(&str, &str, &str); 4] = [
+const TOOLS: [(&str, &str, &str); 5] = [
     ("deckodds_has_pdflatex", "pdflatex", "DECKODDS_LATEX"),
     ("deckodds_has_parallel", "parallel", "DECKODDS_PARALLEL"),
     ("deckodds_has_mpirun", "mpirun", "DECKODDS_MPI"),
     ("deckodds_has_groff", "groff", "DECKODDS_GROFF"),
+    ("deckodds_has_chromium", "chromium", "DECKODDS_CHROMIUM"),
 ];
 
 fn main() {

@@ -33,6 +33,7 @@
 //! input files it names, and runs the arguments.
 
 mod index;
+mod site;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -46,6 +47,10 @@ use crate::error::{Error, Result};
 use crate::games::registry;
 
 pub use index::results_index;
+pub use site::{
+    README_BEGIN, README_END, Site, TableFiles, build_site, figure_text, page_of,
+    readme_with_headline,
+};
 
 /// Options a spec never sets in `[params]`: the outputs and the run's
 /// manner come from the spec's other keys (and `--trials` and `--seed` of a
@@ -195,10 +200,47 @@ pub struct Spec {
     pub key_lines: Vec<(String, usize)>,
     /// The spec file's text, for provenance.
     pub text: String,
+    /// `[headline]`: the table gives a row of the front page's headline
+    /// table.
+    pub headline: Option<HeadlineSpec>,
+    /// `finding`: one sentence on what the table found, for its game's
+    /// paragraph on the front page; `{/json/pointer}` placeholders are
+    /// filled from the table's JSON output, so that no figure is typed.
+    pub finding: Option<String>,
+    /// `also-shows`: families whose tables the family's web page shows
+    /// after its own (the blackjack dealer's page shows the player's grid).
+    pub also_shows: Vec<String>,
+}
+
+/// What a table contributes to the front page's headline table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeadlineSpec {
+    /// The game variant the row is about, in words (`{param}`
+    /// placeholders filled for each table of a family).
+    pub variant: String,
+    /// What the figure is: `P(win)`, `player's expectation`.
+    pub label: String,
+    /// Where the figure is in the JSON output.
+    pub source: HeadlineSource,
+}
+
+/// Where a headline figure is read from in a table's JSON output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeadlineSource {
+    /// `outcome`: the probability of this outcome of the distribution
+    /// keyed `distribution` (by default the first), exact or a count with
+    /// its 95% interval.
+    Outcome {
+        distribution: Option<String>,
+        outcome: String,
+    },
+    /// `figure`: a JSON pointer to an object holding an exact `"value"`
+    /// fraction, or a `"mean"` (or `"estimate"`) with its `"ci95"`.
+    Figure(String),
 }
 
 /// Top-level keys of a spec file.
-const KEYS: [&str; 10] = [
+const KEYS: [&str; 13] = [
     "description",
     "game",
     "command",
@@ -209,7 +251,13 @@ const KEYS: [&str; 10] = [
     "suffix",
     "slow",
     "expect",
+    "headline",
+    "finding",
+    "also-shows",
 ];
+
+/// Keys of `[headline]`.
+const HEADLINE_KEYS: [&str; 5] = ["variant", "label", "distribution", "outcome", "figure"];
 
 /// Keys of `[monte-carlo]`.
 const SAMPLING_KEYS: [&str; 3] = ["trials", "quick-trials", "seed"];
@@ -301,7 +349,7 @@ impl Spec {
                 return Err(bad(
                     line(key),
                     format!(
-                        "{key}: unknown key; allowed: description, game, command, outputs, [params], [monte-carlo], each, suffix, slow, expect"
+                        "{key}: unknown key; allowed: description, game, command, outputs, [params], [monte-carlo], each, suffix, slow, expect, [headline], finding, also-shows"
                     ),
                 ));
             }
@@ -674,6 +722,118 @@ impl Spec {
             }
         };
 
+        let finding = string("finding")?;
+        let also_shows = match get("also-shows") {
+            None => Vec::new(),
+            Some(DeValue::Array(items)) => items
+                .iter()
+                .map(|item| match item.get_ref() {
+                    DeValue::String(family) => Ok(family.to_string()),
+                    other => Err(bad(
+                        line("also-shows"),
+                        format!(
+                            "also-shows: must list family names, not {}",
+                            other.type_str()
+                        ),
+                    )),
+                })
+                .collect::<Result<Vec<String>>>()?,
+            Some(other) => {
+                return Err(bad(
+                    line("also-shows"),
+                    format!(
+                        "also-shows: must be a list of family names, not {}",
+                        other.type_str()
+                    ),
+                ));
+            }
+        };
+        let headline = match get("headline") {
+            None => None,
+            Some(DeValue::Table(entries)) => {
+                let key_line = |key: &str| source.key_line(entries, key).or(line("headline"));
+                let text = |key: &str| -> Result<Option<String>> {
+                    match entries.get(key).map(Spanned::get_ref) {
+                        None => Ok(None),
+                        Some(DeValue::String(value)) => Ok(Some(value.to_string())),
+                        Some(other) => Err(bad(
+                            key_line(key),
+                            format!("headline.{key}: must be a string, not {}", other.type_str()),
+                        )),
+                    }
+                };
+                for (key, _) in entries.iter() {
+                    let key = key.get_ref().as_ref();
+                    if !HEADLINE_KEYS.contains(&key) {
+                        return Err(bad(
+                            key_line(key),
+                            format!(
+                                "headline.{key}: unknown key; allowed: {}",
+                                HEADLINE_KEYS.join(", ")
+                            ),
+                        ));
+                    }
+                }
+                let missing = |key: &str, what: &str| {
+                    bad(line("headline"), format!("headline.{key}: missing; {what}"))
+                };
+                let variant = text("variant")?
+                    .ok_or_else(|| missing("variant", "the game variant the row is about"))?;
+                let label = text("label")?
+                    .ok_or_else(|| missing("label", "what the figure is, e.g. \"P(win)\""))?;
+                let source = match (text("outcome")?, text("figure")?, has_json) {
+                    (_, _, false) => {
+                        return Err(bad(
+                            line("headline"),
+                            "headline: the figure is read from the JSON output, so list \"json\" in outputs".into(),
+                        ));
+                    }
+                    (Some(outcome), None, true) => HeadlineSource::Outcome {
+                        distribution: text("distribution")?,
+                        outcome,
+                    },
+                    (None, Some(pointer), true) if pointer.starts_with('/') => {
+                        HeadlineSource::Figure(pointer)
+                    }
+                    (None, Some(pointer), true) => {
+                        return Err(bad(
+                            key_line("figure"),
+                            format!(
+                                "headline.figure = {pointer:?}: must be a JSON pointer, e.g. \"/overall\""
+                            ),
+                        ));
+                    }
+                    _ => {
+                        return Err(bad(
+                            line("headline"),
+                            "headline: give one of outcome (an outcome of the first distribution) or figure (a JSON pointer)".into(),
+                        ));
+                    }
+                };
+                Some(HeadlineSpec {
+                    variant,
+                    label,
+                    source,
+                })
+            }
+            Some(other) => {
+                return Err(bad(
+                    line("headline"),
+                    format!(
+                        "headline: must be a table ([headline]), not {}",
+                        other.type_str()
+                    ),
+                ));
+            }
+        };
+        if finding.is_some() && !has_json {
+            return Err(bad(
+                line("finding"),
+                "finding: its figures are read from the JSON output, so list \"json\" in outputs"
+                    .into(),
+            ));
+        }
+
         let stem = path
             .file_stem()
             .and_then(|s| s.to_str())
@@ -790,9 +950,29 @@ impl Spec {
                 ));
             }
         };
+        let fill_headline = |params: &[Param]| -> Result<Option<HeadlineSpec>> {
+            let Some(headline) = &headline else {
+                return Ok(None);
+            };
+            let variant = fill_in(&headline.variant, params).map_err(|name| {
+                bad(
+                    line("headline"),
+                    format!("headline.variant: {{{name}}} is not a parameter with a value"),
+                )
+            })?;
+            Ok(Some(HeadlineSpec {
+                variant,
+                ..headline.clone()
+            }))
+        };
+        let headlines = members
+            .iter()
+            .map(|(_, _, params)| fill_headline(params))
+            .collect::<Result<Vec<_>>>()?;
         Ok(members
             .into_iter()
-            .map(|(name, description, params)| Spec {
+            .zip(headlines)
+            .map(|((name, description, params), headline)| Spec {
                 path: path.to_path_buf(),
                 name,
                 family: stem.clone(),
@@ -807,6 +987,9 @@ impl Spec {
                 expect,
                 key_lines: key_lines.clone(),
                 text: text.to_string(),
+                headline,
+                finding: finding.clone(),
+                also_shows: also_shows.clone(),
             })
             .collect())
     }
@@ -913,8 +1096,11 @@ fn product<T: Clone>(lists: &[Vec<T>]) -> Vec<Vec<T>> {
     })
 }
 
-/// `pattern` with each `{name}` replaced by that parameter's value; the
-/// error is a name that has none.
+/// `pattern` with each `{name}` replaced by that parameter's value (a flag
+/// that is set by its own name), and each `{name|otherwise}` by the same
+/// or, where the parameter is not set, by `otherwise`: a family whose
+/// entries set a flag or not names its tables `{h17|s17}`. The error is a
+/// name that has no value and no `otherwise`.
 fn fill_in(pattern: &str, params: &[Param]) -> std::result::Result<String, String> {
     let mut text = String::new();
     let mut rest = pattern;
@@ -923,13 +1109,23 @@ fn fill_in(pattern: &str, params: &[Param]) -> std::result::Result<String, Strin
         let Some(close) = rest[open..].find('}') else {
             return Err(rest[open + 1..].to_string());
         };
-        let name = &rest[open + 1..open + close];
-        let value = params
-            .iter()
-            .rev()
-            .find(|p| p.name == name)
-            .and_then(|p| p.value.clone())
-            .ok_or_else(|| name.to_string())?;
+        let placeholder = &rest[open + 1..open + close];
+        let (name, otherwise) = match placeholder.split_once('|') {
+            Some((name, otherwise)) => (name, Some(otherwise)),
+            None => (placeholder, None),
+        };
+        let value = match (params.iter().rev().find(|p| p.name == name), otherwise) {
+            (
+                Some(Param {
+                    value: Some(value), ..
+                }),
+                _,
+            ) => value.clone(),
+            // A flag set to true: its name says so.
+            (Some(Param { value: None, .. }), Some(_)) => name.to_string(),
+            (None, Some(otherwise)) => otherwise.to_string(),
+            (_, None) => return Err(name.to_string()),
+        };
         text.push_str(&value);
         rest = &rest[open + close + 1..];
     }
@@ -1228,6 +1424,35 @@ seed = 1
         assert_eq!(
             specs[2].key_of_option("--draw", Profile::Full),
             Some(("each[2].draw".into(), Some(8)))
+        );
+    }
+
+    #[test]
+    fn a_family_names_flags_set_or_not() {
+        let text = r#"description = "Dealer, {decks} decks, {h17|s17}, {peek|no peek}"
+game = "blackjack"
+command = "exact"
+outputs = ["md"]
+suffix = "{decks}-decks-{h17|s17}-{peek|no-peek}"
+each = [{ decks = [1, "inf"], h17 = [false, true], peek = [false, true] }]
+"#;
+        let specs = parse_all(text).unwrap();
+        let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names.len(), 8);
+        assert_eq!(names[0], "k-1-decks-s17-no-peek");
+        assert_eq!(names[3], "k-1-decks-h17-peek");
+        assert_eq!(names[6], "k-inf-decks-h17-no-peek");
+        assert_eq!(specs[5].description, "Dealer, inf decks, s17, peek");
+        assert_eq!(
+            specs[3].args(Profile::Full, Path::new("o")).join(" "),
+            "blackjack exact --decks 1 --h17 --peek --out o/k-1-decks-h17-peek.md"
+        );
+        // A bare placeholder still needs a value: a flag has none.
+        let bare = text.replace("{h17|s17}-{peek", "{h17}-{peek");
+        let error = parse_all(&bare).unwrap_err().to_string();
+        assert!(
+            error.contains("suffix: {h17} is not a parameter"),
+            "{error}"
         );
     }
 

@@ -15,7 +15,9 @@ use super::context::{Context, RunNested};
 use super::files::write_atomically;
 use super::ledger::fnv1a64;
 use super::output::emit;
-use crate::analysis::{Profile, Spec, TableVerdict, results_index};
+use crate::analysis::{
+    Profile, Site, Spec, TableFiles, TableVerdict, build_site, readme_with_headline, results_index,
+};
 use crate::cli::Cli;
 use crate::error::{Error, Result};
 use crate::report::figures;
@@ -126,6 +128,7 @@ pub(super) fn run(request: Request, context: &Context, run_nested: RunNested) ->
             &results.join(INDEX),
             index_of(&all, &results, profile).as_bytes(),
         )?;
+        write_site(&all, &results, profile, &request)?;
     }
     summary(
         &format!(
@@ -603,6 +606,7 @@ fn check_results(
     }
     if request.names.is_empty() {
         let profile = folder_profile.map_or(request.profile, |(profile, _)| profile);
+        check_site(specs, results, profile, request)?;
         check_index(specs, results, profile)?;
     }
     summary(
@@ -634,6 +638,12 @@ fn check_index(specs: &[Spec], results: &Path, profile: Profile) -> Result<()> {
         });
     }
     let mut made: Vec<String> = vec![INDEX.to_string()];
+    made.extend(
+        site_of(specs, results, profile)
+            .pages
+            .into_iter()
+            .map(|(name, _)| name),
+    );
     for spec in specs {
         made.extend(spec.output_paths(results).iter().map(|p| file_name(p)));
         made.push(format!("{}.provenance.json", spec.name));
@@ -653,6 +663,109 @@ fn check_index(specs: &[Spec], results: &Path, profile: Profile) -> Result<()> {
                 ),
             });
         }
+    }
+    Ok(())
+}
+
+/// The project's README, whose headline table `reproduce` keeps current.
+const README: &str = "README.md";
+
+/// The results folder whose headline table README.md shows: the default
+/// one of the full profile.
+const README_FOLDER: &str = "results";
+
+/// The web pages of `results`, from `specs` (all of `analysis/`) and the
+/// tables' JSON and Markdown outputs there (a table not made yet, such as
+/// a slow one, shows without them).
+fn site_of(specs: &[Spec], results: &Path, profile: Profile) -> Site {
+    let files = |spec: &Spec| {
+        let output = |kind: &str| {
+            spec.outputs
+                .iter()
+                .any(|k| k == kind)
+                .then(|| fs::read_to_string(results.join(format!("{}.{kind}", spec.name))).ok())
+                .flatten()
+        };
+        TableFiles {
+            json: output("json").and_then(|text| serde_json::from_str(&text).ok()),
+            markdown: output("md"),
+        }
+    };
+    build_site(specs, &folder_name(results), profile, &files)
+}
+
+/// The name `results` is known by in the index and the pages.
+fn folder_name(results: &Path) -> String {
+    results.file_name().map_or_else(
+        || results.display().to_string(),
+        |name| name.to_string_lossy().into_owned(),
+    )
+}
+
+/// Whether README.md's headline table is this run's to keep: the full
+/// profile into the default folder, in a project folder with a README.md.
+fn keeps_readme(request: &Request, profile: Profile) -> bool {
+    profile == Profile::Full
+        && request
+            .results
+            .as_deref()
+            .is_none_or(|r| r == Path::new(README_FOLDER))
+        && Path::new(README).is_file()
+}
+
+/// README.md with the headline table of `site` between its markers.
+fn readme_text(site: &Site) -> Result<String> {
+    let readme = read(Path::new(README))?;
+    readme_with_headline(&readme, &site.headline_markdown).ok_or_else(|| Error::BadInputFile {
+        path: PathBuf::from(README),
+        message: format!(
+            "has no generated headline table: put the lines {:?} and {:?} where it goes",
+            crate::analysis::README_BEGIN,
+            crate::analysis::README_END
+        ),
+    })
+}
+
+/// Writes the web pages into `results`, each atomically, and the headline
+/// table into README.md (see [`keeps_readme`]).
+fn write_site(specs: &[Spec], results: &Path, profile: Profile, request: &Request) -> Result<()> {
+    let site = site_of(specs, results, profile);
+    // README.md is checked before any page is written, so that a bad one
+    // leaves the folder as it was.
+    let readme = keeps_readme(request, profile)
+        .then(|| readme_text(&site))
+        .transpose()?;
+    for (name, html) in &site.pages {
+        write_atomically(&results.join(name), html.as_bytes())?;
+    }
+    if let Some(readme) = readme {
+        write_atomically(Path::new(README), readme.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// `--check` of the web pages: each is what the specs and the committed
+/// tables make now, byte for byte, and so is README.md's headline table.
+/// (Stray pages are files no spec makes: [`check_index`].)
+fn check_site(specs: &[Spec], results: &Path, profile: Profile, request: &Request) -> Result<()> {
+    let site = site_of(specs, results, profile);
+    for (name, html) in &site.pages {
+        let path = results.join(name);
+        if read(&path)? != *html {
+            return Err(Error::BadInputFile {
+                path,
+                message: "is not the page the specs and tables make now; run deckodds reproduce"
+                    .into(),
+            });
+        }
+    }
+    if keeps_readme(request, profile) && read(Path::new(README))? != readme_text(&site)? {
+        return Err(Error::BadInputFile {
+            path: PathBuf::from(README),
+            message:
+                "its headline table is not the one the results make now; run deckodds reproduce"
+                    .into(),
+        });
     }
     Ok(())
 }

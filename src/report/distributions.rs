@@ -525,6 +525,10 @@ enum Cell {
     Fraction,
 }
 
+/// What a matrix cell of the files shows for an outcome whose exact
+/// probability is zero: one that cannot happen.
+pub const IMPOSSIBLE: &str = "—";
+
 /// The matrix: rows = keys, columns = outcomes.
 fn matrix_grid(view: &View, cell: Cell, decimals: usize, percents: Percents) -> Grid {
     let mut head = vec![view.row_head.clone()];
@@ -536,6 +540,14 @@ fn matrix_grid(view: &View, cell: Cell, decimals: usize, percents: Percents) -> 
         .map(|(d, label)| {
             let mut row = vec![label.clone()];
             row.extend(d.outcomes.iter().map(|o| match (cell, &o.figure) {
+                // An exact zero is an outcome that cannot happen (a natural
+                // under a 2-9 upcard, or under peek): a dash, so that it
+                // does not read as a value that rounds to zero.
+                (_, Figure::Exact { probability, .. })
+                    if percents == Percents::Fixed && probability.is_zero() =>
+                {
+                    IMPOSSIBLE.to_string()
+                }
                 (Cell::Percent, figure) => figure.percent(decimals, percents),
                 (Cell::Fraction, Figure::Exact { probability, .. }) => fraction_text(probability),
                 // A Monte-Carlo row in a mixed report has no fraction.
@@ -1312,13 +1324,10 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("2 & 33.33 & 16.67 & 50.00 & 0.00 \\\\"),
+            text.contains("2 & 33.33 & 16.67 & 50.00 & --- \\\\"),
             "{text}"
         );
-        assert!(
-            text.contains("A & 0.00 & 0.00 & 0.00 & 100.00 \\\\"),
-            "{text}"
-        );
+        assert!(text.contains("A & --- & --- & --- & 100.00 \\\\"), "{text}");
         assert!(
             text.contains("& \\multicolumn{4}{c}{percent} \\\\"),
             "{text}"

@@ -31,6 +31,7 @@ pub mod headline;
 pub mod player;
 pub mod power;
 pub mod run_blocks;
+pub mod site;
 pub mod strategy_chart;
 mod table;
 mod types;

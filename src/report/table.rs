@@ -369,6 +369,8 @@ pub(crate) fn latex_escape(text: &str) -> String {
             '^' => out.push_str("\\textasciicircum{}"),
             '|' => out.push_str("\\textbar{}"),
             '\r' | '\n' => out.push(' '),
+            // An impossible cell's dash, as LaTeX writes an em dash.
+            '—' => out.push_str("---"),
             '%' | '_' | '&' | '#' | '$' | '{' | '}' => {
                 out.push('\\');
                 out.push(c);

@@ -20,4 +20,5 @@ mod prisoners_patience;
 mod reproduce;
 mod roll_call;
 mod scale;
+mod site;
 mod support;

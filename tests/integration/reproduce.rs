@@ -290,8 +290,23 @@ slow = true
 ranks = 4
 copies = 2
 "#;
+    // The 2x4 table leads the front page; the project's README shows the
+    // same headline table between its markers.
+    let family = format!(
+        "{family}[headline]\nvariant = \"{{suits}} x {{ranks}}\"\nlabel = \"P(win)\"\noutcome = \"0\"\n"
+    );
     fs::write(dir.path().join("analysis/tiny.toml"), family).unwrap();
     fs::write(dir.path().join("analysis/later.toml"), slow).unwrap();
+    let readme_path = dir.path().join("README.md");
+    fs::write(
+        &readme_path,
+        format!(
+            "# tiny\n\n{}\n{}\n\nmore\n",
+            deckodds::analysis::README_BEGIN,
+            deckodds::analysis::README_END
+        ),
+    )
+    .unwrap();
     let run = |args: &[&str]| {
         deckodds()
             .arg("--quiet")
@@ -317,6 +332,20 @@ copies = 2
         assert!(index.contains(&format!("| `{name}` |")), "{name}\n{index}");
     }
     assert!(index.contains("Idiot's Delight, 2 x 4, exactly"));
+    // The site: a front page with a headline row per table of the
+    // family, a page per family, and the README's table.
+    let front = fs::read_to_string(results.join("index.html")).unwrap();
+    let headline_rows = front
+        .matches("<tr><td>Idiot&#39;s Delight</td><th scope=\"row\">")
+        .count();
+    assert_eq!(headline_rows, 2, "{front}");
+    assert!(results.join("tiny.html").is_file() && results.join("later.html").is_file());
+    let readme = fs::read_to_string(&readme_path).unwrap();
+    assert!(
+        readme.contains("| Idiot's Delight | 2 x 4 | P(win) |"),
+        "{readme}"
+    );
+    assert!(readme.contains("(results/tiny.html#tiny-2x4)"), "{readme}");
     // A slow spec runs when named; then the whole folder checks clean.
     assert!(run(&["later"]).status.success());
     let checked = run(&["--check"]);
@@ -365,6 +394,22 @@ copies = 2
     fs::write(results.join("old-table.md"), "stale").unwrap();
     fails_naming("old-table.md", "no spec in analysis/ makes this file");
     fs::remove_file(results.join("old-table.md")).unwrap();
+    // A page edited by hand, a stray page, a README table edited by hand.
+    let page = results.join("tiny.html");
+    let page_text = fs::read_to_string(&page).unwrap();
+    fs::write(&page, page_text.replace("2 x 4", "2 x 5")).unwrap();
+    fails_naming("tiny.html", "is not the page the specs and tables make now");
+    fs::write(&page, &page_text).unwrap();
+    fs::write(results.join("old-page.html"), "<p>stale</p>").unwrap();
+    fails_naming("old-page.html", "no spec in analysis/ makes this file");
+    fs::remove_file(results.join("old-page.html")).unwrap();
+    fs::write(&readme_path, readme.replace("P(win)", "P(loss)")).unwrap();
+    fails_naming(
+        "README.md",
+        "its headline table is not the one the results make now",
+    );
+    fs::write(&readme_path, &readme).unwrap();
+    assert!(run(&["--check"]).status.success());
     // An index edited by hand.
     fs::write(
         results.join("README.md"),

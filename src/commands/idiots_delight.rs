@@ -573,6 +573,8 @@ fn chart_svg(comparison: &PublishedComparison) -> Result<String> {
         y_label: "percent of games".into(),
         categories: published.outcomes.clone(),
         series,
+        log_y: false,
+        annotation: String::new(),
     })
 }
 

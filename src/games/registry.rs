@@ -64,6 +64,12 @@ pub struct GameEntry {
     /// Names of `name=value` distribution keys its charts head with words:
     /// (name, words), giving `words = value`.
     pub panel_key_names: &'static [(&'static str, &'static str)],
+    /// The outcome that is a win in a report of it with one distribution
+    /// (the game's question), which its chart annotates with its
+    /// probability: Idiot's Delight's `0` cards left. `None` for a game
+    /// whose reports have no single win (blackjack's dealer, Roll-Call's
+    /// several questions).
+    pub win_outcome: Option<&'static str>,
 }
 
 /// Idiot's Delight (RULES.md section 1).
@@ -82,6 +88,7 @@ pub const IDIOTS_DELIGHT: GameEntry = GameEntry {
     stacks_upcards: false,
     panel_headings: &[],
     panel_key_names: &[],
+    win_outcome: Some("0"),
 };
 
 /// Roll-Call, or Hit or Miss (RULES.md section 2).
@@ -100,6 +107,7 @@ pub const ROLL_CALL: GameEntry = GameEntry {
         ("first-pass-matches", "matches in the first pass"),
     ],
     panel_key_names: &[("K", "cards left, K")],
+    win_outcome: None,
 };
 
 /// Prisoner's patience (RULES.md section 3).
@@ -118,6 +126,7 @@ pub const PRISONERS_PATIENCE: GameEntry = GameEntry {
     stacks_upcards: false,
     panel_headings: &[("sweep-x-free-choice", "fixed sweep × free choice")],
     panel_key_names: &[],
+    win_outcome: Some("1"),
 };
 
 /// Klondike with a fixed policy (RULES.md section 4).
@@ -133,6 +142,7 @@ pub const KLONDIKE: GameEntry = GameEntry {
     stacks_upcards: false,
     panel_headings: &[],
     panel_key_names: &[],
+    win_outcome: Some("52"),
 };
 
 /// Blackjack: the dealer's outcomes (RULES.md section 5).
@@ -151,6 +161,7 @@ pub const BLACKJACK: GameEntry = GameEntry {
     stacks_upcards: true,
     panel_headings: &[],
     panel_key_names: &[],
+    win_outcome: None,
 };
 
 /// The `"game"` of the blackjack player's reports (RULES.md section 6):

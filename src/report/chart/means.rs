@@ -293,10 +293,11 @@ fn draw(root: &Area<'_>, chart: &MeanChart, layout: &MeanLayout) -> Drawn {
         };
         let n = chart.categories.len();
         let mut plot = frame.draw(&area, n)?;
-        draw_bars(&mut plot, &frequencies.values, BAR_WIDTH / 2.0)?;
-        draw_baseline(&mut plot, n)?;
+        let tops: Vec<f64> = frequencies.values.iter().map(|f| f * 100.0).collect();
+        draw_bars(&mut plot, &tops, 0.0, BAR_WIDTH / 2.0)?;
+        draw_baseline(&mut plot, n, 0.0)?;
         draw_y_label(root, &plot, &frequencies.y_label, 0.0..y_top)?;
-        draw_x_axis(root, &plot, &x_labels(chart, &plot), &chart.x_label)?;
+        draw_x_axis(root, (&plot, 0.0), &x_labels(chart, &plot), &chart.x_label)?;
     }
     Ok(())
 }

@@ -238,7 +238,8 @@ fn draw_panel(
     // Bars, at most `WIDEST_BAR` pixels wide, outlined.
     let slot = slot(&plot, n);
     let half = (BAR_WIDTH / 2.0).min(WIDEST_BAR / 2.0 / slot);
-    draw_bars(&mut plot, &panel.values, half)?;
+    let tops: Vec<f64> = panel.values.iter().map(|p| p * 100.0).collect();
+    draw_bars(&mut plot, &tops, 0.0, half)?;
     let pixel = |x: f64, y: f64| plot.backend_coord(&(x, y));
     let (left, bottom) = pixel(x_range(n).start, 0.0);
     let (right, top) = pixel(x_range(n).end, y_top);

@@ -155,7 +155,7 @@ pub(super) fn draw(root: &Area<'_>, chart: &StackedBarChart) -> Drawn {
             labels.push((c, (bottom + top) / 2.0, bottom, top, value, colour));
         }
     }
-    draw_baseline(&mut plot, n)?;
+    draw_baseline(&mut plot, n, 0.0)?;
     let pixel = |x: f64, y: f64| plot.backend_coord(&(x, y));
 
     // Percentages inside the segments that hold them.
@@ -178,7 +178,7 @@ pub(super) fn draw(root: &Area<'_>, chart: &StackedBarChart) -> Drawn {
     }
 
     let labels = XLabels::thinned(&chart.categories, slot(&plot, n), LABEL_SIZE);
-    draw_x_axis(root, &plot, &labels, &chart.x_label)
+    draw_x_axis(root, (&plot, 0.0), &labels, &chart.x_label)
 }
 
 #[cfg(test)]

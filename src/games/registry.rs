@@ -81,10 +81,9 @@ pub const IDIOTS_DELIGHT: GameEntry = GameEntry {
     later_sections: &[],
     results_heading: "Idiot's Delight",
     samples_nothing_with: &[],
-    draws_own_chart_with: &[CommandWith {
-        command: "compare",
-        option: "published",
-    }],
+    // `compare --published --chart` overlays the published table on the
+    // bars; a spec draws the comparison's deviations from its JSON instead.
+    draws_own_chart_with: &[],
     stacks_upcards: false,
     panel_headings: &[],
     panel_key_names: &[],

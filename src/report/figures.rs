@@ -700,8 +700,13 @@ fn chi_square_text(row: &Value) -> String {
 /// A p-value for a heading: `p < 0.0001` when that small, else four
 /// significant digits at most.
 fn p_text(p: f64) -> String {
-    if p < 1e-4 {
+    if p <= 0.0 {
         return "p < 0.0001".to_string();
+    }
+    // A tiny p in scientific notation, so that 4.5e-33 reads as far past
+    // 1e-4 as it is.
+    if p < 1e-4 {
+        return format!("p = {p:.1e}");
     }
     let decimals = (3.0 - p.log10().floor()).max(0.0) as usize;
     let text = format!("{p:.decimals$}");
@@ -951,6 +956,7 @@ mod tests {
     #[test]
     fn p_values_read_well() {
         assert_eq!(p_text(0.0), "p < 0.0001");
+        assert_eq!(p_text(4.4698965943280104e-33), "p = 4.5e-33");
         assert_eq!(p_text(0.8312865474187479), "p = 0.8313");
         assert_eq!(p_text(0.004219), "p = 0.004219");
         assert_eq!(p_text(1.0), "p = 1");

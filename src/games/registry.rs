@@ -284,7 +284,18 @@ mod tests {
         assert!(BLACKJACK.samples_nothing("compare", "published"));
         assert!(!BLACKJACK.samples_nothing("compare", "hands"));
         assert!(!IDIOTS_DELIGHT.samples_nothing("compare", "published"));
-        assert!(IDIOTS_DELIGHT.draws_own_chart("compare", "published"));
+        // No game draws its own chart for a spec now (Idiot's Delight's
+        // SAS comparison is drawn from its JSON); the look-up still works.
+        assert!(!IDIOTS_DELIGHT.draws_own_chart("compare", "published"));
+        let drawing = GameEntry {
+            draws_own_chart_with: &[CommandWith {
+                command: "compare",
+                option: "published",
+            }],
+            ..IDIOTS_DELIGHT
+        };
+        assert!(drawing.draws_own_chart("compare", "published"));
+        assert!(!drawing.draws_own_chart("compare", "hands"));
         assert!(!BLACKJACK.draws_own_chart("compare", "published"));
     }
 }

@@ -36,7 +36,20 @@ use crate::error::Result;
 /// 1`.
 pub fn render_svg(chart: &BarChart) -> Result<String> {
     validate(chart)?;
-    render_with((WIDTH, HEIGHT), &chart.title, |root| draw(root, chart))
+    let desc = format!(
+        "Bar chart of {} by {}: {}.",
+        chart.y_label,
+        chart.x_label,
+        chart
+            .series
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
+    render_with((WIDTH, HEIGHT), (&chart.title, &desc), |root| {
+        draw(root, chart)
+    })
 }
 
 /// Refuses a chart without categories or series, and series that are not
@@ -462,7 +475,16 @@ mod tests {
         // Text is left to the viewer: plain <text> elements, no glyph paths
         // and no embedded or linked font.
         let svg = render_svg(&cards_left_chart()).unwrap();
-        assert!(svg.contains(r#"font-family="sans-serif""#));
+        assert!(svg.contains(r#"font-family="DejaVu Sans, sans-serif""#));
+        // Titled and described for screen readers and indexes.
+        assert!(
+            svg.contains("<title>Idiot's Delight: cards left at the end of the game</title>"),
+            "{svg}"
+        );
+        assert!(
+            svg.contains("<desc>Bar chart of percent of games by cards left"),
+            "{svg}"
+        );
         assert!(!svg.contains("@font-face") && !svg.contains("<font"));
     }
 

@@ -54,9 +54,15 @@ use crate::error::{Error, Result};
 pub fn render_means_svg(chart: &MeanChart) -> Result<String> {
     validate(chart)?;
     let layout = MeanLayout::new(chart);
-    render_with((WIDTH, layout.height as u32), &chart.title, |root| {
-        draw(root, chart, &layout)
-    })
+    let desc = format!(
+        "Means with 95% intervals of {} by {}.",
+        chart.y_label, chart.x_label
+    );
+    render_with(
+        (WIDTH, layout.height as u32),
+        (&chart.title, &desc),
+        |root| draw(root, chart, &layout),
+    )
 }
 
 /// Refuses what [`render_means_svg`] says it refuses, in that order.

@@ -50,9 +50,21 @@ use crate::error::Result;
 pub fn render_panels_svg(chart: &PanelChart) -> Result<String> {
     validate(chart)?;
     let layout = PanelLayout::new(chart);
-    render_with((WIDTH, layout.grid.height() as u32), &chart.title, |root| {
-        draw(root, chart, &layout)
-    })
+    let desc = format!(
+        "Bar charts of {}, one panel each: {}.",
+        chart.y_label,
+        chart
+            .panels
+            .iter()
+            .map(|p| p.title.as_str())
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
+    render_with(
+        (WIDTH, layout.grid.height() as u32),
+        (&chart.title, &desc),
+        |root| draw(root, chart, &layout),
+    )
 }
 
 /// Refuses a chart without panels, a panel without categories, and a

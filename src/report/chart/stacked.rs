@@ -40,7 +40,20 @@ use crate::error::{Error, Result};
 /// category whose values do not sum to 1 within `1e-9`.
 pub fn render_stacked_svg(chart: &StackedBarChart) -> Result<String> {
     validate(chart)?;
-    render_with((WIDTH, HEIGHT), &chart.title, |root| draw(root, chart))
+    let desc = format!(
+        "Stacked bar chart of {} by {}, each bar split into {}.",
+        chart.y_label,
+        chart.x_label,
+        chart
+            .segments
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    render_with((WIDTH, HEIGHT), (&chart.title, &desc), |root| {
+        draw(root, chart)
+    })
 }
 
 /// Refuses a chart without categories or segments, segments that are not

@@ -45,6 +45,7 @@ use toml::de::{DeTable, DeValue};
 use crate::cli::Cli;
 use crate::error::{Error, Result};
 use crate::games::registry;
+use crate::report::convert::FigureCopy;
 
 pub use index::results_index;
 pub use site::{
@@ -69,7 +70,8 @@ const INPUT_FILE_VALUE: &str = "FILE.csv";
 
 /// Output file kinds and what writes them: report formats through `--out`
 /// (md csv json tex), the text of commands that print text (txt), and a
-/// bar chart drawn from the JSON output (svg).
+/// bar chart drawn from the JSON output (svg). An `svg` output brings its
+/// PDF and PNG beside it ([`Spec::file_paths`]), converted from the SVG.
 const OUTPUTS: [&str; 6] = ["md", "csv", "json", "tex", "txt", "svg"];
 
 /// The quick profile's trials when a spec does not give `quick-trials`:
@@ -1008,6 +1010,22 @@ impl Spec {
             .iter()
             .map(|kind| results.join(format!("{}.{kind}", self.name)))
             .collect()
+    }
+
+    /// Every file the spec makes in `results`: its outputs, in order, then
+    /// for an `svg` output the PDF and PNG converted from it
+    /// ([`FigureCopy::ALL`]), which the provenance records and `--check`
+    /// verifies like any output.
+    pub fn file_paths(&self, results: &Path) -> Vec<PathBuf> {
+        let mut paths = self.output_paths(results);
+        if self.outputs.iter().any(|kind| kind == "svg") {
+            paths.extend(
+                FigureCopy::ALL
+                    .iter()
+                    .map(|copy| results.join(format!("{}.{}", self.name, copy.extension()))),
+            );
+        }
+        paths
     }
 
     /// The command line (without the program name) that makes the spec's

@@ -115,7 +115,12 @@ pub struct Agreement {
     /// One z-score per outcome, on the unpooled bins; `None` where it is
     /// undefined (the expected probability is 0 or 1).
     pub z_scores: Vec<Option<f64>>,
-    /// The largest `|z|` among the defined z-scores (0 if none is defined).
+    /// The largest `|z|` among the defined z-scores of the outcomes the
+    /// chi-square test kept whole, those in no group of `pooled_bins` (0 if
+    /// none is defined). A pooled outcome's expected count is below
+    /// [`MIN_EXPECTED`], where the normal approximation behind its z-score
+    /// fails: one count of 2 against 0.4 expected is z = 2.5 and means
+    /// nothing, and the test itself set it aside.
     pub max_abs_z: f64,
     /// The total variation distance `0.5 * sum |p_hat - p|` between the two
     /// distributions (estimates against exact, or estimate against estimate).
@@ -219,6 +224,7 @@ pub fn goodness_of_fit(
         (statistic, chi_square_p_value(statistic, degrees_of_freedom))
     };
 
+    let pooled_bins = merged_only(groups);
     Ok(Agreement {
         key: exact.key.clone(),
         outcomes: exact.outcomes.clone(),
@@ -228,8 +234,8 @@ pub fn goodness_of_fit(
         chi_square,
         degrees_of_freedom,
         p_value,
-        pooled_bins: merged_only(groups),
-        max_abs_z: max_abs(&z_scores),
+        max_abs_z: max_abs_unpooled(&z_scores, &pooled_bins),
+        pooled_bins,
         z_scores,
         total_variation,
         level,
@@ -317,6 +323,7 @@ pub fn homogeneity(a: &CountDistribution, b: &CountDistribution, level: f64) -> 
         .sum();
     let p_value = chi_square_p_value(chi_square, degrees_of_freedom);
 
+    let pooled_bins = merged_only(groups);
     Ok(Agreement {
         key: a.key.clone(),
         outcomes: a.outcomes.clone(),
@@ -326,8 +333,8 @@ pub fn homogeneity(a: &CountDistribution, b: &CountDistribution, level: f64) -> 
         chi_square,
         degrees_of_freedom,
         p_value,
-        pooled_bins: merged_only(groups),
-        max_abs_z: max_abs(&z_scores),
+        max_abs_z: max_abs_unpooled(&z_scores, &pooled_bins),
+        pooled_bins,
         z_scores,
         total_variation,
         level,
@@ -486,10 +493,14 @@ fn merged_only(groups: Vec<Vec<usize>>) -> Vec<Vec<usize>> {
     groups.into_iter().filter(|g| g.len() > 1).collect()
 }
 
-fn max_abs(z_scores: &[Option<f64>]) -> f64 {
+/// The largest defined `|z|` among outcomes in no group of `pooled` (see
+/// [`Agreement::max_abs_z`]); 0 if there is none.
+fn max_abs_unpooled(z_scores: &[Option<f64>], pooled: &[Vec<usize>]) -> f64 {
     z_scores
         .iter()
-        .flatten()
+        .enumerate()
+        .filter(|(index, _)| !pooled.iter().flatten().any(|bin| bin == index))
+        .filter_map(|(_, z)| *z)
         .fold(0.0, |m: f64, z| m.max(z.abs()))
 }
 
@@ -1532,8 +1543,12 @@ mod tests {
         assert_eq!(result.degrees_of_freedom, 1);
         // Pooled: observed 6 vs expected 6, and 94 vs 94.
         assert_eq!(result.chi_square, 0.0);
-        // The z-scores stay per original bin.
+        // The z-scores stay per original bin...
         assert!(result.z_scores[0].is_some_and(|z| z > 1.9));
+        // ... but max |z| is over the bins the test kept whole: d alone,
+        // 94 against 94.
+        assert_eq!(result.z_scores[3], Some(0.0));
+        assert_eq!(result.max_abs_z, 0.0);
     }
 
     #[test]

@@ -27,6 +27,7 @@ use crate::games::idiots_delight::{
     EXACT_MAX_CARDS, ExactCost, IdiotsDelight, IdiotsDelightSimulation, SAS_PAPER_COUNTS,
 };
 use crate::report::chart::{self, BarChart, Series};
+use crate::report::figures::thousands;
 use crate::report::headline::{Headline, HeadlineFigure};
 use crate::report::power::render_power;
 use crate::report::{Method, Report, ReportDistribution};
@@ -484,8 +485,9 @@ fn compare_exact(
         agreements.push(agreement);
     }
     let title = format!(
-        "Idiot's Delight {}: Monte Carlo ({n_trials} games, seed {seed}) vs exact",
-        game.deck_name()
+        "Idiot's Delight {}: Monte Carlo ({} games, seed {seed}) vs exact",
+        game.deck_name(),
+        thousands(n_trials)
     );
     Ok((title, agreements))
 }
@@ -520,9 +522,10 @@ fn compare_published(
         runs.push((shuffle, counts));
     }
     let title = format!(
-        "Idiot's Delight {}: {name} ({} games) vs deckodds Monte Carlo ({n_trials} games, seed {seed}) by shuffle",
+        "Idiot's Delight {}: {name} ({} games) vs deckodds Monte Carlo ({} games, seed {seed}) by shuffle",
         game.deck_name(),
-        published.trials()
+        thousands(published.trials()),
+        thousands(n_trials)
     );
     Ok(PublishedComparison {
         title,
@@ -550,7 +553,7 @@ fn chart_svg(comparison: &PublishedComparison) -> Result<String> {
         format!(
             "deckodds, {} shuffle ({} games)",
             shuffle.name(),
-            counts.trials()
+            thousands(counts.trials())
         )
     };
     let mut series = Vec::new();
@@ -560,7 +563,7 @@ fn chart_svg(comparison: &PublishedComparison) -> Result<String> {
     }
     let (name, published) = &comparison.published;
     series.push(series_of(
-        format!("{name} ({} games)", published.trials()),
+        format!("{name} ({} games)", thousands(published.trials())),
         published,
         false,
     ));
@@ -573,6 +576,8 @@ fn chart_svg(comparison: &PublishedComparison) -> Result<String> {
         y_label: "percent of games".into(),
         categories: published.outcomes.clone(),
         series,
+        log_y: false,
+        annotation: String::new(),
     })
 }
 

@@ -20,6 +20,7 @@ use crate::analysis::{
 };
 use crate::cli::Cli;
 use crate::error::{Error, Result};
+use crate::report::convert::FigureCopy;
 use crate::report::figures;
 
 /// Where specs live.
@@ -422,7 +423,9 @@ fn verdicts_as_expected(unexpected: &[String]) -> Result<()> {
 /// Draws the spec's `svg` output, if it has one and the command does not
 /// draw it itself: the chart that suits its JSON output
 /// ([`figures::svg_for_report`]: bars for one distribution, stacked bars
-/// for the dealer's table, z-scores for a comparison).
+/// for the dealer's table, z-scores for a comparison); then, drawn here or
+/// by the command, converts it to the PDF and PNG written beside it
+/// ([`FigureCopy`]).
 fn draw_chart(spec: &Spec, results: &Path) -> Result<()> {
     let outputs = spec.output_paths(results);
     let Some((_, svg_path)) = spec
@@ -433,16 +436,27 @@ fn draw_chart(spec: &Spec, results: &Path) -> Result<()> {
     else {
         return Ok(());
     };
-    if spec.draws_own_chart {
-        return Ok(());
-    }
-    let json_path = json_output(spec, &outputs).unwrap_or_default();
-    let report = parse_json(&json_path)?;
-    let svg = figures::svg_for_report(&report).map_err(|e| Error::BadInputFile {
+    let svg = if spec.draws_own_chart {
+        read(svg_path)?
+    } else {
+        let json_path = json_output(spec, &outputs).unwrap_or_default();
+        let report = parse_json(&json_path)?;
+        let svg = figures::svg_for_report(&report).map_err(|e| Error::BadInputFile {
+            path: spec.path.clone(),
+            message: format!("outputs: svg: {e}"),
+        })?;
+        write_atomically(svg_path, svg.as_bytes())?;
+        svg
+    };
+    let refused = |e: Error| Error::BadInputFile {
         path: spec.path.clone(),
         message: format!("outputs: svg: {e}"),
-    })?;
-    write_atomically(svg_path, svg.as_bytes())
+    };
+    for copy in FigureCopy::ALL {
+        let bytes = copy.from_svg(&svg).map_err(refused)?;
+        write_atomically(&svg_path.with_extension(copy.extension()), &bytes)?;
+    }
+    Ok(())
 }
 
 /// The spec's JSON output file among `outputs`, if it has one.
@@ -529,12 +543,12 @@ fn check_results(
             path: path.to_path_buf(),
             message,
         };
-        for path in spec.output_paths(results) {
+        for path in spec.file_paths(results) {
             let expected = recorded["files"][file_name(&path)]
                 .as_str()
                 .unwrap_or_default()
                 .to_string();
-            let actual = fnv1a64(read(&path)?.as_bytes());
+            let actual = fnv1a64(&read_bytes(&path)?);
             if actual != expected {
                 return Err(stale(
                     &path,
@@ -562,11 +576,11 @@ fn check_results(
                 )?;
                 draw_chart(spec, &scratch.0)?;
                 for (committed, fresh) in spec
-                    .output_paths(results)
+                    .file_paths(results)
                     .iter()
-                    .zip(spec.output_paths(&scratch.0))
+                    .zip(spec.file_paths(&scratch.0))
                 {
-                    if read(committed)? != read(&fresh)? {
+                    if read_bytes(committed)? != read_bytes(&fresh)? {
                         return Err(stale(
                             committed,
                             "differs from what the program computes now; run deckodds reproduce"
@@ -645,7 +659,7 @@ fn check_index(specs: &[Spec], results: &Path, profile: Profile) -> Result<()> {
             .map(|(name, _)| name),
     );
     for spec in specs {
-        made.extend(spec.output_paths(results).iter().map(|p| file_name(p)));
+        made.extend(spec.file_paths(results).iter().map(|p| file_name(p)));
         made.push(format!("{}.provenance.json", spec.name));
     }
     let entries = fs::read_dir(results).map_err(|source| Error::Io {
@@ -794,6 +808,14 @@ impl Drop for Scratch {
     fn drop(&mut self) {
         let _ = fs::remove_dir_all(&self.0);
     }
+}
+
+/// A file's bytes (a chart's PNG and PDF are not text).
+fn read_bytes(path: &Path) -> Result<Vec<u8>> {
+    fs::read(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 fn read(path: &Path) -> Result<String> {
@@ -961,8 +983,8 @@ fn provenance(
         }
     };
     let mut files = serde_json::Map::new();
-    for path in &outputs {
-        files.insert(file_name(path), json!(fnv1a64(read(path)?.as_bytes())));
+    for path in &spec.file_paths(results) {
+        files.insert(file_name(path), json!(fnv1a64(&read_bytes(path)?)));
     }
     Ok(json!({
         "spec": spec.path.display().to_string(),

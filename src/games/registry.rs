@@ -64,6 +64,12 @@ pub struct GameEntry {
     /// Names of `name=value` distribution keys its charts head with words:
     /// (name, words), giving `words = value`.
     pub panel_key_names: &'static [(&'static str, &'static str)],
+    /// The outcome that is a win in a report of it with one distribution
+    /// (the game's question), which its chart annotates with its
+    /// probability: Idiot's Delight's `0` cards left. `None` for a game
+    /// whose reports have no single win (blackjack's dealer, Roll-Call's
+    /// several questions).
+    pub win_outcome: Option<&'static str>,
 }
 
 /// Idiot's Delight (RULES.md section 1).
@@ -75,13 +81,13 @@ pub const IDIOTS_DELIGHT: GameEntry = GameEntry {
     later_sections: &[],
     results_heading: "Idiot's Delight",
     samples_nothing_with: &[],
-    draws_own_chart_with: &[CommandWith {
-        command: "compare",
-        option: "published",
-    }],
+    // `compare --published --chart` overlays the published table on the
+    // bars; a spec draws the comparison's deviations from its JSON instead.
+    draws_own_chart_with: &[],
     stacks_upcards: false,
     panel_headings: &[],
     panel_key_names: &[],
+    win_outcome: Some("0"),
 };
 
 /// Roll-Call, or Hit or Miss (RULES.md section 2).
@@ -100,6 +106,7 @@ pub const ROLL_CALL: GameEntry = GameEntry {
         ("first-pass-matches", "matches in the first pass"),
     ],
     panel_key_names: &[("K", "cards left, K")],
+    win_outcome: None,
 };
 
 /// Prisoner's patience (RULES.md section 3).
@@ -118,6 +125,7 @@ pub const PRISONERS_PATIENCE: GameEntry = GameEntry {
     stacks_upcards: false,
     panel_headings: &[("sweep-x-free-choice", "fixed sweep × free choice")],
     panel_key_names: &[],
+    win_outcome: Some("1"),
 };
 
 /// Klondike with a fixed policy (RULES.md section 4).
@@ -133,6 +141,7 @@ pub const KLONDIKE: GameEntry = GameEntry {
     stacks_upcards: false,
     panel_headings: &[],
     panel_key_names: &[],
+    win_outcome: Some("52"),
 };
 
 /// Blackjack: the dealer's outcomes (RULES.md section 5).
@@ -151,6 +160,7 @@ pub const BLACKJACK: GameEntry = GameEntry {
     stacks_upcards: true,
     panel_headings: &[],
     panel_key_names: &[],
+    win_outcome: None,
 };
 
 /// The `"game"` of the blackjack player's reports (RULES.md section 6):
@@ -274,7 +284,18 @@ mod tests {
         assert!(BLACKJACK.samples_nothing("compare", "published"));
         assert!(!BLACKJACK.samples_nothing("compare", "hands"));
         assert!(!IDIOTS_DELIGHT.samples_nothing("compare", "published"));
-        assert!(IDIOTS_DELIGHT.draws_own_chart("compare", "published"));
+        // No game draws its own chart for a spec now (Idiot's Delight's
+        // SAS comparison is drawn from its JSON); the look-up still works.
+        assert!(!IDIOTS_DELIGHT.draws_own_chart("compare", "published"));
+        let drawing = GameEntry {
+            draws_own_chart_with: &[CommandWith {
+                command: "compare",
+                option: "published",
+            }],
+            ..IDIOTS_DELIGHT
+        };
+        assert!(drawing.draws_own_chart("compare", "published"));
+        assert!(!drawing.draws_own_chart("compare", "hands"));
         assert!(!BLACKJACK.draws_own_chart("compare", "published"));
     }
 }

@@ -135,7 +135,7 @@ fn agreements_text(title: &str, agreements: &[Agreement], format: Format) -> Str
         .collect();
     if !pooled.is_empty() {
         out.text(&format!(
-            "Pooled because the expected count was below 5: {}.",
+            "Pooled because the expected count was below 5 (max |z| leaves these out): {}.",
             pooled.join("; ")
         ));
     }

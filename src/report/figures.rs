@@ -142,12 +142,17 @@ fn bar_chart_svg(report: &Value, distribution: &Value) -> Result<String> {
         ),
         None => "deckodds, exact".to_string(),
     };
+    let smallest = values.iter().copied().filter(|&v| v > 0.0);
+    let largest = values.iter().copied().fold(0.0, f64::max);
+    let log_y = smallest.fold(f64::INFINITY, f64::min) < LOG_Y_BELOW * largest;
     let chart = BarChart {
         title: format!(
             "{}: {key} ({})",
             game_name(report["game"].as_str().unwrap_or_default()),
             params.join(", ")
         ),
+        log_y,
+        annotation: win_annotation(report, &outcomes),
         x_label: key,
         y_label: "percent of games".into(),
         categories: outcomes
@@ -161,6 +166,44 @@ fn bar_chart_svg(report: &Value, distribution: &Value) -> Result<String> {
         }],
     };
     chart::render_svg(&chart)
+}
+
+/// A one-distribution chart's y axis is logarithmic when its smallest
+/// non-zero outcome is under this share of its largest: on a linear axis
+/// it would be an empty bar (a win of 4 in 100,000 beside a mode of 10 %).
+pub const LOG_Y_BELOW: f64 = 0.01;
+
+/// `P(win) = x % [lo, hi]` for a report of a game whose registry entry
+/// names its win outcome, if the distribution has it: the exact value, or
+/// the estimate with its 95% interval; empty otherwise.
+fn win_annotation(report: &Value, outcomes: &[Value]) -> String {
+    let game = report["game"].as_str().unwrap_or_default();
+    let Some(win) = registry::by_report_name(game).and_then(|entry| entry.win_outcome) else {
+        return String::new();
+    };
+    let Some(outcome) = outcomes.iter().find(|o| o["outcome"].as_str() == Some(win)) else {
+        return String::new();
+    };
+    let percent = |value: &Value| value.as_f64().map(|p| significant(p * 100.0, 3));
+    match (percent(&outcome["estimate"]), percent(&outcome["value"])) {
+        (Some(estimate), _) => match (percent(&outcome["ci95"][0]), percent(&outcome["ci95"][1])) {
+            (Some(low), Some(high)) => format!("P(win) = {estimate} % [{low}, {high}]"),
+            _ => format!("P(win) = {estimate} %"),
+        },
+        (None, Some(value)) => format!("P(win) = {value} % (exact)"),
+        (None, None) => String::new(),
+    }
+}
+
+/// `x` to `digits` significant digits (at most 12 decimals), without
+/// float noise: `0.7047` for 0.70470001, `0.0000402` for 4.02e-5.
+fn significant(x: f64, digits: i32) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return "0".to_string();
+    }
+    let magnitude = x.abs().log10().floor() as i32;
+    let decimals = (digits - 1 - magnitude).clamp(0, 12) as usize;
+    format!("{x:.decimals$}")
 }
 
 /// A game's name for people, from the name of its report (the registry's
@@ -657,8 +700,13 @@ fn chi_square_text(row: &Value) -> String {
 /// A p-value for a heading: `p < 0.0001` when that small, else four
 /// significant digits at most.
 fn p_text(p: f64) -> String {
-    if p < 1e-4 {
+    if p <= 0.0 {
         return "p < 0.0001".to_string();
+    }
+    // A tiny p in scientific notation, so that 4.5e-33 reads as far past
+    // 1e-4 as it is.
+    if p < 1e-4 {
+        return format!("p = {p:.1e}");
     }
     let decimals = (3.0 - p.log10().floor()).max(0.0) as usize;
     let text = format!("{p:.decimals$}");
@@ -683,6 +731,46 @@ mod tests {
 
     fn report(name: &str) -> Value {
         serde_json::from_str(&results(name)).unwrap()
+    }
+
+    #[test]
+    fn significant_digits_without_float_noise() {
+        assert_eq!(significant(0.7047000000000001, 3), "0.705");
+        assert_eq!(significant(0.00402, 3), "0.00402");
+        assert_eq!(significant(13.000000000000002, 3), "13.0");
+        assert_eq!(significant(0.0, 3), "0");
+    }
+
+    #[test]
+    fn the_win_is_annotated_and_rare_outcomes_get_a_log_axis() {
+        // Idiot's Delight's win is 0 cards left (about 0.70 %), the 52
+        // cards' tail far under 1 % of the mode.
+        let value = report("idiots-delight-52-uniform.json");
+        let svg = svg_for_report(&value).unwrap();
+        let shown = texts(&svg);
+        let win = shown
+            .iter()
+            .find(|t| t.starts_with("P(win) = "))
+            .unwrap_or_else(|| panic!("{shown:?}"));
+        assert!(win.starts_with("P(win) = 0.70"), "{win}");
+        assert!(win.ends_with(']') && win.contains(" % ["), "{win}");
+        assert!(shown.contains(&"percent of games (log scale)"), "{shown:?}");
+
+        // Exact: the value, marked so.
+        let exact = json!({"game": "klondike", "params": {},
+            "distributions": [{"key": "foundation-cards", "outcomes": [
+                {"outcome": "0", "value": 0.5}, {"outcome": "52", "value": 0.5}]}]});
+        let shown_svg = svg_for_report(&exact).unwrap();
+        let shown = texts(&shown_svg);
+        assert!(shown.contains(&"P(win) = 50.0 % (exact)"), "{shown:?}");
+        // Even outcomes: linear.
+        assert!(shown.contains(&"percent of games"), "{shown:?}");
+
+        // A game without one win outcome gets no annotation.
+        let mut other = exact.clone();
+        other["game"] = json!("roll-call");
+        let shown_svg = svg_for_report(&other).unwrap();
+        assert!(!texts(&shown_svg).iter().any(|t| t.starts_with("P(win)")));
     }
 
     #[test]
@@ -868,6 +956,7 @@ mod tests {
     #[test]
     fn p_values_read_well() {
         assert_eq!(p_text(0.0), "p < 0.0001");
+        assert_eq!(p_text(4.4698965943280104e-33), "p = 4.5e-33");
         assert_eq!(p_text(0.8312865474187479), "p = 0.8313");
         assert_eq!(p_text(0.004219), "p = 0.004219");
         assert_eq!(p_text(1.0), "p = 1");

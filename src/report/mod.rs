@@ -24,6 +24,7 @@
 pub mod blackjack_table;
 pub mod chart;
 pub mod comparison;
+pub mod convert;
 pub mod distributions;
 pub mod eor;
 pub mod figures;

@@ -702,7 +702,7 @@ pub fn svg_from_chart_json(report: &Value) -> Result<String> {
     let height = y + MARGIN;
     Ok(format!(
         concat!(
-            r#"<svg width="{w}" height="{h}" viewBox="0 0 {w} {h}" xmlns="http://www.w3.org/2000/svg" font-family="sans-serif">"#,
+            r#"<svg width="{w}" height="{h}" viewBox="0 0 {w} {h}" xmlns="http://www.w3.org/2000/svg" font-family="DejaVu Sans, sans-serif">"#,
             "\n",
             r#"<rect x="0" y="0" width="{w}" height="{h}" fill="white"/>"#,
             "\n{body}</svg>\n"

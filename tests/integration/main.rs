@@ -8,6 +8,7 @@ mod blackjack_player;
 mod blackjack_player_cli;
 mod blackjack_table_cli;
 mod docs;
+mod figures;
 mod files;
 mod games;
 mod house;

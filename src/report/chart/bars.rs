@@ -12,11 +12,14 @@
 //! drawn over the plot's edge rather than clipped by it.
 
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, VPos};
 
-use super::frame::{Frame, YAxis, draw_baseline, draw_x_axis, percent_label, slot, x_axis_area};
+use super::frame::{
+    Frame, YAxis, draw_baseline, draw_x_axis, percent_label, slot, trimmed, x_axis_area,
+};
 use super::layout::{
-    Area, Drawn, HEIGHT, Header, Key, LABEL_SIZE, MARGIN, NOTE, Title, WIDTH, XLabels, colour,
-    text_width,
+    AXIS_DESC_SIZE, Area, Drawn, HEIGHT, Header, Key, LABEL_SIZE, MARGIN, NOTE, SMALL_SIZE, Title,
+    WIDTH, XLabels, colour, ink, text_height, text_width,
 };
 use super::marks::{BAR_WIDTH, draw_bars, draw_error_bar, draw_marker};
 use super::scaffold::{render_with, validate_rows};
@@ -33,7 +36,20 @@ use crate::error::Result;
 /// 1`.
 pub fn render_svg(chart: &BarChart) -> Result<String> {
     validate(chart)?;
-    render_with((WIDTH, HEIGHT), &chart.title, |root| draw(root, chart))
+    let desc = format!(
+        "Bar chart of {} by {}: {}.",
+        chart.y_label,
+        chart.x_label,
+        chart
+            .series
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
+    render_with((WIDTH, HEIGHT), (&chart.title, &desc), |root| {
+        draw(root, chart)
+    })
 }
 
 /// Refuses a chart without categories or series, and series that are not
@@ -63,8 +79,69 @@ pub(super) fn percent_top(highest: f64) -> f64 {
     if y_max > 0.0 { y_max * 1.08 } else { 1.0 }
 }
 
+/// How a bar chart's y axis places a probability.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Scale {
+    /// Percent, from 0.
+    Linear,
+    /// log10 of percent, from `floor` (a whole power of ten below the
+    /// smallest non-zero value or interval end), where zero goes too.
+    Log { floor: f64 },
+}
+
+impl Scale {
+    /// The scale of `chart`: linear, or log with its floor at the power of
+    /// ten at least a tenth of a decade under the smallest non-zero value
+    /// or interval end (so that the smallest bar still shows).
+    pub(super) fn of(chart: &BarChart) -> Scale {
+        if !chart.log_y {
+            return Scale::Linear;
+        }
+        let smallest = chart
+            .series
+            .iter()
+            .flat_map(|s| {
+                let ends = s.intervals.iter().flatten().flat_map(|&(l, h)| [l, h]);
+                s.values.iter().copied().chain(ends)
+            })
+            .filter(|&p| p > 0.0)
+            .fold(f64::INFINITY, f64::min);
+        if !smallest.is_finite() {
+            return Scale::Linear;
+        }
+        Scale::Log {
+            floor: ((smallest * 100.0).log10() - 0.1).floor(),
+        }
+    }
+
+    /// Where probability `p` goes on the y axis.
+    pub(super) fn y(self, p: f64) -> f64 {
+        match self {
+            Scale::Linear => p * 100.0,
+            Scale::Log { floor } if p > 0.0 => (p * 100.0).log10().max(floor),
+            Scale::Log { floor } => floor,
+        }
+    }
+
+    /// The bottom of the y axis, where bars start.
+    pub(super) fn base(self) -> f64 {
+        match self {
+            Scale::Linear => 0.0,
+            Scale::Log { floor } => floor,
+        }
+    }
+}
+
+/// A y tick label of a log axis at `y` (log10 of percent): the percentage,
+/// to as many decimals as it needs (`0.0001`, `0.01`, `1`, `10`).
+fn log_percent_label(y: &f64) -> String {
+    let decimals = (-y.floor()).max(0.0) as u32 + 1;
+    trimmed(10f64.powf(*y), decimals)
+}
+
 /// The legend: the bars, each overlay, and the error bars if any series
-/// has intervals.
+/// has intervals. With a single series, whose name says what its error
+/// bars are, the bars are its one entry.
 fn legend(chart: &BarChart) -> Vec<(Key, String)> {
     let mut entries: Vec<(Key, String)> = chart
         .series
@@ -75,7 +152,7 @@ fn legend(chart: &BarChart) -> Vec<(Key, String)> {
             (key, s.name.clone())
         })
         .collect();
-    if chart.series.iter().any(|s| s.intervals.is_some()) {
+    if chart.series.len() > 1 && chart.series.iter().any(|s| s.intervals.is_some()) {
         entries.push((Key::ErrorBar, "95% intervals".to_string()));
     }
     entries
@@ -83,7 +160,11 @@ fn legend(chart: &BarChart) -> Vec<(Key, String)> {
 
 pub(super) fn draw(root: &Area<'_>, chart: &BarChart) -> Drawn {
     let n = chart.categories.len();
-    let header = Header::new(Title::one_line(&chart.title), legend(chart));
+    let mut title = Title::one_line(&chart.title);
+    if !chart.annotation.is_empty() {
+        title.lines.push(chart.annotation.clone());
+    }
+    let header = Header::new(title, legend(chart));
     header.draw(root)?;
     let (_, body) = root.split_vertically(header.bottom());
 
@@ -92,15 +173,40 @@ pub(super) fn draw(root: &Area<'_>, chart: &BarChart) -> Drawn {
         .iter()
         .map(|s| highest(&s.values, s.intervals.as_deref()))
         .fold(0.0, f64::max);
+    let scale = Scale::of(chart);
+    let (range, ticks, label): (_, _, &dyn Fn(&f64) -> String) = match scale {
+        Scale::Linear => (0.0..percent_top(highest), 8, &percent_label),
+        // Room above the highest for its error bar's cap; a tick at
+        // every power of ten (more ticks would allow half decades).
+        Scale::Log { floor } => {
+            let top = (scale.y(highest) + 0.15).max(floor + 1.0);
+            (
+                floor..top,
+                (top - floor).ceil() as usize + 1,
+                &log_percent_label,
+            )
+        }
+    };
+    let y_label = match scale {
+        Scale::Linear => chart.y_label.clone(),
+        Scale::Log { .. } => format!("{} (log scale)", chart.y_label),
+    };
+    // Room for the widest tick label (a log axis' `0.0001`) and the
+    // description beside it.
+    let widest_tick = match scale {
+        Scale::Linear => 0,
+        Scale::Log { floor } => text_width(&log_percent_label(&floor), LABEL_SIZE),
+    };
+    let label_area = (widest_tick + text_height(AXIS_DESC_SIZE) + 22).max(64);
     let frame = Frame {
         margins: [4, MARGIN + 8, MARGIN, MARGIN],
-        label_areas: (64, x_axis_area()),
+        label_areas: (label_area, x_axis_area()),
         tick_size: LABEL_SIZE,
         y: YAxis {
-            range: 0.0..percent_top(highest),
-            ticks: 8,
-            label: &percent_label,
-            description: Some(&chart.y_label),
+            range,
+            ticks,
+            label,
+            description: Some(&y_label),
             grid: true,
         },
     };
@@ -124,10 +230,29 @@ pub(super) fn draw(root: &Area<'_>, chart: &BarChart) -> Drawn {
         (k - (positioned.len() as f64 - 1.0) / 2.0) * step
     };
 
-    draw_bars(&mut plot, &chart.series[0].values, half)?;
-    draw_baseline(&mut plot, n)?;
+    let bar_tops: Vec<f64> = chart.series[0].values.iter().map(|&p| scale.y(p)).collect();
+    draw_bars(&mut plot, &bar_tops, scale.base(), half)?;
+    draw_baseline(&mut plot, n, scale.base())?;
 
     let pixel = |x: f64, y: f64| plot.backend_coord(&(x, y));
+
+    // On a log axis a bar of zero has no top: it is written as `0` on the
+    // axis, so that it reads as none rather than as a missing value.
+    if let Scale::Log { floor } = scale {
+        for (i, _) in chart.series[0]
+            .values
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| **v == 0.0)
+        {
+            let (x, y) = pixel(i as f64, floor);
+            root.draw(&Text::new(
+                "0".to_string(),
+                (x, y - 3),
+                ink(SMALL_SIZE, HPos::Center, VPos::Bottom),
+            ))?;
+        }
+    }
 
     // Error bars and overlays, drawn on the root so markers near the top are
     // not clipped by the plotting area.
@@ -141,13 +266,14 @@ pub(super) fn draw(root: &Area<'_>, chart: &BarChart) -> Drawn {
             let c = i as f64;
             let x = c + offset(index);
             if let Some(intervals) = &series.intervals {
+                // On a log axis an interval from 0 runs to the floor.
                 let (low, high) = intervals[i];
-                let (px, top) = pixel(x, high * 100.0);
-                let (_, bottom) = pixel(x, low * 100.0);
+                let (px, top) = pixel(x, scale.y(high));
+                let (_, bottom) = pixel(x, scale.y(low));
                 draw_error_bar(root, px, (top, bottom), cap, style)?;
             }
             if index > 0 {
-                let y = value * 100.0;
+                let y = scale.y(*value);
                 root.draw(&PathElement::new(
                     vec![pixel(c - half, y), pixel(c + half, y)],
                     colour(index).stroke_width(2),
@@ -171,16 +297,16 @@ pub(super) fn draw(root: &Area<'_>, chart: &BarChart) -> Drawn {
         first: 0,
         minor_ticks: false,
     };
-    draw_x_axis(root, &plot, &labels, &chart.x_label)
+    draw_x_axis(root, (&plot, scale.base()), &labels, &chart.x_label)
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::testing::{
-        assert_deterministic, assert_shows, has_text, refusal, x_tick_labels,
+        assert_deterministic, assert_shows, attribute, has_text, refusal, x_tick_labels,
     };
     use super::super::types::{BarChart, Series};
-    use super::render_svg;
+    use super::{Scale, render_svg};
 
     fn small_chart() -> BarChart {
         BarChart {
@@ -200,6 +326,8 @@ mod tests {
                     intervals: None,
                 },
             ],
+            log_y: false,
+            annotation: String::new(),
         }
     }
 
@@ -240,7 +368,78 @@ mod tests {
                     intervals: None,
                 },
             ],
+            log_y: false,
+            annotation: String::new(),
         }
+    }
+
+    #[test]
+    fn a_log_axis_shows_rare_outcomes_and_writes_zero() {
+        // 90 %, 10 %, 0.001 % and none: on a linear axis the third would
+        // be an empty bar.
+        let chart = BarChart {
+            title: "rare".to_string(),
+            x_label: "outcome".to_string(),
+            y_label: "percent of games".to_string(),
+            categories: ["a", "b", "c", "d"].map(String::from).to_vec(),
+            series: vec![Series {
+                name: "exact".to_string(),
+                values: vec![0.9, 0.09999, 0.00001, 0.0],
+                intervals: None,
+            }],
+            log_y: true,
+            annotation: "P(win) = 0.001 %".to_string(),
+        };
+        // The floor is the power of ten under 0.001 %.
+        assert_eq!(Scale::of(&chart), Scale::Log { floor: -4.0 });
+        assert_eq!(Scale::of(&chart).y(0.00001), -3.0);
+        assert_eq!(Scale::of(&chart).y(0.0), -4.0);
+        let svg = render_svg(&chart).unwrap();
+        assert_shows(
+            &svg,
+            &[
+                "percent of games (log scale)",
+                "P(win) = 0.001 %",
+                "0.0001",
+                "0.001",
+                "0.01",
+                "0.1",
+                "1",
+                "10",
+                "0",
+            ],
+        );
+        // The bar of 0.001 % is a decade tall.
+        let heights: Vec<f64> = svg
+            .split("<rect ")
+            .filter(|r| r.contains(r##"fill="#56B4E9""##))
+            .filter_map(|r| attribute(r, "height")?.parse().ok())
+            .collect();
+        // The legend's swatch first, then the bars.
+        assert_eq!(heights.len(), 1 + 4, "{heights:?}");
+        let decade = heights[3];
+        assert!(decade > 20.0, "{heights:?}");
+        // 10 % is five decades above the floor of 0.0001 %.
+        assert!((heights[2] - 5.0 * decade).abs() <= 2.0, "{heights:?}");
+        assert_eq!(heights[4], 0.0, "{heights:?}");
+        // Nothing to place on a log axis: linear.
+        let mut zeros = chart.clone();
+        zeros.series[0].values = vec![0.0; 4];
+        assert_eq!(Scale::of(&zeros), Scale::Linear);
+        let mut linear = chart;
+        linear.log_y = false;
+        assert_eq!(Scale::of(&linear), Scale::Linear);
+    }
+
+    #[test]
+    fn one_series_has_one_legend_entry() {
+        let mut chart = small_chart();
+        chart.series.truncate(1);
+        assert!(!has_text(&render_svg(&chart).unwrap(), "95% intervals"));
+        assert!(has_text(
+            &render_svg(&small_chart()).unwrap(),
+            "95% intervals"
+        ));
     }
 
     #[test]
@@ -276,7 +475,16 @@ mod tests {
         // Text is left to the viewer: plain <text> elements, no glyph paths
         // and no embedded or linked font.
         let svg = render_svg(&cards_left_chart()).unwrap();
-        assert!(svg.contains(r#"font-family="sans-serif""#));
+        assert!(svg.contains(r#"font-family="DejaVu Sans, sans-serif""#));
+        // Titled and described for screen readers and indexes.
+        assert!(
+            svg.contains("<title>Idiot's Delight: cards left at the end of the game</title>"),
+            "{svg}"
+        );
+        assert!(
+            svg.contains("<desc>Bar chart of percent of games by cards left"),
+            "{svg}"
+        );
         assert!(!svg.contains("@font-face") && !svg.contains("<font"));
     }
 

@@ -294,16 +294,17 @@ pub(super) fn slot(plot: &Plot<'_, '_>, n: usize) -> f64 {
     f64::from(plot.plotting_area().dim_in_pixel().0) / n as f64
 }
 
-/// Draws a plot's category `labels` under its x axis (at [`LABEL_SIZE`])
-/// and, under them, the axis `description`.
+/// Draws a plot's category `labels` under its x axis, the line `y = base`
+/// (0, or a log axis' floor), at [`LABEL_SIZE`], and, under them, the
+/// axis `description`.
 pub(super) fn draw_x_axis(
     root: &Area<'_>,
-    plot: &Plot<'_, '_>,
+    (plot, base): (&Plot<'_, '_>, f64),
     labels: &XLabels,
     description: &str,
 ) -> Drawn {
     let n = labels.lines.len();
-    let pixel = |x: f64| plot.backend_coord(&(x, 0.0));
+    let pixel = |x: f64| plot.backend_coord(&(x, base));
     let (left, bottom) = pixel(x_range(n).start);
     let (right, _) = pixel(x_range(n).end);
     let xs: Vec<i32> = (0..n).map(|i| pixel(i as f64).0).collect();
@@ -312,12 +313,12 @@ pub(super) fn draw_x_axis(
     draw_x_description(root, description, (left, right), y)
 }
 
-/// Draws the x axis line over the bottom edges of the bars of `n`
-/// categories.
-pub(super) fn draw_baseline(plot: &mut Plot<'_, '_>, n: usize) -> Drawn {
+/// Draws the x axis line, at `y = base` (0, or a log axis' floor), over the
+/// bottom edges of the bars of `n` categories.
+pub(super) fn draw_baseline(plot: &mut Plot<'_, '_>, n: usize, base: f64) -> Drawn {
     let x_range = x_range(n);
     plot.draw_series(std::iter::once(PathElement::new(
-        vec![(x_range.start, 0.0), (x_range.end, 0.0)],
+        vec![(x_range.start, base), (x_range.end, base)],
         BLACK.stroke_width(1),
     )))?;
     Ok(())

@@ -32,7 +32,10 @@ pub(super) const WIDTH: u32 = 900;
 pub(super) const HEIGHT: u32 = 500;
 /// Space around the whole picture, in pixels.
 pub(super) const MARGIN: i32 = 12;
-const FONT: &str = "sans-serif";
+/// The font family every text names: the one `report::convert` embeds
+/// for the PNG and PDF, so that a browser that has it draws the SVG alike,
+/// and any sans-serif where it does not.
+pub(super) const FONT: &str = "DejaVu Sans, sans-serif";
 /// Font sizes in pixels (CSS `font-size`).
 const TITLE_SIZE: f64 = 20.0;
 pub(super) const LABEL_SIZE: f64 = 14.0;

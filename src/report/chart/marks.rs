@@ -66,14 +66,14 @@ pub(super) fn draw_key(root: &Area<'_>, key: Key, name: &str, (x, y): (i32, i32)
     Ok(())
 }
 
-/// Draws bars of the probabilities `values` (in percent on the plot's y
-/// axis), `half` a category wide either side of each category, filled sky
-/// blue, then outlined in blue.
-pub(super) fn draw_bars(plot: &mut Plot<'_, '_>, values: &[f64], half: f64) -> Drawn {
+/// Draws bars from `base` up to `tops` (in the plot's y units: percent, or
+/// log10 of percent), `half` a category wide either side of each category,
+/// filled sky blue, then outlined in blue.
+pub(super) fn draw_bars(plot: &mut Plot<'_, '_>, tops: &[f64], base: f64, half: f64) -> Drawn {
     for style in [BAR_FILL.filled(), BAR_EDGE.stroke_width(1)] {
-        plot.draw_series(values.iter().enumerate().map(|(i, v)| {
+        plot.draw_series(tops.iter().enumerate().map(|(i, &top)| {
             let c = i as f64;
-            Rectangle::new([(c - half, 0.0), (c + half, v * 100.0)], style)
+            Rectangle::new([(c - half, base), (c + half, top)], style)
         }))?;
     }
     Ok(())

@@ -54,9 +54,15 @@ use crate::error::{Error, Result};
 pub fn render_means_svg(chart: &MeanChart) -> Result<String> {
     validate(chart)?;
     let layout = MeanLayout::new(chart);
-    render_with((WIDTH, layout.height as u32), &chart.title, |root| {
-        draw(root, chart, &layout)
-    })
+    let desc = format!(
+        "Means with 95% intervals of {} by {}.",
+        chart.y_label, chart.x_label
+    );
+    render_with(
+        (WIDTH, layout.height as u32),
+        (&chart.title, &desc),
+        |root| draw(root, chart, &layout),
+    )
 }
 
 /// Refuses what [`render_means_svg`] says it refuses, in that order.
@@ -293,10 +299,11 @@ fn draw(root: &Area<'_>, chart: &MeanChart, layout: &MeanLayout) -> Drawn {
         };
         let n = chart.categories.len();
         let mut plot = frame.draw(&area, n)?;
-        draw_bars(&mut plot, &frequencies.values, BAR_WIDTH / 2.0)?;
-        draw_baseline(&mut plot, n)?;
+        let tops: Vec<f64> = frequencies.values.iter().map(|f| f * 100.0).collect();
+        draw_bars(&mut plot, &tops, 0.0, BAR_WIDTH / 2.0)?;
+        draw_baseline(&mut plot, n, 0.0)?;
         draw_y_label(root, &plot, &frequencies.y_label, 0.0..y_top)?;
-        draw_x_axis(root, &plot, &x_labels(chart, &plot), &chart.x_label)?;
+        draw_x_axis(root, (&plot, 0.0), &x_labels(chart, &plot), &chart.x_label)?;
     }
     Ok(())
 }

@@ -50,9 +50,21 @@ use crate::error::Result;
 pub fn render_panels_svg(chart: &PanelChart) -> Result<String> {
     validate(chart)?;
     let layout = PanelLayout::new(chart);
-    render_with((WIDTH, layout.grid.height() as u32), &chart.title, |root| {
-        draw(root, chart, &layout)
-    })
+    let desc = format!(
+        "Bar charts of {}, one panel each: {}.",
+        chart.y_label,
+        chart
+            .panels
+            .iter()
+            .map(|p| p.title.as_str())
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
+    render_with(
+        (WIDTH, layout.grid.height() as u32),
+        (&chart.title, &desc),
+        |root| draw(root, chart, &layout),
+    )
 }
 
 /// Refuses a chart without panels, a panel without categories, and a
@@ -238,7 +250,8 @@ fn draw_panel(
     // Bars, at most `WIDEST_BAR` pixels wide, outlined.
     let slot = slot(&plot, n);
     let half = (BAR_WIDTH / 2.0).min(WIDEST_BAR / 2.0 / slot);
-    draw_bars(&mut plot, &panel.values, half)?;
+    let tops: Vec<f64> = panel.values.iter().map(|p| p * 100.0).collect();
+    draw_bars(&mut plot, &tops, 0.0, half)?;
     let pixel = |x: f64, y: f64| plot.backend_coord(&(x, y));
     let (left, bottom) = pixel(x_range(n).start, 0.0);
     let (right, top) = pixel(x_range(n).end, y_top);

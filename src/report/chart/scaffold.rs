@@ -9,10 +9,11 @@ use super::layout::{Area, Drawn};
 use crate::error::{Error, Result};
 
 /// Draws `draw` into a fresh SVG document of `size` pixels on a white
-/// ground; an error is reported against the chart titled `title`.
+/// ground, its `<title>` and `<desc>` first (what screen readers say and
+/// pages index); an error is reported against the chart titled `title`.
 pub(super) fn render_with(
     size: (u32, u32),
-    title: &str,
+    (title, desc): (&str, &str),
     draw: impl FnOnce(&Area<'_>) -> Drawn,
 ) -> Result<String> {
     let mut svg = String::new();
@@ -29,7 +30,22 @@ pub(super) fn render_with(
         // against the chart.
         drawn.map_err(|e| Error::invalid("chart", title, format!("cannot be drawn: {e}")))?;
     }
+    // Right after the opening tag, as SVG wants them.
+    let head = format!(
+        "\n<title>{}</title>\n<desc>{}</desc>",
+        xml_text(title),
+        xml_text(desc)
+    );
+    let at = svg.find('>').map_or(svg.len(), |end| end + 1);
+    svg.insert_str(at, &head);
     Ok(svg)
+}
+
+/// `text` with XML's special characters escaped, for element content.
+fn xml_text(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 // ---------------------------------------------------------------------------

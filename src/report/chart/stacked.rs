@@ -40,7 +40,20 @@ use crate::error::{Error, Result};
 /// category whose values do not sum to 1 within `1e-9`.
 pub fn render_stacked_svg(chart: &StackedBarChart) -> Result<String> {
     validate(chart)?;
-    render_with((WIDTH, HEIGHT), &chart.title, |root| draw(root, chart))
+    let desc = format!(
+        "Stacked bar chart of {} by {}, each bar split into {}.",
+        chart.y_label,
+        chart.x_label,
+        chart
+            .segments
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    render_with((WIDTH, HEIGHT), (&chart.title, &desc), |root| {
+        draw(root, chart)
+    })
 }
 
 /// Refuses a chart without categories or segments, segments that are not
@@ -155,7 +168,7 @@ pub(super) fn draw(root: &Area<'_>, chart: &StackedBarChart) -> Drawn {
             labels.push((c, (bottom + top) / 2.0, bottom, top, value, colour));
         }
     }
-    draw_baseline(&mut plot, n)?;
+    draw_baseline(&mut plot, n, 0.0)?;
     let pixel = |x: f64, y: f64| plot.backend_coord(&(x, y));
 
     // Percentages inside the segments that hold them.
@@ -178,7 +191,7 @@ pub(super) fn draw(root: &Area<'_>, chart: &StackedBarChart) -> Drawn {
     }
 
     let labels = XLabels::thinned(&chart.categories, slot(&plot, n), LABEL_SIZE);
-    draw_x_axis(root, &plot, &labels, &chart.x_label)
+    draw_x_axis(root, (&plot, 0.0), &labels, &chart.x_label)
 }
 
 #[cfg(test)]

@@ -74,7 +74,7 @@ pub(super) fn has_text(svg: &str, text: &str) -> bool {
 /// at `font_size` pixels (the y tick labels are anchored at their end).
 pub(super) fn x_tick_labels(svg: &str, font_size: u32) -> Vec<&str> {
     let attributes = format!(
-        r#"dy="0.76em" text-anchor="middle" font-family="sans-serif" font-size="{font_size}""#
+        r#"dy="0.76em" text-anchor="middle" font-family="DejaVu Sans, sans-serif" font-size="{font_size}""#
     );
     text_elements(svg)
         .into_iter()

@@ -29,6 +29,13 @@ pub struct BarChart {
     pub categories: Vec<String>,
     /// The series; the first is drawn as bars.
     pub series: Vec<Series>,
+    /// A logarithmic y axis (powers of ten of percent), so that outcomes
+    /// a hundred or a million times rarer than the commonest still show;
+    /// else linear from 0.
+    pub log_y: bool,
+    /// A line under the title, e.g. `P(win) = 0.70 % [0.67, 0.74]`; empty
+    /// for none.
+    pub annotation: String,
 }
 
 /// One segment of every bar of a [`StackedBarChart`], e.g. "the dealer

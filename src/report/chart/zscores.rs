@@ -46,9 +46,20 @@ use crate::error::{Error, Result};
 pub fn render_z_scores_svg(plot: &ZScorePlot) -> Result<String> {
     validate(plot)?;
     let grid = layout(plot);
-    render_with((WIDTH, grid.height() as u32), &plot.title, |root| {
-        draw(root, plot, &grid)
-    })
+    let desc = format!(
+        "Per-outcome z-scores, {}, one panel each: {}.",
+        plot.y_label,
+        plot.panels
+            .iter()
+            .map(|p| p.title.as_str())
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
+    render_with(
+        (WIDTH, grid.height() as u32),
+        (&plot.title, &desc),
+        |root| draw(root, plot, &grid),
+    )
 }
 
 /// Refuses a critical value that is not finite and positive, a plot

@@ -71,7 +71,7 @@ const INPUT_FILE_VALUE: &str = "FILE.csv";
 /// Output file kinds and what writes them: report formats through `--out`
 /// (md csv json tex), the text of commands that print text (txt), and a
 /// bar chart drawn from the JSON output (svg). An `svg` output brings its
-/// PDF and PNG beside it ([`Spec::file_paths`]), converted from the SVG.
+/// PDF and PNG beside it ([`Spec::figure_copies`]), converted from the SVG.
 const OUTPUTS: [&str; 6] = ["md", "csv", "json", "tex", "txt", "svg"];
 
 /// The quick profile's trials when a spec does not give `quick-trials`:
@@ -1018,14 +1018,25 @@ impl Spec {
     /// verifies like any output.
     pub fn file_paths(&self, results: &Path) -> Vec<PathBuf> {
         let mut paths = self.output_paths(results);
-        if self.outputs.iter().any(|kind| kind == "svg") {
-            paths.extend(
-                FigureCopy::ALL
-                    .iter()
-                    .map(|copy| results.join(format!("{}.{}", self.name, copy.extension()))),
-            );
-        }
+        paths.extend(
+            self.figure_copies()
+                .iter()
+                .map(|copy| results.join(format!("{}.{}", self.name, copy.extension()))),
+        );
         paths
+    }
+
+    /// The copies of the spec's chart written beside its SVG: a PDF and a
+    /// PNG of a chart, none without an `svg` output, and none of a
+    /// blackjack strategy card (`strategy`), a table drawn as a picture
+    /// whose SVG the site shows: the 80 cards' PDF and PNG would add
+    /// about 31 MB to results/.
+    pub fn figure_copies(&self) -> &'static [FigureCopy] {
+        if self.outputs.iter().any(|kind| kind == "svg") && self.command != "strategy" {
+            &FigureCopy::ALL
+        } else {
+            &[]
+        }
     }
 
     /// The command line (without the program name) that makes the spec's

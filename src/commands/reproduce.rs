@@ -20,7 +20,6 @@ use crate::analysis::{
 };
 use crate::cli::Cli;
 use crate::error::{Error, Result};
-use crate::report::convert::FigureCopy;
 use crate::report::figures;
 
 /// Where specs live.
@@ -425,7 +424,7 @@ fn verdicts_as_expected(unexpected: &[String]) -> Result<()> {
 /// ([`figures::svg_for_report`]: bars for one distribution, stacked bars
 /// for the dealer's table, z-scores for a comparison); then, drawn here or
 /// by the command, converts it to the PDF and PNG written beside it
-/// ([`FigureCopy`]).
+/// ([`Spec::figure_copies`]).
 fn draw_chart(spec: &Spec, results: &Path) -> Result<()> {
     let outputs = spec.output_paths(results);
     let Some((_, svg_path)) = spec
@@ -452,7 +451,7 @@ fn draw_chart(spec: &Spec, results: &Path) -> Result<()> {
         path: spec.path.clone(),
         message: format!("outputs: svg: {e}"),
     };
-    for copy in FigureCopy::ALL {
+    for &copy in spec.figure_copies() {
         let bytes = copy.from_svg(&svg).map_err(refused)?;
         write_atomically(&svg_path.with_extension(copy.extension()), &bytes)?;
     }

@@ -176,32 +176,12 @@ impl Strategy {
         (usize::from(upcard) - 1) * self.stride + usize::from(composition)
     }
 
-    /// The same action at every spot (for tests of a wrong strategy).
+    /// The same action at every spot (for tests of a wrong strategy); a
+    /// hand of 21 or a bust stands after its first decision, as in every
+    /// strategy ([`Strategy::from_decisions`]).
     #[cfg(test)]
     fn always(action: Action, compositions: &Compositions) -> Strategy {
-        let stride = compositions.len() + 1;
-        let mut strategy = Strategy {
-            initial: vec![Some(action); N_VALUES * N_VALUES * N_VALUES],
-            split_hand: vec![Some(action); stride * N_VALUES],
-            later: vec![Some(action); stride * N_VALUES],
-            stride,
-        };
-        // Hands of 21 and busted hands stand, as in every strategy.
-        for (index, hand) in compositions.hands.iter().enumerate() {
-            if hand.total() >= 21 {
-                for upcard in 1..=N_VALUES as u8 {
-                    let at = strategy.at(index as u16, upcard);
-                    strategy.split_hand[at] = Some(Action::Stand);
-                    strategy.later[at] = Some(Action::Stand);
-                }
-            }
-        }
-        for upcard in 1..=N_VALUES as u8 {
-            let at = strategy.at(compositions.len() as u16, upcard);
-            strategy.split_hand[at] = Some(Action::Stand);
-            strategy.later[at] = Some(Action::Stand);
-        }
-        strategy
+        Strategy::from_decisions(compositions, |_, _, _| Some(action))
     }
 }
 

@@ -45,7 +45,9 @@ use toml::de::{DeTable, DeValue};
 use crate::cli::Cli;
 use crate::error::{Error, Result};
 use crate::games::registry;
+use crate::report::chart::FigureSize;
 use crate::report::convert::FigureCopy;
+use crate::report::figures::{FigureOptions, YScale};
 
 pub use index::results_index;
 pub use site::{
@@ -212,6 +214,11 @@ pub struct Spec {
     /// `also-shows`: families whose tables the family's web page shows
     /// after its own (the blackjack dealer's page shows the player's grid).
     pub also_shows: Vec<String>,
+    /// How the `svg` output (and its PDF and PNG) is drawn: `figure =
+    /// "screen" | "single" | "double"` (default screen) and `log-y = true
+    /// | false` (default: chosen by the values, see
+    /// [`crate::report::figures::YScale::Auto`]).
+    pub figure: FigureOptions,
 }
 
 /// What a table contributes to the front page's headline table.
@@ -242,7 +249,7 @@ pub enum HeadlineSource {
 }
 
 /// Top-level keys of a spec file.
-const KEYS: [&str; 13] = [
+const KEYS: [&str; 15] = [
     "description",
     "game",
     "command",
@@ -256,6 +263,8 @@ const KEYS: [&str; 13] = [
     "headline",
     "finding",
     "also-shows",
+    "figure",
+    "log-y",
 ];
 
 /// Keys of `[headline]`.
@@ -690,6 +699,42 @@ impl Spec {
                 ));
             }
         };
+        let size = match string("figure")? {
+            None => FigureSize::default(),
+            Some(name) => FigureSize::parse(&name).ok_or_else(|| {
+                bad(
+                    line("figure"),
+                    format!("figure = {name:?}: must be {}", FigureSize::NAMES),
+                )
+            })?,
+        };
+        let y_scale = match get("log-y") {
+            None => YScale::Auto,
+            Some(DeValue::Boolean(true)) => YScale::Log,
+            Some(DeValue::Boolean(false)) => YScale::Linear,
+            Some(other) => {
+                return Err(bad(
+                    line("log-y"),
+                    format!(
+                        "log-y: must be true or false (leave it out to let the values choose), not {}",
+                        other.type_str()
+                    ),
+                ));
+            }
+        };
+        let has_svg = outputs.iter().any(|o| o == "svg");
+        if !has_svg && (get("figure").is_some() || get("log-y").is_some()) {
+            let key = if get("figure").is_some() {
+                "figure"
+            } else {
+                "log-y"
+            };
+            return Err(bad(
+                line(key),
+                format!("{key}: says how the chart is drawn, but outputs list no \"svg\""),
+            ));
+        }
+        let figure = FigureOptions { size, y_scale };
         let verdicts = || {
             TableVerdict::ALL
                 .iter()
@@ -992,6 +1037,7 @@ impl Spec {
                 headline,
                 finding: finding.clone(),
                 also_shows: also_shows.clone(),
+                figure,
             })
             .collect())
     }
@@ -1055,7 +1101,15 @@ impl Spec {
         // draws its own.
         for (kind, path) in self.outputs.iter().zip(self.output_paths(results)) {
             match (kind.as_str(), self.draws_own_chart) {
-                ("svg", true) => args.push("--chart".into()),
+                ("svg", true) => {
+                    args.extend(["--figure".into(), self.figure.size.name().into()]);
+                    match self.figure.y_scale {
+                        YScale::Auto => {}
+                        YScale::Log => args.push("--log-y".into()),
+                        YScale::Linear => args.push("--linear-y".into()),
+                    }
+                    args.push("--chart".into());
+                }
                 ("svg", false) => continue,
                 _ => args.push("--out".into()),
             }
@@ -1238,6 +1292,46 @@ seed = 1
             small.args(Profile::Quick, Path::new("o")).join(" "),
             "klondike mc --draw 3 --passes 1 --trials 5000 --seed 1 --out o/k.md --out o/k.json"
         );
+    }
+
+    /// `figure` and `log-y` say how the chart is drawn: read into the
+    /// spec's figure options, refused with their line when they are not a
+    /// size or a boolean, or when there is no chart to draw.
+    #[test]
+    fn figure_and_log_y_set_how_the_chart_is_drawn() {
+        let with_svg = GOOD.replace(r#"["md", "json"]"#, r#"["md", "json", "svg"]"#);
+        assert_eq!(parse(&with_svg).unwrap().figure, FigureOptions::default());
+        let keys = "figure = \"single\"\nlog-y = false\n";
+        let spec = parse(&format!("{keys}{with_svg}")).unwrap();
+        assert_eq!(
+            spec.figure,
+            FigureOptions {
+                size: FigureSize::Single,
+                y_scale: YScale::Linear
+            }
+        );
+        let spec = parse(&format!("log-y = true\n{with_svg}")).unwrap();
+        assert_eq!(spec.figure.y_scale, YScale::Log);
+        for (keys, text, expected) in [
+            (
+                "figure = \"triple\"\n",
+                &with_svg,
+                "line 1: figure = \"triple\": must be screen, single or double",
+            ),
+            (
+                "log-y = \"yes\"\n",
+                &with_svg,
+                "line 1: log-y: must be true or false",
+            ),
+            (
+                "figure = \"double\"\n",
+                &GOOD.to_string(),
+                "line 1: figure: says how the chart is drawn, but outputs list no \"svg\"",
+            ),
+        ] {
+            let message = parse(&format!("{keys}{text}")).unwrap_err().to_string();
+            assert!(message.contains(expected), "{message}");
+        }
     }
 
     const COMPARISON: &str = r#"description = "the quiz's simulated table"

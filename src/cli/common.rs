@@ -9,10 +9,13 @@ use std::time::Duration;
 use clap::Args;
 
 use super::values::{
-    parse_count, parse_digits, parse_half_width, parse_level, parse_seconds, parse_seed,
+    parse_count, parse_digits, parse_figure_size, parse_half_width, parse_level, parse_seconds,
+    parse_seed,
 };
 use crate::engine::Shard;
 use crate::error::{Error, Result};
+use crate::report::chart::FigureSize;
+use crate::report::figures::{FigureOptions, YScale};
 
 /// The help heading of the options that cut, save, resume and stop long
 /// runs: they belong to how a run is carried out, not to what it computes
@@ -126,9 +129,9 @@ pub struct LevelArgs {
 /// Where and how results are written.
 #[derive(Debug, Args)]
 pub struct OutputArgs {
-    /// Output format: table, md, csv, json, latex or svg (the chart).
-    /// Default: from --out's extension (.md .csv .json .tex, .txt for the
-    /// table, .svg for the chart), else table.
+    /// Output format: table, md, csv, json, latex, or the chart as svg,
+    /// pdf or png. Default: from --out's extension (.md .csv .json .tex,
+    /// .txt for the table, .svg .pdf .png for the chart), else table.
     #[arg(long, value_name = "FORMAT", help_heading = "Output")]
     pub format: Option<String>,
 
@@ -146,6 +149,45 @@ pub struct OutputArgs {
     /// rare outcome as zero).
     #[arg(long, value_name = "N", help_heading = "Output", value_parser = parse_digits)]
     pub digits: Option<usize>,
+
+    /// The chart's size: screen (900 px wide, for pages and slides),
+    /// single (a journal's column, 3.5 in wide) or double (a page, 7 in);
+    /// in print, text sets at 8-9 pt. Strategy cards keep their one size.
+    #[arg(
+        long,
+        value_name = "SIZE",
+        help_heading = "Output",
+        default_value = "screen",
+        value_parser = parse_figure_size
+    )]
+    pub figure: FigureSize,
+
+    /// A logarithmic y axis for the chart's bars (one distribution, or
+    /// each panel of several). Default: log where the smallest non-zero
+    /// outcome is under 1 % of the largest, so that rare outcomes show,
+    /// else linear. Stacked bars, z-scores and means stay linear.
+    #[arg(long, help_heading = "Output", conflicts_with = "linear_y")]
+    pub log_y: bool,
+
+    /// A linear y axis for the chart's bars, from 0, even where rare
+    /// outcomes then make no visible bar.
+    #[arg(long, help_heading = "Output")]
+    pub linear_y: bool,
+}
+
+impl OutputArgs {
+    /// How the chart is drawn: `--figure`, and `--log-y` or `--linear-y`
+    /// (neither: chosen by the values).
+    pub fn figure_options(&self) -> FigureOptions {
+        FigureOptions {
+            size: self.figure,
+            y_scale: match (self.log_y, self.linear_y) {
+                (true, _) => YScale::Log,
+                (_, true) => YScale::Linear,
+                _ => YScale::Auto,
+            },
+        }
+    }
 }
 
 /// Which exact enumerator a game's `exact` runs (`--engine`).

@@ -20,6 +20,7 @@ use crate::games::blackjack::{
     parse_value, upcard_distributions, upcard_key, value_name,
 };
 use crate::report::eor::render_removal_effects;
+use crate::report::figures::thousands;
 use crate::report::headline::{Headline, HeadlineFigure};
 use crate::report::{Method, Report, ReportDistribution, comparison};
 
@@ -214,7 +215,12 @@ fn rules_title(params: &DealerParams) -> String {
         Soft17::Stand => "S17",
         Soft17::Hit => "H17",
     };
-    let mut title = format!("blackjack dealer, {} deck(s), {soft17}", params.decks);
+    let decks = match params.decks {
+        Decks::Finite(1) => "1 deck".to_string(),
+        Decks::Finite(n) => format!("{n} decks"),
+        Decks::Infinite => "infinite decks".to_string(),
+    };
+    let mut title = format!("Blackjack dealer, {decks}, {soft17}");
     if params.scoring != Scoring::Correct {
         title.push_str(&format!(", {} scoring", params.scoring.name()));
     }
@@ -241,8 +247,9 @@ fn compare_monte_carlo(
     let (_, simulated) = monte_carlo_counts(&params, n_trials, seed, context)?;
     let agreements = compare::goodness_of_fit_all(&exact, &simulated, level)?;
     let title = format!(
-        "{}: Monte Carlo ({n_trials} hands per upcard, seed {seed}) vs exact",
-        rules_title(&params)
+        "{}: Monte Carlo ({} hands per upcard, seed {seed}) vs exact",
+        rules_title(&params),
+        thousands(n_trials)
     );
     outputs.emit_agreements(&title, &agreements, context)
 }
@@ -286,7 +293,7 @@ fn compare_published(
             check.inconsistent.len(),
             check.cells(),
             rules_title(&params)
-                .trim_start_matches("blackjack dealer, ")
+                .trim_start_matches("Blackjack dealer, ")
         ));
     }
     outputs.emit(context, |format, options| {

@@ -27,7 +27,7 @@ use crate::games::idiots_delight::{
     EXACT_MAX_CARDS, ExactCost, IdiotsDelight, IdiotsDelightSimulation, SAS_PAPER_COUNTS,
 };
 use crate::report::chart::{self, BarChart, Series};
-use crate::report::figures::thousands;
+use crate::report::figures::{FigureOptions, thousands};
 use crate::report::headline::{Headline, HeadlineFigure};
 use crate::report::power::render_power;
 use crate::report::{Method, Report, ReportDistribution};
@@ -104,7 +104,7 @@ fn run_command(command: IdiotsDelightCommand, context: &Context) -> Result<()> {
                         game, &shuffles, &source, n_trials, seed, level, context,
                     )?;
                     if let Some(path) = &chart {
-                        let svg = chart_svg(&comparison)?;
+                        let svg = chart_svg(&comparison, output.figure_options())?;
                         emit(&svg, Some(path), context)?;
                     }
                     (comparison.title, comparison.agreements)
@@ -537,7 +537,7 @@ fn compare_published(
 
 /// The chart of a published comparison: the first run as bars with 95%
 /// Wilson intervals, the published table and the other runs as markers.
-fn chart_svg(comparison: &PublishedComparison) -> Result<String> {
+fn chart_svg(comparison: &PublishedComparison, figure: FigureOptions) -> Result<String> {
     let series_of = |name: String, counts: &CountDistribution, intervals: bool| Series {
         name,
         values: counts.proportions(),
@@ -570,13 +570,16 @@ fn chart_svg(comparison: &PublishedComparison) -> Result<String> {
     for (shuffle, counts) in runs {
         series.push(series_of(run_name(*shuffle, counts), counts, false));
     }
+    let values: Vec<f64> = series.iter().flat_map(|s| s.values.clone()).collect();
     chart::render_svg(&BarChart {
-        title: "Idiot's Delight, 52 cards: distribution of cards left".into(),
+        title: "Idiot's Delight: cards left".into(),
+        caption: "52 cards; the published table beside deckodds' shuffles".into(),
+        size: figure.size,
         x_label: "cards left".into(),
         y_label: "percent of games".into(),
         categories: published.outcomes.clone(),
         series,
-        log_y: false,
+        log_y: figure.y_scale.is_log(&values),
         annotation: String::new(),
     })
 }

@@ -17,7 +17,9 @@ use crate::cli::{Cli, Command, OutputArgs};
 use crate::compare::{Agreement, OverallVerdict};
 use crate::engine::{ArrangementCounts, Shard};
 use crate::error::{Error, Result};
+use crate::report::convert::FigureCopy;
 use crate::report::distributions::render_with_headline;
+use crate::report::figures::FigureOptions;
 use crate::report::headline::Headline;
 use crate::report::{Format, RenderOptions, Report, RunBlocks, comparison};
 
@@ -207,7 +209,7 @@ pub(super) fn check_files(cli: &Cli) -> Result<()> {
                 Destination::Stdout => ("--format", output.format.clone().unwrap_or_default()),
             };
             match (writes, rendering) {
-                (Writes::NoChart(command), Rendering::Chart) => {
+                (Writes::NoChart(command), Rendering::Chart(_)) => {
                     return Err(Error::invalid(
                         option,
                         value,
@@ -262,25 +264,39 @@ enum Rendering {
     /// latex).
     Text(Format),
     /// The chart of the result: SVG drawn from its JSON by
-    /// [`crate::report::figures::svg_for_report`], as `reproduce` draws it.
-    Chart,
+    /// [`crate::report::figures::svg_for_report`], as `reproduce` draws
+    /// it, or that SVG converted (`None`: the SVG itself).
+    Chart(Option<FigureCopy>),
 }
 
 /// The file extensions `--out` knows, for errors.
-const EXTENSIONS: &str = ".md .csv .json .tex .txt (the terminal table) or .svg (the chart)";
+const EXTENSIONS: &str =
+    ".md .csv .json .tex .txt (the terminal table) or .svg .pdf .png (the chart)";
 
 impl Rendering {
+    /// The chart in the file type `name`s (`svg`, `pdf`, `png`), if it
+    /// names one.
+    fn chart(name: &str) -> Option<Rendering> {
+        match name {
+            "svg" => Some(Rendering::Chart(None)),
+            _ => FigureCopy::ALL
+                .into_iter()
+                .find(|copy| copy.extension() == name)
+                .map(|copy| Rendering::Chart(Some(copy))),
+        }
+    }
+
     /// The rendering `--format` names: a format of [`Format::parse`], or
-    /// `svg`.
+    /// the chart as `svg`, `pdf` or `png`.
     fn parse(text: &str) -> Result<Rendering> {
-        if text == "svg" {
-            return Ok(Rendering::Chart);
+        if let Some(chart) = Rendering::chart(text) {
+            return Ok(chart);
         }
         Format::parse(text).map(Rendering::Text).map_err(|_| {
             Error::invalid(
                 "--format",
                 text,
-                format!("must be one of {}, svg", Format::NAMES),
+                format!("must be one of {}, svg, pdf, png", Format::NAMES),
             )
         })
     }
@@ -297,7 +313,9 @@ impl Rendering {
             Some("json") => Format::Json,
             Some("tex") => Format::Latex,
             Some("txt") => Format::Table,
-            Some("svg") => return Ok(Rendering::Chart),
+            Some(chart @ ("svg" | "pdf" | "png")) => {
+                return Ok(Rendering::chart(chart).unwrap_or(Rendering::Chart(None)));
+            }
             other => {
                 let what = match other {
                     Some(other) => format!("unknown extension .{other}"),
@@ -319,6 +337,8 @@ impl Rendering {
 pub(super) struct Outputs {
     targets: Vec<(Destination, Rendering)>,
     options: RenderOptions,
+    /// How the chart is drawn (`--figure`, `--log-y`).
+    figure: FigureOptions,
 }
 
 /// The outputs an [`OutputArgs`] asks for.
@@ -360,6 +380,7 @@ pub(super) fn output_format(output: &OutputArgs, default_digits: usize) -> Resul
             percent_decimals,
             ..RenderOptions::default()
         },
+        figure: output.figure_options(),
     })
 }
 
@@ -429,15 +450,18 @@ impl Outputs {
         };
         let mut rendered = Vec::with_capacity(self.targets.len());
         for (destination, rendering) in &self.targets {
-            let text = match rendering {
-                Rendering::Text(Format::Json) => render(Format::Json, &json_options),
-                Rendering::Text(format) => render(*format, &options),
-                Rendering::Chart => chart(&render(Format::Json, &options), destination)?,
+            let bytes = match rendering {
+                Rendering::Text(Format::Json) => render(Format::Json, &json_options).into_bytes(),
+                Rendering::Text(format) => render(*format, &options).into_bytes(),
+                Rendering::Chart(copy) => {
+                    let json = render(Format::Json, &options);
+                    chart(&json, self.figure, *copy, destination)?
+                }
             };
-            rendered.push((destination, text));
+            rendered.push((destination, bytes));
         }
-        for (destination, text) in rendered {
-            write_to(destination, text.as_bytes(), context)?;
+        for (destination, bytes) in rendered {
+            write_to(destination, &bytes, context)?;
         }
         Ok(())
     }
@@ -472,19 +496,36 @@ impl Outputs {
     }
 }
 
-/// The chart of a report's JSON, for `destination`.
-fn chart(json: &str, destination: &Destination) -> Result<String> {
+/// The chart of a report's JSON drawn as `figure` says, as SVG or
+/// converted to `copy`, for `destination`.
+fn chart(
+    json: &str,
+    figure: FigureOptions,
+    copy: Option<FigureCopy>,
+    destination: &Destination,
+) -> Result<Vec<u8>> {
     let report: serde_json::Value = serde_json::from_str(json).map_err(|e| Error::Io {
         path: PathBuf::from("<report>"),
         source: std::io::Error::other(e),
     })?;
-    crate::report::figures::svg_for_report(&report).map_err(|e| {
+    let refused = |e: Error, what: &str| {
         let (option, value) = match destination {
-            Destination::Stdout => ("--format", "svg".to_string()),
+            Destination::Stdout => (
+                "--format",
+                copy.map_or("svg", FigureCopy::extension).to_string(),
+            ),
             Destination::File(path) => ("--out", path.display().to_string()),
         };
-        Error::invalid(option, value, format!("this report has no chart: {e}"))
-    })
+        Error::invalid(option, value, format!("{what}: {e}"))
+    };
+    let svg = crate::report::figures::svg_for_report(&report, figure)
+        .map_err(|e| refused(e, "this report has no chart"))?;
+    match copy {
+        None => Ok(svg.into_bytes()),
+        Some(copy) => copy
+            .from_svg(&svg)
+            .map_err(|e| refused(e, "the chart cannot be converted")),
+    }
 }
 
 /// Writes `text` to `path` (`-`, or no path: standard output).

@@ -36,6 +36,7 @@ use crate::games::prisoners_patience::{
     EXACT_MAX_CARDS, Move, Observer, PrisonersParams, PrisonersPatience, PrisonersSimulation,
     StackMove, Table,
 };
+use crate::report::figures::thousands;
 use crate::report::headline::Headline;
 use crate::report::{Method, Report, ReportDistribution};
 
@@ -410,8 +411,9 @@ fn compare_exact(
     );
     let agreement = compare::goodness_of_fit(&exact, &sampled, level)?;
     let title = format!(
-        "Prisoner's patience {}: Monte Carlo ({n_trials} games, seed {seed}) vs exact",
-        game.params()
+        "Prisoner's patience {}: Monte Carlo ({} games, seed {seed}) vs exact",
+        game.params(),
+        thousands(n_trials)
     );
     Ok((title, vec![agreement]))
 }

@@ -440,10 +440,11 @@ fn draw_chart(spec: &Spec, results: &Path) -> Result<()> {
     } else {
         let json_path = json_output(spec, &outputs).unwrap_or_default();
         let report = parse_json(&json_path)?;
-        let svg = figures::svg_for_report(&report).map_err(|e| Error::BadInputFile {
-            path: spec.path.clone(),
-            message: format!("outputs: svg: {e}"),
-        })?;
+        let svg =
+            figures::svg_for_report(&report, spec.figure).map_err(|e| Error::BadInputFile {
+                path: spec.path.clone(),
+                message: format!("outputs: svg: {e}"),
+            })?;
         write_atomically(svg_path, svg.as_bytes())?;
         svg
     };

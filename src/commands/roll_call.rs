@@ -485,8 +485,9 @@ fn compare_exact(
     let sampled = game.count_distributions(&counts, Some(lengths));
     let agreements = compare::goodness_of_fit_all(&exact, &sampled, level)?;
     let title = format!(
-        "Roll-Call {}: Monte Carlo ({n_trials} games, seed {seed}) vs exact",
-        game.params()
+        "Roll-Call {}: Monte Carlo ({} games, seed {seed}) vs exact",
+        game.params(),
+        thousands(n_trials)
     );
     Ok((title, agreements))
 }

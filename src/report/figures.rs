@@ -9,8 +9,8 @@
 use serde_json::Value;
 
 use super::chart::{
-    self, BarChart, BarPanel, CriticalValue, Frequencies, MeanChart, PanelChart, ReferenceLine,
-    Segment, Series, StackedBarChart, ZPanel, ZPoint, ZScorePlot,
+    self, BarChart, BarPanel, CriticalValue, FigureSize, Frequencies, MeanChart, PanelChart,
+    ReferenceLine, Segment, Series, StackedBarChart, ZPanel, ZPoint, ZScorePlot,
 };
 use super::strategy_chart;
 use crate::error::{Error, Result};
@@ -29,6 +29,48 @@ const DRAWABLE: &str = "svg draws a report with one distribution (as bars), \
                         (as a z-score plot), a blackjack strategy chart (as a strategy card), \
                         or a blackjack-table report with values by true count \
                         (as means with their intervals)";
+
+/// How a chart is drawn, beside what it shows: its size and the y axis
+/// of its bars. The default is what `reproduce` draws for results/.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FigureOptions {
+    /// For the screen, or at a journal's column width.
+    pub size: FigureSize,
+    /// The y axis of probabilities drawn as bars.
+    pub y_scale: YScale,
+}
+
+/// The y axis of probabilities drawn as bars: a one-distribution bar
+/// chart, and each panel of small multiples. (Stacked bars always reach
+/// 100 %, and z-scores and means may be negative: their axes are linear
+/// whatever this says.)
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum YScale {
+    /// Logarithmic when the smallest non-zero value is under
+    /// [`LOG_Y_BELOW`] of the largest, so that it would be an empty bar
+    /// on a linear axis; else linear.
+    #[default]
+    Auto,
+    /// Logarithmic (powers of ten of percent).
+    Log,
+    /// Linear from 0.
+    Linear,
+}
+
+impl YScale {
+    /// Whether bars of `values` go on a log axis.
+    pub fn is_log(self, values: &[f64]) -> bool {
+        match self {
+            YScale::Log => true,
+            YScale::Linear => false,
+            YScale::Auto => {
+                let smallest = values.iter().copied().filter(|&v| v > 0.0);
+                let largest = values.iter().copied().fold(0.0, f64::max);
+                smallest.fold(f64::INFINITY, f64::min) < LOG_Y_BELOW * largest
+            }
+        }
+    }
+}
 
 /// Draws the chart for a report's JSON, chosen by its shape:
 ///
@@ -63,15 +105,15 @@ const DRAWABLE: &str = "svg draws a report with one distribution (as bars), \
 /// Errors: any other shape (the message says which shapes can be drawn), a
 /// comparison without any z-score, or values the chart refuses (see
 /// [`chart::render_svg`] and its siblings).
-pub fn svg_for_report(report: &Value) -> Result<String> {
+pub fn svg_for_report(report: &Value, options: FigureOptions) -> Result<String> {
     if let Some(rows) = true_count_rows(report) {
-        return means_svg(report, rows);
+        return means_svg(report, rows, options);
     }
     if strategy_chart::is_chart_json(report) {
         return strategy_chart::svg_from_chart_json(report);
     }
     if report.get("comparison").is_some() {
-        return z_scores_svg(report);
+        return z_scores_svg(report, options);
     }
     let distributions = report["distributions"]
         .as_array()
@@ -79,14 +121,14 @@ pub fn svg_for_report(report: &Value) -> Result<String> {
         .unwrap_or_default();
     let game = report["game"].as_str().unwrap_or_default();
     match distributions.as_slice() {
-        [distribution] => bar_chart_svg(report, distribution),
+        [distribution] => bar_chart_svg(report, distribution, options),
         [_, _, ..]
             if registry::by_report_name(game).is_some_and(|entry| entry.stacks_upcards)
                 && distributions.iter().all(|d| upcard(d).is_some()) =>
         {
-            stacked_svg(report, &distributions)
+            stacked_svg(report, &distributions, options)
         }
-        [_, _, ..] => panels_svg(report, &distributions),
+        [_, _, ..] => panels_svg(report, &distributions, options),
         [] => Err(Error::invalid(
             "report",
             format!(
@@ -102,10 +144,9 @@ pub fn svg_for_report(report: &Value) -> Result<String> {
 // ---------------------------------------------------------------------------
 // One distribution: bars.
 
-/// The bar chart of a report's only distribution. Its output must stay
-/// byte-identical to the charts committed in `results/`, which were drawn
-/// by this code when it lived in `commands::reproduce`.
-fn bar_chart_svg(report: &Value, distribution: &Value) -> Result<String> {
+/// The bar chart of a report's only distribution: titled by the game and
+/// what is counted, the parameters in the caption, the win annotated.
+fn bar_chart_svg(report: &Value, distribution: &Value, options: FigureOptions) -> Result<String> {
     let outcomes = distribution["outcomes"]
         .as_array()
         .cloned()
@@ -123,17 +164,6 @@ fn bar_chart_svg(report: &Value, distribution: &Value) -> Result<String> {
         .as_str()
         .unwrap_or_default()
         .replace('-', " ");
-    let params: Vec<String> = report["params"]
-        .as_object()
-        .into_iter()
-        .flatten()
-        .map(|(name, value)| {
-            format!(
-                "{name} {}",
-                value.as_str().map_or(value.to_string(), str::to_string)
-            )
-        })
-        .collect();
     let series_name = match report["trials"].as_u64() {
         Some(trials) => format!(
             "deckodds, {} games (seed {}), with 95% intervals",
@@ -142,16 +172,14 @@ fn bar_chart_svg(report: &Value, distribution: &Value) -> Result<String> {
         ),
         None => "deckodds, exact".to_string(),
     };
-    let smallest = values.iter().copied().filter(|&v| v > 0.0);
-    let largest = values.iter().copied().fold(0.0, f64::max);
-    let log_y = smallest.fold(f64::INFINITY, f64::min) < LOG_Y_BELOW * largest;
     let chart = BarChart {
         title: format!(
-            "{}: {key} ({})",
+            "{}: {key}",
             game_name(report["game"].as_str().unwrap_or_default()),
-            params.join(", ")
         ),
-        log_y,
+        caption: params_text(report),
+        size: options.size,
+        log_y: options.y_scale.is_log(&values),
         annotation: win_annotation(report, &outcomes),
         x_label: key,
         y_label: "percent of games".into(),
@@ -230,7 +258,7 @@ fn true_count_rows(report: &Value) -> Option<&[Value]> {
 /// mean of all rounds as the reference line, and each row's share of the
 /// rounds as bars underneath. A row's `mean` and `ci95` are `null` when it
 /// has too few rounds: it keeps its place without a point.
-fn means_svg(report: &Value, rows: &[Value]) -> Result<String> {
+fn means_svg(report: &Value, rows: &[Value], options: FigureOptions) -> Result<String> {
     let mut categories = Vec::with_capacity(rows.len());
     let mut means = Vec::with_capacity(rows.len());
     let mut intervals = Vec::with_capacity(rows.len());
@@ -290,13 +318,19 @@ fn means_svg(report: &Value, rows: &[Value]) -> Result<String> {
     });
 
     let count = report["params"]["count"].as_str();
-    let title = match report["title"].as_str() {
-        Some(title) if !title.is_empty() => title.to_string(),
+    // A title given by the report is its own; else the count is named in
+    // the title, the other parameters and the method in the caption.
+    let (title, caption) = match report["title"].as_str() {
+        Some(title) if !title.is_empty() => split_title(title),
         _ => {
-            // The count is named first; the other parameters after it.
             let mut params = report["params"].clone();
             if let Some(params) = params.as_object_mut() {
                 params.remove("count");
+                // A named system's tags are its name's; only custom tags
+                // need spelling out.
+                if count.is_some_and(|count| count != "custom") {
+                    params.remove("count_tags");
+                }
             }
             let how = match report["rounds"].as_u64() {
                 Some(rounds) => format!(
@@ -314,16 +348,14 @@ fn means_svg(report: &Value, rows: &[Value]) -> Result<String> {
                 Some(count) => format!("Value per round by true count, {count}"),
                 None => "Value per round by true count".to_string(),
             };
-            if details.is_empty() {
-                name
-            } else {
-                format!("{name} ({})", details.join("; "))
-            }
+            (name, details.join("; "))
         }
     };
 
     let chart = MeanChart {
         title,
+        caption,
+        size: options.size,
         x_label: "true count (running count per deck left to deal, rounded down)".to_string(),
         y_label: "value per round (% of the bet)".to_string(),
         categories,
@@ -351,7 +383,7 @@ fn pair(value: &Value) -> Option<(f64, f64)> {
 
 /// One panel of bars per distribution, under a title naming the game, its
 /// parameters and how the numbers were found.
-fn panels_svg(report: &Value, distributions: &[Value]) -> Result<String> {
+fn panels_svg(report: &Value, distributions: &[Value], options: FigureOptions) -> Result<String> {
     let game = report["game"].as_str().unwrap_or_default();
     let panels = distributions
         .iter()
@@ -385,6 +417,7 @@ fn panels_svg(report: &Value, distributions: &[Value]) -> Result<String> {
                 .collect();
             Ok(BarPanel {
                 title: heading(game, key),
+                log_y: options.y_scale.is_log(&values),
                 categories: outcomes.iter().map(label).collect(),
                 values,
                 intervals,
@@ -404,11 +437,13 @@ fn panels_svg(report: &Value, distributions: &[Value]) -> Result<String> {
     };
     let params = params_text(report);
     let chart = PanelChart {
-        title: if params.is_empty() {
-            format!("{} ({how})", game_name(game))
+        title: game_name(game).to_string(),
+        caption: if params.is_empty() {
+            how
         } else {
-            format!("{} ({params}; {how})", game_name(game))
+            format!("{params}; {how}")
         },
+        size: options.size,
         y_label: "percent of games".to_string(),
         bars_name,
         panels,
@@ -444,7 +479,7 @@ fn upcard(distribution: &Value) -> Option<&str> {
 
 /// The stacked bars of a blackjack dealer's table: one bar per upcard, one
 /// segment per outcome, in the outcome order of the first distribution.
-fn stacked_svg(report: &Value, distributions: &[Value]) -> Result<String> {
+fn stacked_svg(report: &Value, distributions: &[Value], options: FigureOptions) -> Result<String> {
     let outcome_labels = |d: &Value| -> Vec<String> {
         d["outcomes"]
             .as_array()
@@ -504,10 +539,11 @@ fn stacked_svg(report: &Value, distributions: &[Value]) -> Result<String> {
     };
     let chart = StackedBarChart {
         title: format!(
-            "{}: final hand by upcard ({}; {how})",
+            "{}: final hand by upcard",
             game_name(report["game"].as_str().unwrap_or_default()),
-            params_text(report)
         ),
+        caption: format!("{}; {how}", params_text(report)),
+        size: options.size,
         x_label: "dealer's upcard".to_string(),
         y_label: "percent of hands".to_string(),
         categories,
@@ -532,10 +568,27 @@ fn params_text(report: &Value) -> String {
                 let items: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
                 format!("{name} {}", items.join("/"))
             }
+            // Counts read with thousands separators: `shoe_cards 312`,
+            // `hands 1,000,000`.
+            Value::Number(number) => match number.as_u64() {
+                Some(count) => format!("{name} {}", thousands(count)),
+                None => format!("{name} {number}"),
+            },
             other => format!("{name} {other}"),
         })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// A title given whole (a comparison's, say `Roll-Call 4 ranks x 2
+/// copies: Monte Carlo (1,000,000 games, seed 1) vs exact`) as the chart's
+/// title and caption: what is compared before the first `": "`, how after
+/// it; all title when it has none.
+fn split_title(title: &str) -> (String, String) {
+    match title.split_once(": ") {
+        Some((what, how)) => (what.to_string(), how.to_string()),
+        None => (title.to_string(), String::new()),
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -543,7 +596,7 @@ fn params_text(report: &Value) -> String {
 
 /// The z-score plot of a comparison's JSON (agreement tests, or the check
 /// of a published table).
-fn z_scores_svg(report: &Value) -> Result<String> {
+fn z_scores_svg(report: &Value, options: FigureOptions) -> Result<String> {
     let rows = report["rows"].as_array().cloned().unwrap_or_default();
     let kind = report["comparison"].as_str().unwrap_or("mixed");
     let panels: Vec<ZPanel> = rows
@@ -596,8 +649,11 @@ fn z_scores_svg(report: &Value) -> Result<String> {
         }),
         _ => None,
     };
+    let (title, caption) = split_title(report["title"].as_str().unwrap_or_default());
     let plot = ZScorePlot {
-        title: report["title"].as_str().unwrap_or_default().to_string(),
+        title,
+        caption,
+        size: options.size,
         x_label: "outcome".to_string(),
         y_label: y_label.to_string(),
         critical,
@@ -746,7 +802,7 @@ mod tests {
         // Idiot's Delight's win is 0 cards left (about 0.70 %), the 52
         // cards' tail far under 1 % of the mode.
         let value = report("idiots-delight-52-uniform.json");
-        let svg = svg_for_report(&value).unwrap();
+        let svg = svg_for_report(&value, FigureOptions::default()).unwrap();
         let shown = texts(&svg);
         let win = shown
             .iter()
@@ -760,7 +816,7 @@ mod tests {
         let exact = json!({"game": "klondike", "params": {},
             "distributions": [{"key": "foundation-cards", "outcomes": [
                 {"outcome": "0", "value": 0.5}, {"outcome": "52", "value": 0.5}]}]});
-        let shown_svg = svg_for_report(&exact).unwrap();
+        let shown_svg = svg_for_report(&exact, FigureOptions::default()).unwrap();
         let shown = texts(&shown_svg);
         assert!(shown.contains(&"P(win) = 50.0 % (exact)"), "{shown:?}");
         // Even outcomes: linear.
@@ -769,7 +825,7 @@ mod tests {
         // A game without one win outcome gets no annotation.
         let mut other = exact.clone();
         other["game"] = json!("roll-call");
-        let shown_svg = svg_for_report(&other).unwrap();
+        let shown_svg = svg_for_report(&other, FigureOptions::default()).unwrap();
         assert!(!texts(&shown_svg).iter().any(|t| t.starts_with("P(win)")));
     }
 
@@ -788,14 +844,11 @@ mod tests {
         for svg_name in names {
             let json_name = svg_name.replace(".svg", ".json");
             let json_path = format!("{directory}/{json_name}");
-            // The SAS comparison's chart is drawn by the command itself
-            // (`--chart`), from counts its JSON does not carry.
-            if !std::path::Path::new(&json_path).exists()
-                || svg_name == "idiots-delight-52-vs-sas.svg"
-            {
+            // A chart is drawn from the table's JSON (strategy cards too).
+            if !std::path::Path::new(&json_path).exists() {
                 continue;
             }
-            let drawn = svg_for_report(&report(&json_name)).unwrap();
+            let drawn = svg_for_report(&report(&json_name), FigureOptions::default()).unwrap();
             assert!(drawn == results(&svg_name), "{svg_name} differs");
             checked += 1;
         }
@@ -805,7 +858,7 @@ mod tests {
     #[test]
     fn the_dealer_table_is_stacked() {
         let value = report("blackjack-dealer-2-decks-s17.json");
-        let svg = svg_for_report(&value).unwrap();
+        let svg = svg_for_report(&value, FigureOptions::default()).unwrap();
         let shown = texts(&svg);
         for text in [
             "bust",
@@ -814,21 +867,24 @@ mod tests {
             "natural",
             "dealer&apos;s upcard",
             "percent of hands",
-            // The title, wrapped.
-            "Blackjack dealer: final hand by upcard (decks 2,",
-            "soft17 stand, scoring correct, peek false; exact)",
+            // The title in words, the parameters in the caption.
+            "Blackjack dealer: final hand by upcard",
+            "decks 2, soft17 stand, scoring correct, peek false; exact",
         ] {
             assert!(shown.contains(&text), "{text} in {shown:?}");
         }
         // Upcard 2 busts 35.33% of the time.
         assert!(shown.contains(&"35.3"), "{shown:?}");
-        assert_eq!(svg, svg_for_report(&value).unwrap());
+        assert_eq!(
+            svg,
+            svg_for_report(&value, FigureOptions::default()).unwrap()
+        );
     }
 
     #[test]
     fn comparisons_are_z_score_plots() {
         let value = report("roll-call-52-same-vs-reversed.json");
-        let svg = svg_for_report(&value).unwrap();
+        let svg = svg_for_report(&value, FigureOptions::default()).unwrap();
         let shown = texts(&svg);
         assert!(shown.contains(&"z = (first - second) / standard error"));
         // One panel per compared distribution.
@@ -840,7 +896,7 @@ mod tests {
         );
 
         let value = report("roll-call-52-first-pass-vs-exact.json");
-        let svg = svg_for_report(&value).unwrap();
+        let svg = svg_for_report(&value, FigureOptions::default()).unwrap();
         let shown = texts(&svg);
         assert!(shown.contains(&"z = (observed - expected) / standard error"));
         assert!(
@@ -868,7 +924,7 @@ mod tests {
                 {"label": "A", "key": "upcard=A", "cells": [{"outcome": "bust", "z": null}]},
             ],
         });
-        let svg = svg_for_report(&value).unwrap();
+        let svg = svg_for_report(&value, FigureOptions::default()).unwrap();
         let shown = texts(&svg);
         for text in [
             "upcard=10 (row K): χ² = 9.50, df 2, p = 0.00865",
@@ -884,10 +940,149 @@ mod tests {
         assert_eq!(svg.matches(r##"fill="#0072B2""##).count(), 3, "{svg}"); // and the legend's
     }
 
+    /// The printed size in points of every text of `svg`, from its width in
+    /// inches and its view box (a chart for print).
+    fn printed_text_points(svg: &str) -> Vec<f64> {
+        let head = &svg[..svg.find('>').unwrap()];
+        let value = |name: &str| {
+            let (_, rest) = head.split_once(&format!(" {name}=\"")).unwrap();
+            rest.split_once('"').unwrap().0.to_string()
+        };
+        let inches: f64 = value("width").strip_suffix("in").unwrap().parse().unwrap();
+        let units: f64 = value("viewBox").split(' ').nth(2).unwrap().parse().unwrap();
+        let points_per_unit = inches * 72.0 / units;
+        svg.split(" font-size=\"")
+            .skip(1)
+            .map(|rest| rest.split_once('"').unwrap().0.parse::<f64>().unwrap() * points_per_unit)
+            .collect()
+    }
+
+    #[test]
+    fn print_sizes_are_inches_wide_with_text_at_8_to_9_points() {
+        let charts = [
+            "idiots-delight-52-uniform.json",
+            "klondike-52.json",
+            "roll-call-52-continuous-same.json",
+            "blackjack-dealer-2-decks-s17.json",
+            "blackjack-dealer-2-decks-s17-mc-vs-exact.json",
+            "idiots-delight-52-vs-sas.json",
+            "blackjack-table-6-decks-hi-lo.json",
+        ];
+        for name in charts {
+            let value = report(name);
+            for (size, inches) in [(FigureSize::Single, "3.5in"), (FigureSize::Double, "7in")] {
+                let options = FigureOptions {
+                    size,
+                    ..FigureOptions::default()
+                };
+                let svg = svg_for_report(&value, options).unwrap();
+                assert!(
+                    svg.starts_with(&format!("<svg width=\"{inches}\" height=\"")),
+                    "{name}: {}",
+                    &svg[..100]
+                );
+                assert!(
+                    svg.contains(&format!("viewBox=\"0 0 {} ", size.width())),
+                    "{name}"
+                );
+                // Tick labels and legends (the bulk of the text) print at 8
+                // to 9.5 points; titles larger; nothing under 6.
+                let points = printed_text_points(&svg);
+                let body = points
+                    .iter()
+                    .filter(|&&p| (7.99..=9.5).contains(&p))
+                    .count();
+                assert!(
+                    body * 10 >= points.len() * 7,
+                    "{name} {size:?}: {body} of {} texts at 8-9.5 pt: {points:?}",
+                    points.len()
+                );
+                assert!(
+                    points.iter().all(|&p| p >= 6.0),
+                    "{name} {size:?}: {points:?}"
+                );
+                // The PDF is that wide, in points.
+                let pdf = crate::report::convert::svg_to_pdf(&svg).unwrap();
+                let wide = if size == FigureSize::Single {
+                    "252"
+                } else {
+                    "504"
+                };
+                let pdf_text = String::from_utf8_lossy(&pdf);
+                assert!(
+                    pdf_text.contains(&format!("/MediaBox [0 0 {wide} ")),
+                    "{name}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_y_scale_can_be_chosen() {
+        // Idiot's Delight's 52 cards go on a log axis by themselves...
+        let value = report("idiots-delight-52-uniform.json");
+        let log = "percent of games (log scale)";
+        let drawn = |y_scale| {
+            let options = FigureOptions {
+                y_scale,
+                ..FigureOptions::default()
+            };
+            svg_for_report(&value, options).unwrap()
+        };
+        assert!(texts(&drawn(YScale::Auto)).contains(&log));
+        assert!(texts(&drawn(YScale::Log)).contains(&log));
+        // ...and on a linear one when asked.
+        let linear = drawn(YScale::Linear);
+        assert!(!texts(&linear).contains(&log));
+        assert!(texts(&linear).contains(&"percent of games"));
+        // Two even outcomes are linear unless log is asked for.
+        let even = json!({"game": "klondike", "params": {},
+            "distributions": [{"key": "won", "outcomes": [
+                {"outcome": "no", "value": 0.5}, {"outcome": "yes", "value": 0.5}]}]});
+        for (y_scale, is_log) in [
+            (YScale::Auto, false),
+            (YScale::Log, true),
+            (YScale::Linear, false),
+        ] {
+            let options = FigureOptions {
+                y_scale,
+                ..FigureOptions::default()
+            };
+            let svg = svg_for_report(&even, options).unwrap();
+            assert_eq!(
+                texts(&svg).contains(&"percent of games (log scale)"),
+                is_log,
+                "{y_scale:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn no_attribute_carries_float_noise() {
+        for name in [
+            "blackjack-table-6-decks-hi-lo.json",
+            "roll-call-52-continuous-same.json",
+        ] {
+            let svg = svg_for_report(&report(name), FigureOptions::default()).unwrap();
+            let noisy = svg
+                .split('"')
+                .filter(|part| {
+                    part.split_once('.').is_some_and(|(whole, decimals)| {
+                        !whole.is_empty()
+                            && whole.chars().all(|c| c.is_ascii_digit() || c == '-')
+                            && decimals.len() > 3
+                            && decimals.chars().all(|c| c.is_ascii_digit())
+                    })
+                })
+                .count();
+            assert_eq!(noisy, 0, "{name}");
+        }
+    }
+
     #[test]
     fn several_distributions_are_panels() {
         let value = report("roll-call-52-continuous-same.json");
-        let svg = svg_for_report(&value).unwrap();
+        let svg = svg_for_report(&value, FigureOptions::default()).unwrap();
         let shown = texts(&svg);
         // One heading per distribution, in the report's order.
         let headings = [
@@ -910,10 +1105,14 @@ mod tests {
             })
             .collect();
         assert!(at.windows(2).all(|w| w[0] < w[1]), "{at:?}");
+        // Every panel has its y axis, log where its rare outcomes would
+        // otherwise make no bar.
+        let y_axes = |label: &str| shown.iter().filter(|t| **t == label).count();
         assert_eq!(
-            shown.iter().filter(|t| **t == "percent of games").count(),
+            y_axes("percent of games") + y_axes("percent of games (log scale)"),
             8
         );
+        assert!(y_axes("percent of games (log scale)") >= 1, "{shown:?}");
         for text in [
             "estimate from 10,000,000 games",
             "95% interval",
@@ -922,17 +1121,16 @@ mod tests {
         ] {
             assert!(shown.contains(&text), "{text} in {shown:?}");
         }
-        assert!(
-            shown
-                .iter()
-                .any(|t| t.starts_with("Roll-Call (ranks 13, copies 4")),
-            "{shown:?}"
+        assert_eq!(shown[0], "Roll-Call");
+        assert!(shown[1].starts_with("ranks 13, copies 4"), "{shown:?}");
+        assert_eq!(
+            svg,
+            svg_for_report(&value, FigureOptions::default()).unwrap()
         );
-        assert_eq!(svg, svg_for_report(&value).unwrap());
 
         // Exact: no intervals.
         let value = report("roll-call-exact-4x3.json");
-        let shown_svg = svg_for_report(&value).unwrap();
+        let shown_svg = svg_for_report(&value, FigureOptions::default()).unwrap();
         let shown = texts(&shown_svg);
         assert!(shown.contains(&"exact probability"), "{shown:?}");
         assert!(!shown.contains(&"95% interval"), "{shown:?}");
@@ -985,7 +1183,7 @@ mod tests {
             "exceptions": [{"section": "hard", "row": "16", "upcard": "T",
                             "hand": "79", "chart": "H", "best": "stand"}],
         });
-        let svg = svg_for_report(&value).unwrap();
+        let svg = svg_for_report(&value, FigureOptions::default()).unwrap();
         assert_eq!(svg, strategy_chart::svg_from_chart_json(&value).unwrap());
         let shown = texts(&svg);
         for text in [
@@ -1045,13 +1243,14 @@ mod tests {
     #[test]
     fn a_table_report_by_true_count_is_a_chart_of_means() {
         let value = table_report();
-        let svg = svg_for_report(&value).unwrap();
+        let svg = svg_for_report(&value, FigureOptions::default()).unwrap();
         let shown = texts(&svg);
-        // The title, on two lines, names the count first.
+        // The title names the count; the caption under it the other
+        // parameters and the method.
+        assert_eq!(shown[0], "Value per round by true count, hi-lo");
         assert_eq!(
-            shown[..2].join(" "),
-            "Value per round by true count, hi-lo (decks 6, soft17 stand, penetration 0.75; \
-             Monte Carlo, 1,000,000 rounds, seed 7)"
+            shown[1],
+            "decks 6, soft17 stand, penetration 0.75; Monte Carlo, 1,000,000 rounds, seed 7"
         );
         for text in [
             "value per round (% of the bet)",
@@ -1067,7 +1266,10 @@ mod tests {
         }
         // 19 means (the two ends have none), and the legend's point.
         assert_eq!(svg.matches("<circle").count(), 19 + 1, "{svg}");
-        assert_eq!(svg, svg_for_report(&value).unwrap());
+        assert_eq!(
+            svg,
+            svg_for_report(&value, FigureOptions::default()).unwrap()
+        );
     }
 
     #[test]
@@ -1086,6 +1288,8 @@ mod tests {
         ]);
         let by_hand = MeanChart {
             title: "three counts".to_string(),
+            caption: String::new(),
+            size: Default::default(),
             x_label: "true count (running count per deck left to deal, rounded down)".to_string(),
             y_label: "value per round (% of the bet)".to_string(),
             categories: ["≤-1", "0", "≥+1"].map(String::from).to_vec(),
@@ -1103,7 +1307,7 @@ mod tests {
         // Scaling by 100 in binary floating point may move the last bit;
         // the pictures agree to the pixel all the same.
         assert_eq!(
-            svg_for_report(&value).unwrap(),
+            svg_for_report(&value, FigureOptions::default()).unwrap(),
             chart::render_means_svg(&by_hand).unwrap()
         );
     }
@@ -1112,7 +1316,7 @@ mod tests {
     fn a_table_report_without_a_count_falls_through() {
         let mut value = table_report();
         value["by_true_count"] = json!([]);
-        let shown_svg = svg_for_report(&value).unwrap();
+        let shown_svg = svg_for_report(&value, FigureOptions::default()).unwrap();
         let shown = texts(&shown_svg);
         // The report's one distribution, as bars.
         assert!(shown.contains(&"percent of games"), "{shown:?}");
@@ -1120,7 +1324,7 @@ mod tests {
         // Rows by true count in another game's report are not read.
         let mut value = table_report();
         value["game"] = json!("blackjack-dealer");
-        let shown_svg = svg_for_report(&value).unwrap();
+        let shown_svg = svg_for_report(&value, FigureOptions::default()).unwrap();
         assert!(!texts(&shown_svg).contains(&"percent of rounds"));
     }
 
@@ -1129,7 +1333,9 @@ mod tests {
         let check = |change: &dyn Fn(&mut Value), expected: &str| {
             let mut value = table_report();
             change(&mut value);
-            let message = svg_for_report(&value).unwrap_err().to_string();
+            let message = svg_for_report(&value, FigureOptions::default())
+                .unwrap_err()
+                .to_string();
             assert_eq!(message, expected);
         };
         check(
@@ -1165,7 +1371,9 @@ mod tests {
     #[test]
     fn other_shapes_are_refused_with_what_can_be_drawn() {
         let check = |value: Value, expected: &str| {
-            let message = svg_for_report(&value).unwrap_err().to_string();
+            let message = svg_for_report(&value, FigureOptions::default())
+                .unwrap_err()
+                .to_string();
             assert!(message.contains(expected), "{message}");
         };
         check(

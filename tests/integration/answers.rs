@@ -432,7 +432,7 @@ fn the_tool_reads_its_own_csv_back() {
         "{out}"
     );
     assert!(
-        out.contains("the table may be for other rules than these (2 deck(s), H17). Check the rule options --decks, --h17, --peek and --scoring."),
+        out.contains("the table may be for other rules than these (2 decks, H17). Check the rule options --decks, --h17, --peek and --scoring."),
         "{out}"
     );
 

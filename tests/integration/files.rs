@@ -453,6 +453,67 @@ fn is_svg(svg: &str) -> bool {
     (svg.starts_with("<svg") || svg.starts_with("<?xml")) && svg.trim_end().ends_with("</svg>")
 }
 
+/// `--out FILE.pdf` and `--out FILE.png` are the chart converted, at the
+/// size `--figure` asks: a single column is 3.5 in, so 252 pt of PDF and
+/// 525 pixels of PNG at 150 dpi; the same run twice gives the same bytes.
+/// `--log-y` puts the bars on a log axis. Bad sizes and both scales at
+/// once are refused before the run.
+#[test]
+fn pdf_and_png_outputs_are_the_chart_at_its_printed_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = "--quiet roll-call mc --trials 20000 --figure single --out rc.pdf --out rc.png --out rc.svg";
+    let output = run_in(dir.path(), line);
+    assert!(output.status.success(), "{output:?}");
+    let pdf = fs::read(dir.path().join("rc.pdf")).unwrap();
+    assert!(pdf.starts_with(b"%PDF-"));
+    let pdf_text = String::from_utf8_lossy(&pdf);
+    assert!(
+        pdf_text.contains("/MediaBox [0 0 252 "),
+        "{}",
+        &pdf_text[..400]
+    );
+    let png = fs::read(dir.path().join("rc.png")).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    // The IHDR chunk: width then height, big-endian, from byte 16.
+    let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
+    assert_eq!(width, 525);
+    let svg = fs::read_to_string(dir.path().join("rc.svg")).unwrap();
+    assert!(svg.starts_with("<svg width=\"3.5in\""), "{}", &svg[..80]);
+    let again = tempfile::tempdir().unwrap();
+    assert!(run_in(again.path(), line).status.success());
+    assert!(fs::read(again.path().join("rc.pdf")).unwrap() == pdf);
+    assert!(fs::read(again.path().join("rc.png")).unwrap() == png);
+
+    // Idiot's Delight's 52 cards go on a log axis by themselves (their
+    // rarest outcomes are far under 1 % of the commonest), unless
+    // --linear-y.
+    for (flag, log) in [("", true), ("--log-y", true), ("--linear-y", false)] {
+        let line = format!("--quiet idiots-delight mc --trials 100000 {flag} --format svg");
+        let output = run_in(dir.path(), &line);
+        assert!(output.status.success(), "{line}: {output:?}");
+        let svg = String::from_utf8(output.stdout).unwrap();
+        assert_eq!(svg.contains("(log scale)"), log, "{line}");
+    }
+
+    let before = entries(dir.path());
+    for (line, expected) in [
+        (
+            "klondike mc --trials 1000 --figure triple --out k.pdf",
+            "triple",
+        ),
+        (
+            "klondike mc --trials 1000 --log-y --linear-y --out k.png",
+            "--linear-y",
+        ),
+    ] {
+        let output = run_in(dir.path(), line);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{line}: {stderr}");
+        assert!(stderr.contains(expected), "{line}: {stderr}");
+    }
+    assert_eq!(entries(dir.path()), before);
+}
+
 /// `--out FILE.svg` draws the report's chart, the one `reproduce` draws
 /// from the same report's JSON (byte for byte), on an exact table, a
 /// game's Monte Carlo and a comparison, alone or beside other outputs;
@@ -490,7 +551,7 @@ fn svg_outputs_draw_the_chart() {
             serde_json::from_slice(&fs::read(dir.path().join(&json)).unwrap()).unwrap();
         assert_eq!(
             drawn,
-            deckodds::report::figures::svg_for_report(&report).unwrap(),
+            deckodds::report::figures::svg_for_report(&report, Default::default()).unwrap(),
             "{args}"
         );
     }

@@ -105,13 +105,22 @@ impl Default for PrisonersParams {
     }
 }
 
+/// A deck's shape as titles and messages name it: `4 suits x 13 ranks`,
+/// `1 suit x 12 ranks`.
+fn deck_shape(suits: u8, ranks: u8) -> String {
+    let plural = |n: u8, noun: &str| match n {
+        1 => format!("1 {noun}"),
+        n => format!("{n} {noun}s"),
+    };
+    format!("{} x {}", plural(suits, "suit"), plural(ranks, "rank"))
+}
+
 impl fmt::Display for PrisonersParams {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} suits x {} ranks, stack move {}",
-            self.suits,
-            self.ranks,
+            "{}, stack move {}",
+            deck_shape(self.suits, self.ranks),
             self.stack_move.name()
         )
     }
@@ -270,7 +279,7 @@ impl PrisonersPatience {
     /// The deck's shape, as messages and titles name it: `4 suits x 13
     /// ranks`.
     pub fn deck_name(&self) -> String {
-        format!("{} suits x {} ranks", self.params.suits, self.params.ranks)
+        deck_shape(self.params.suits, self.params.ranks)
     }
 
     /// Checks that `deal` is an arrangement of this deck: ranks 1..=R,

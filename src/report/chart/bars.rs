@@ -11,6 +11,8 @@
 //! Guarantees: as [`render_svg`]'s; overlays and error bars are
 //! drawn over the plot's edge rather than clipped by it.
 
+use std::ops::Range;
+
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
@@ -18,8 +20,8 @@ use super::frame::{
     Frame, YAxis, draw_baseline, draw_x_axis, percent_label, slot, trimmed, x_axis_area,
 };
 use super::layout::{
-    AXIS_DESC_SIZE, Area, Drawn, HEIGHT, Header, Key, LABEL_SIZE, MARGIN, NOTE, SMALL_SIZE, Title,
-    WIDTH, XLabels, colour, ink, text_height, text_width,
+    AXIS_DESC_SIZE, Area, Drawn, Header, Key, LABEL_SIZE, MARGIN, NOTE, SMALL_SIZE, Title, XLabels,
+    colour, ink, text_height, text_width,
 };
 use super::marks::{BAR_WIDTH, draw_bars, draw_error_bar, draw_marker};
 use super::scaffold::{render_with, validate_rows};
@@ -47,7 +49,8 @@ pub fn render_svg(chart: &BarChart) -> Result<String> {
             .collect::<Vec<_>>()
             .join("; ")
     );
-    render_with((WIDTH, HEIGHT), (&chart.title, &desc), |root| {
+    let height = chart.size.plot_height();
+    render_with(chart.size, height, (&chart.title, &desc), |root| {
         draw(root, chart)
     })
 }
@@ -94,16 +97,20 @@ impl Scale {
     /// ten at least a tenth of a decade under the smallest non-zero value
     /// or interval end (so that the smallest bar still shows).
     pub(super) fn of(chart: &BarChart) -> Scale {
-        if !chart.log_y {
+        let probabilities = chart.series.iter().flat_map(|s| {
+            let ends = s.intervals.iter().flatten().flat_map(|&(l, h)| [l, h]);
+            s.values.iter().copied().chain(ends)
+        });
+        Scale::over(chart.log_y, probabilities)
+    }
+
+    /// The scale of bars of `probabilities` (values and interval ends):
+    /// linear, or if `log_y`, log as [`Scale::of`] says.
+    pub(super) fn over(log_y: bool, probabilities: impl Iterator<Item = f64>) -> Scale {
+        if !log_y {
             return Scale::Linear;
         }
-        let smallest = chart
-            .series
-            .iter()
-            .flat_map(|s| {
-                let ends = s.intervals.iter().flatten().flat_map(|&(l, h)| [l, h]);
-                s.values.iter().copied().chain(ends)
-            })
+        let smallest = probabilities
             .filter(|&p| p > 0.0)
             .fold(f64::INFINITY, f64::min);
         if !smallest.is_finite() {
@@ -123,6 +130,26 @@ impl Scale {
         }
     }
 
+    /// The y range drawn for bars up to `highest` (a probability or an
+    /// interval's end), about how many ticks, and their labels: linear
+    /// from 0 to a little above it with `linear_ticks` ticks; log from the
+    /// floor to a little above it (room for an error bar's cap), a tick at
+    /// every power of ten (more would allow half decades).
+    pub(super) fn axis(
+        self,
+        highest: f64,
+        linear_ticks: usize,
+    ) -> (Range<f64>, usize, fn(&f64) -> String) {
+        match self {
+            Scale::Linear => (0.0..percent_top(highest), linear_ticks, percent_label),
+            Scale::Log { floor } => {
+                let top = (self.y(highest) + 0.15).max(floor + 1.0);
+                let ticks = (top - floor).ceil() as usize + 1;
+                (floor..top, ticks, log_percent_label)
+            }
+        }
+    }
+
     /// The bottom of the y axis, where bars start.
     pub(super) fn base(self) -> f64 {
         match self {
@@ -134,7 +161,7 @@ impl Scale {
 
 /// A y tick label of a log axis at `y` (log10 of percent): the percentage,
 /// to as many decimals as it needs (`0.0001`, `0.01`, `1`, `10`).
-fn log_percent_label(y: &f64) -> String {
+pub(super) fn log_percent_label(y: &f64) -> String {
     let decimals = (-y.floor()).max(0.0) as u32 + 1;
     trimmed(10f64.powf(*y), decimals)
 }
@@ -160,10 +187,11 @@ fn legend(chart: &BarChart) -> Vec<(Key, String)> {
 
 pub(super) fn draw(root: &Area<'_>, chart: &BarChart) -> Drawn {
     let n = chart.categories.len();
-    let mut title = Title::one_line(&chart.title);
+    let mut title = Title::wrapped(&chart.title, chart.size.width());
     if !chart.annotation.is_empty() {
         title.lines.push(chart.annotation.clone());
     }
+    let title = title.with_caption(&chart.caption);
     let header = Header::new(title, legend(chart));
     header.draw(root)?;
     let (_, body) = root.split_vertically(header.bottom());
@@ -174,19 +202,7 @@ pub(super) fn draw(root: &Area<'_>, chart: &BarChart) -> Drawn {
         .map(|s| highest(&s.values, s.intervals.as_deref()))
         .fold(0.0, f64::max);
     let scale = Scale::of(chart);
-    let (range, ticks, label): (_, _, &dyn Fn(&f64) -> String) = match scale {
-        Scale::Linear => (0.0..percent_top(highest), 8, &percent_label),
-        // Room above the highest for its error bar's cap; a tick at
-        // every power of ten (more ticks would allow half decades).
-        Scale::Log { floor } => {
-            let top = (scale.y(highest) + 0.15).max(floor + 1.0);
-            (
-                floor..top,
-                (top - floor).ceil() as usize + 1,
-                &log_percent_label,
-            )
-        }
-    };
+    let (range, ticks, label) = scale.axis(highest, 8);
     let y_label = match scale {
         Scale::Linear => chart.y_label.clone(),
         Scale::Log { .. } => format!("{} (log scale)", chart.y_label),
@@ -205,7 +221,7 @@ pub(super) fn draw(root: &Area<'_>, chart: &BarChart) -> Drawn {
         y: YAxis {
             range,
             ticks,
-            label,
+            label: &label,
             description: Some(&y_label),
             grid: true,
         },
@@ -311,6 +327,8 @@ mod tests {
     fn small_chart() -> BarChart {
         BarChart {
             title: "Cards left at the end".to_string(),
+            caption: String::new(),
+            size: Default::default(),
             x_label: "cards left".to_string(),
             y_label: "percent of games".to_string(),
             categories: vec!["0".to_string(), "2".to_string(), "4".to_string()],
@@ -353,6 +371,8 @@ mod tests {
             .collect();
         BarChart {
             title: "Idiot's Delight: cards left at the end of the game".to_string(),
+            caption: String::new(),
+            size: Default::default(),
             x_label: "cards left".to_string(),
             y_label: "percent of games".to_string(),
             categories,
@@ -379,6 +399,8 @@ mod tests {
         // be an empty bar.
         let chart = BarChart {
             title: "rare".to_string(),
+            caption: String::new(),
+            size: Default::default(),
             x_label: "outcome".to_string(),
             y_label: "percent of games".to_string(),
             categories: ["a", "b", "c", "d"].map(String::from).to_vec(),

@@ -13,8 +13,8 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use super::layout::{
-    AXIS_DESC_SIZE, Area, Drawn, Header, LABEL_SIZE, MARGIN, SMALL_SIZE, WIDTH, XLabels, draw_bold,
-    draw_x_description, fitting_size, font, text_height, text_width,
+    AXIS_DESC_SIZE, Area, Drawn, Header, LABEL_SIZE, MARGIN, SMALL_SIZE, XLabels, draw_bold,
+    draw_x_description, draw_y_description_fitted, fitting_size, font, text_height, text_width,
 };
 
 /// A plot drawn by [`Frame::draw`]: categories along x, numbers along y.
@@ -34,16 +34,17 @@ const GRID: RGBColor = RGBColor(0xDD, 0xDD, 0xDD);
 // Panels.
 
 /// The width of one panel when `columns` share the row from pixel column
-/// `left` to the right margin.
-fn panel_width(left: i32, columns: usize) -> i32 {
-    let room = WIDTH as i32 - MARGIN - left;
+/// `left` to the right margin of a picture `width` wide.
+fn panel_width(width: u32, left: i32, columns: usize) -> i32 {
+    let room = width as i32 - MARGIN - left;
     (room - (columns as i32 - 1) * PANEL_GAP) / columns as i32
 }
 
 /// The width of a panel's plotting area when `columns` share the row from
-/// pixel column `left`, the panel's y axis taking `label_area` pixels.
-pub(super) fn panel_plot_width(left: i32, columns: usize, label_area: i32) -> i32 {
-    panel_width(left, columns) - label_area - PANEL_RIGHT
+/// pixel column `left` of a picture `width` wide, the panel's y axis
+/// taking `label_area` pixels.
+pub(super) fn panel_plot_width(width: u32, left: i32, columns: usize, label_area: i32) -> i32 {
+    panel_width(width, left, columns) - label_area - PANEL_RIGHT
 }
 
 /// The most columns, from `most` down to 1, for which `fits` holds (1 if
@@ -121,7 +122,7 @@ impl PanelGrid {
         titles: impl Iterator<Item = &'t str>,
         rows: impl FnOnce(i32) -> Rows,
     ) -> PanelGrid {
-        let room = panel_plot_width(left, columns, label_area);
+        let room = panel_plot_width(header.title.width as u32, left, columns, label_area);
         let headings: Vec<Vec<(String, f64)>> =
             titles.map(|title| heading_lines(title, room)).collect();
         let lines = headings.iter().map(Vec::len).max().unwrap_or(0) as i32;
@@ -157,7 +158,7 @@ impl PanelGrid {
     /// excluded).
     pub(super) fn panel(&self, index: usize) -> ((i32, i32), (i32, i32)) {
         let (row, column) = (index / self.columns, index % self.columns);
-        let width = panel_width(self.left, self.columns);
+        let width = panel_width(self.header.title.width as u32, self.left, self.columns);
         let x = self.left + column as i32 * (width + PANEL_GAP);
         let y = self.top() + row as i32 * self.rows.height;
         ((x, y), (width, self.rows.height - self.rows.gap))
@@ -242,6 +243,7 @@ impl Frame<'_> {
         n: usize,
     ) -> std::result::Result<Plot<'a, 'b>, Box<dyn std::error::Error>> {
         let [top, right, bottom, left] = self.margins;
+        let left_margin = left;
         let mut plot = ChartBuilder::on(area)
             .margin_top(top)
             .margin_right(right)
@@ -263,11 +265,18 @@ impl Frame<'_> {
         } else {
             mesh.disable_y_mesh();
         }
-        if let Some(description) = self.y.description {
-            mesh.y_desc(description)
-                .axis_desc_style(font(AXIS_DESC_SIZE));
-        }
         mesh.draw()?;
+        // The description is drawn by hand, fitted to the plot's height
+        // (plotters would let a long one run past a short plot).
+        if let Some(description) = self.y.description {
+            // Pixel ranges are the picture's; the area draws from its own
+            // top-left corner.
+            let (_, rows) = plot.plotting_area().get_pixel_range();
+            let (_, area_top) = area.get_base_pixel();
+            let x = left_margin + text_height(AXIS_DESC_SIZE) / 2;
+            let rows = (rows.start - area_top, rows.end - area_top);
+            draw_y_description_fitted(area, description, x, rows)?;
+        }
         Ok(plot)
     }
 }

@@ -26,10 +26,6 @@ pub(super) type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 /// The outcome of a drawing step.
 pub(super) type Drawn = std::result::Result<(), Box<dyn std::error::Error>>;
 
-/// Width of the SVG in pixels.
-pub(super) const WIDTH: u32 = 900;
-/// Height of the SVG of a single plot in pixels.
-pub(super) const HEIGHT: u32 = 500;
 /// Space around the whole picture, in pixels.
 pub(super) const MARGIN: i32 = 12;
 /// The font family every text names: the one `report::convert` embeds
@@ -40,6 +36,8 @@ pub(super) const FONT: &str = "DejaVu Sans, sans-serif";
 const TITLE_SIZE: f64 = 20.0;
 pub(super) const LABEL_SIZE: f64 = 14.0;
 pub(super) const AXIS_DESC_SIZE: f64 = 16.0;
+/// The size of a caption's lines (regular type, under the title).
+const CAPTION_SIZE: f64 = 14.0;
 /// The smallest title size, for very long titles.
 const MIN_TITLE_SIZE: f64 = 12.0;
 /// The size of a title wrapped onto several lines.
@@ -151,19 +149,53 @@ pub(super) fn draw_bold(root: &Area<'_>, text: &str, (x, y): (i32, i32), px: f64
     Ok(())
 }
 
+/// An axis description `room` pixels long as lines and their size: one
+/// line as large as fits, from [`AXIS_DESC_SIZE`] down to [`SMALL_SIZE`];
+/// else wrapped at [`SMALL_SIZE`] onto as few lines as it needs (a narrow
+/// chart for print).
+pub(super) fn description_lines(text: &str, room: i32) -> (Vec<String>, f64) {
+    let size = fitting_size(text, room, AXIS_DESC_SIZE, SMALL_SIZE);
+    if text_width(text, size) <= room {
+        return (vec![text.to_string()], size);
+    }
+    (balanced_lines(text, room, SMALL_SIZE), SMALL_SIZE)
+}
+
 /// Draws the x axis description `text` centred between pixel columns
-/// `left` and `right`, hanging from pixel row `y`.
+/// `left` and `right`, hanging from pixel row `y`, fitted to that width
+/// (see [`description_lines`]).
 pub(super) fn draw_x_description(
     root: &Area<'_>,
     text: &str,
     (left, right): (i32, i32),
     y: i32,
 ) -> Drawn {
-    root.draw(&Text::new(
-        text.to_string(),
-        ((left + right) / 2, y),
-        ink(AXIS_DESC_SIZE, HPos::Center, VPos::Top),
-    ))?;
+    let (lines, size) = description_lines(text, right - left);
+    for (i, line) in lines.into_iter().enumerate() {
+        root.draw(&Text::new(
+            line,
+            ((left + right) / 2, y + i as i32 * text_height(size)),
+            ink(size, HPos::Center, VPos::Top),
+        ))?;
+    }
+    Ok(())
+}
+
+/// Draws the y axis description `text` reading upwards beside pixel rows
+/// `top..bottom`, its first line centred on pixel column `x`, fitted to
+/// that height (see [`description_lines`]); further lines go right of
+/// the first.
+pub(super) fn draw_y_description_fitted(
+    root: &Area<'_>,
+    text: &str,
+    x: i32,
+    (top, bottom): (i32, i32),
+) -> Drawn {
+    let (lines, size) = description_lines(text, bottom - top);
+    for (i, line) in lines.iter().enumerate() {
+        let at = (x + i as i32 * text_height(size), (top + bottom) / 2);
+        draw_y_description(root, line, at, size)?;
+    }
     Ok(())
 }
 
@@ -198,21 +230,28 @@ pub(super) fn dark_text_on(colour: RGBColor) -> bool {
 // ---------------------------------------------------------------------------
 // Titles and legends.
 
-/// A chart's title, set in bold and centred at the top: its size and its
-/// lines.
+/// A chart's title, set in bold and centred at the top (its size and its
+/// lines), and its caption under it in regular type.
 pub(super) struct Title {
     pub(super) size: f64,
     pub(super) lines: Vec<String>,
+    /// The caption's lines, at [`CAPTION_SIZE`].
+    pub(super) caption: Vec<String>,
+    /// The picture's width, in which the title is centred.
+    pub(super) width: i32,
 }
 
 impl Title {
-    /// `text` on one line, as large as fits the width, down to
-    /// [`MIN_TITLE_SIZE`] (then it may overflow).
-    pub(super) fn one_line(text: &str) -> Title {
-        let room = WIDTH as i32 - 2 * MARGIN;
+    /// `text` on one line in a picture `width` wide, as large as fits,
+    /// down to [`MIN_TITLE_SIZE`] (then it may overflow).
+    pub(super) fn one_line(text: &str, width: u32) -> Title {
+        let width = width as i32;
+        let room = width - 2 * MARGIN;
         Title {
             size: fitting_size(text, room, TITLE_SIZE, MIN_TITLE_SIZE),
             lines: vec![text.to_string()],
+            caption: Vec::new(),
+            width,
         }
     }
 
@@ -220,47 +259,76 @@ impl Title {
     /// [`WRAPPED_TITLE_SIZE`]; a longer title is wrapped at spaces, at that
     /// size, onto as few lines as it needs, of lengths as even as can be (a
     /// single word wider than the picture keeps a line of its own).
-    pub(super) fn wrapped(text: &str) -> Title {
-        let room = WIDTH as i32 - 2 * MARGIN;
-        let one_line = Title::one_line(text);
+    pub(super) fn wrapped(text: &str, width: u32) -> Title {
+        let one_line = Title::one_line(text, width);
+        let room = one_line.width - 2 * MARGIN;
         if one_line.size >= WRAPPED_TITLE_SIZE && text_width(text, one_line.size) <= room {
             return one_line;
         }
-        let fewest = wrap(text, room).len();
-        // Narrow the measure as far as keeps that many lines, so that the
-        // last line is not a stray word.
-        let mut measure = room;
-        while measure > 0 && wrap(text, measure - 10).len() == fewest {
-            measure -= 10;
-        }
         Title {
             size: WRAPPED_TITLE_SIZE,
-            lines: wrap(text, measure),
+            lines: balanced_lines(text, room, WRAPPED_TITLE_SIZE),
+            ..one_line
         }
     }
 
-    /// The pixel row just under the title, with room to spare.
-    pub(super) fn bottom(&self) -> i32 {
-        MARGIN + self.lines.len() as i32 * text_height(self.size) + 8
+    /// The title with `caption` under it, wrapped to the width; an empty
+    /// caption adds nothing.
+    pub(super) fn with_caption(mut self, caption: &str) -> Title {
+        if !caption.is_empty() {
+            self.caption = balanced_lines(caption, self.width - 2 * MARGIN, CAPTION_SIZE);
+        }
+        self
     }
 
-    /// Draws the title's lines centred at the top.
+    /// The pixel row just under the title and its caption, with room to
+    /// spare.
+    pub(super) fn bottom(&self) -> i32 {
+        MARGIN
+            + self.lines.len() as i32 * text_height(self.size)
+            + self.caption.len() as i32 * text_height(CAPTION_SIZE)
+            + 8
+    }
+
+    /// Draws the title's lines centred at the top, and the caption's under
+    /// them.
     pub(super) fn draw(&self, root: &Area<'_>) -> Drawn {
+        let centre = self.width / 2;
         for (i, line) in self.lines.iter().enumerate() {
             let y = MARGIN + i as i32 * text_height(self.size);
-            draw_bold(root, line, (WIDTH as i32 / 2, y), self.size)?;
+            draw_bold(root, line, (centre, y), self.size)?;
+        }
+        let top = MARGIN + self.lines.len() as i32 * text_height(self.size);
+        for (i, line) in self.caption.iter().enumerate() {
+            root.draw(&Text::new(
+                line.clone(),
+                (centre, top + i as i32 * text_height(CAPTION_SIZE)),
+                ink(CAPTION_SIZE, HPos::Center, VPos::Top),
+            ))?;
         }
         Ok(())
     }
 }
 
-/// `text` broken at spaces into lines at most `room` pixels wide at
-/// [`WRAPPED_TITLE_SIZE`], each as full as it can be.
-fn wrap(text: &str, room: i32) -> Vec<String> {
+/// `text` wrapped at spaces at `px` pixels onto as few lines `room`
+/// pixels wide as it needs, the measure narrowed as far as keeps that many
+/// lines, so that the last line is not a stray word.
+fn balanced_lines(text: &str, room: i32, px: f64) -> Vec<String> {
+    let fewest = wrap(text, room, px).len();
+    let mut measure = room;
+    while measure > 0 && wrap(text, measure - 10, px).len() == fewest {
+        measure -= 10;
+    }
+    wrap(text, measure, px)
+}
+
+/// `text` broken at spaces into lines at most `room` pixels wide at `px`
+/// pixels, each as full as it can be.
+fn wrap(text: &str, room: i32, px: f64) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     for word in text.split(' ') {
         match lines.last_mut() {
-            Some(line) if text_width(&format!("{line} {word}"), WRAPPED_TITLE_SIZE) <= room => {
+            Some(line) if text_width(&format!("{line} {word}"), px) <= room => {
                 line.push(' ');
                 line.push_str(word);
             }
@@ -308,24 +376,37 @@ pub(super) struct Legend {
 
 impl Legend {
     /// The entries laid out in rows from pixel row `top`, left to right,
-    /// starting a new row where the next entry would pass the right margin.
-    pub(super) fn in_rows(entries: Vec<(Key, String)>, top: i32) -> Legend {
-        let right = WIDTH as i32 - MARGIN;
+    /// starting a new row where the next entry would pass the right margin
+    /// of a picture `width` wide.
+    /// A name wider than the picture is wrapped onto lines of its own
+    /// (joined by `\n`), and its row is as tall as they need.
+    pub(super) fn in_rows(mut entries: Vec<(Key, String)>, top: i32, width: i32) -> Legend {
+        let right = width - MARGIN;
+        let room = right - MARGIN - SWATCH - 8;
         let (mut x, mut y) = (MARGIN, top);
+        let mut row_height = LEGEND_ROW;
         let mut at = Vec::with_capacity(entries.len());
-        for (_, name) in &entries {
-            let width = SWATCH + 8 + text_width(name, LABEL_SIZE);
-            if x > MARGIN && x + width > right {
+        for (_, name) in &mut entries {
+            if text_width(name, LABEL_SIZE) > room {
+                *name = wrap(name, room, LABEL_SIZE).join("\n");
+            }
+            let widest = name.lines().map(|line| text_width(line, LABEL_SIZE)).max();
+            let entry_width = SWATCH + 8 + widest.unwrap_or(0);
+            let entry_height =
+                LEGEND_ROW + (name.lines().count() as i32 - 1) * text_height(LABEL_SIZE);
+            if x > MARGIN && x + entry_width > right {
                 x = MARGIN;
-                y += LEGEND_ROW;
+                y += row_height;
+                row_height = LEGEND_ROW;
             }
             at.push((x, y));
-            x += width + 24;
+            row_height = row_height.max(entry_height);
+            x += entry_width + 24;
         }
         Legend {
             entries,
             at,
-            height: y + LEGEND_ROW - top,
+            height: y + row_height - top,
         }
     }
 }
@@ -340,7 +421,7 @@ pub(super) struct Header {
 impl Header {
     /// `title` with the legend of `entries` in rows under it.
     pub(super) fn new(title: Title, entries: Vec<(Key, String)>) -> Header {
-        let legend = Legend::in_rows(entries, title.bottom());
+        let legend = Legend::in_rows(entries, title.bottom(), title.width);
         Header { title, legend }
     }
 
@@ -452,17 +533,61 @@ mod tests {
 
     #[test]
     fn long_titles_wrap() {
-        let Title { size, lines } = Title::wrapped(&"word ".repeat(60));
+        let Title { size, lines, .. } = Title::wrapped(&"word ".repeat(60), 900);
         assert_eq!(size, WRAPPED_TITLE_SIZE);
         assert_eq!(lines.len(), 4, "{lines:?}");
-        let room = WIDTH as i32 - 2 * MARGIN;
+        let room = 900 - 2 * MARGIN;
         assert!(lines.iter().all(|l| text_width(l, size) <= room));
         // Balanced: no stray last word.
-        let Title { lines, .. } = Title::wrapped(&format!("{} end", "word ".repeat(21).trim()));
+        let Title { lines, .. } =
+            Title::wrapped(&format!("{} end", "word ".repeat(21).trim()), 900);
         assert_eq!(lines.len(), 2, "{lines:?}");
         assert!(lines[1].len() > 40, "{lines:?}");
-        let Title { lines, .. } = Title::wrapped("short");
+        let Title { lines, .. } = Title::wrapped("short", 900);
         assert_eq!(lines, ["short"]);
+    }
+
+    #[test]
+    fn captions_legends_and_descriptions_fit_a_narrow_picture() {
+        // A caption wraps to the width, under the title.
+        let caption = "decks 6, soft17 stand, hole_card peek, blackjack_pays 3:2, double any";
+        let title = Title::wrapped("Value per round", 378).with_caption(caption);
+        assert_eq!(title.lines, ["Value per round"]);
+        assert!(title.caption.len() >= 2, "{:?}", title.caption);
+        assert!(
+            title
+                .caption
+                .iter()
+                .all(|line| text_width(line, CAPTION_SIZE) <= 378 - 2 * MARGIN)
+        );
+        assert_eq!(title.caption.join(" "), caption);
+        let bare = Title::wrapped("Value per round", 378);
+        assert_eq!(
+            title.bottom() - bare.bottom(),
+            title.caption.len() as i32 * text_height(CAPTION_SIZE)
+        );
+        assert_eq!(Title::wrapped("t", 378).with_caption("").caption.len(), 0);
+
+        // A legend entry wider than the picture wraps, and its row grows.
+        let long = "all rounds: -0.56 % (95% interval -0.79 to -0.34 %)".to_string();
+        let legend = Legend::in_rows(vec![(Key::Bar, long.clone())], 100, 378);
+        let lines: Vec<&str> = legend.entries[0].1.lines().collect();
+        assert!(lines.len() >= 2, "{lines:?}");
+        assert_eq!(lines.join(" "), long);
+        assert!(legend.height > LEGEND_ROW);
+        let short = Legend::in_rows(vec![(Key::Bar, "mean".to_string())], 100, 378);
+        assert_eq!(short.height, LEGEND_ROW);
+
+        // An axis description shrinks, then wraps.
+        let text = "true count (running count per deck left to deal, rounded down)";
+        assert_eq!(
+            description_lines(text, 900),
+            (vec![text.to_string()], AXIS_DESC_SIZE)
+        );
+        let (lines, size) = description_lines(text, 300);
+        assert_eq!(size, SMALL_SIZE);
+        assert!(lines.len() >= 2 && lines.iter().all(|l| text_width(l, size) <= 300));
+        assert_eq!(lines.join(" "), text);
     }
 
     #[test]

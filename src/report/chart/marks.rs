@@ -58,11 +58,15 @@ pub(super) fn draw_key(root: &Area<'_>, key: Key, name: &str, (x, y): (i32, i32)
             )?;
         }
     }
-    root.draw(&Text::new(
-        name.to_string(),
-        (x + SWATCH + 8, middle),
-        ink(LABEL_SIZE, HPos::Left, VPos::Center),
-    ))?;
+    // A long name comes wrapped (see `Legend::in_rows`): its lines under
+    // the first.
+    for (i, line) in name.lines().enumerate() {
+        root.draw(&Text::new(
+            line.to_string(),
+            (x + SWATCH + 8, middle + i as i32 * text_height(LABEL_SIZE)),
+            ink(LABEL_SIZE, HPos::Left, VPos::Center),
+        ))?;
+    }
     Ok(())
 }
 

@@ -21,8 +21,8 @@ use super::bars::{highest, percent_top};
 use super::frame::{Frame, Plot, YAxis, draw_baseline, draw_x_axis, percent_label, slot};
 use super::frame::{trimmed, x_axis_area, x_range};
 use super::layout::{
-    AXIS_DESC_SIZE, Area, Drawn, Header, Key, LABEL_SIZE, MARGIN, NOTE, PointKind, Title, WIDTH,
-    XLabels, colour, draw_x_description, draw_y_description, fitting_size, text_height, text_width,
+    AXIS_DESC_SIZE, Area, Drawn, Header, Key, LABEL_SIZE, MARGIN, NOTE, PointKind, Title, XLabels,
+    colour, draw_x_description, draw_y_description_fitted, text_height, text_width,
 };
 use super::marks::{BAR_WIDTH, draw_bars, draw_error_bar, draw_line, draw_point};
 use super::scaffold::{render_with, validate_values};
@@ -59,7 +59,8 @@ pub fn render_means_svg(chart: &MeanChart) -> Result<String> {
         chart.y_label, chart.x_label
     );
     render_with(
-        (WIDTH, layout.height as u32),
+        chart.size,
+        layout.height as u32,
         (&chart.title, &desc),
         |root| draw(root, chart, &layout),
     )
@@ -191,7 +192,10 @@ pub(super) struct MeanLayout {
 
 impl MeanLayout {
     pub(super) fn new(chart: &MeanChart) -> MeanLayout {
-        let header = Header::new(Title::wrapped(&chart.title), legend(chart));
+        let header = Header::new(
+            Title::wrapped(&chart.title, chart.size.width()).with_caption(&chart.caption),
+            legend(chart),
+        );
         let y_range = y_range(chart);
         let widest = y_range.start.abs().max(y_range.end.abs());
         let label_area = text_width(&format!("-{widest:.2}"), LABEL_SIZE)
@@ -310,8 +314,9 @@ fn draw(root: &Area<'_>, chart: &MeanChart, layout: &MeanLayout) -> Drawn {
 
 /// The part of the picture at pixel `rows`, the whole width.
 fn panel_area<'b>(root: &Area<'b>, rows: &Range<i32>) -> Area<'b> {
+    let width = root.dim_in_pixel().0;
     root.clone()
-        .shrink((0, rows.start), (WIDTH, (rows.end - rows.start) as u32))
+        .shrink((0, rows.start), (width, (rows.end - rows.start) as u32))
 }
 
 /// The category labels under the lowest panel: all when they fit, else
@@ -322,14 +327,13 @@ fn x_labels(chart: &MeanChart, plot: &Plot<'_, '_>) -> XLabels {
 }
 
 /// Draws a panel's y axis description beside its tick labels, centred on
-/// its plotting area (whose y range is `range`), as large as fits its
-/// height up to [`AXIS_DESC_SIZE`].
+/// its plotting area (whose y range is `range`), fitted to its height
+/// (see [`super::layout::description_lines`]).
 fn draw_y_label(root: &Area<'_>, plot: &Plot<'_, '_>, text: &str, range: Range<f64>) -> Drawn {
     let (_, bottom) = plot.backend_coord(&(0.0, range.start));
     let (_, top) = plot.backend_coord(&(0.0, range.end));
-    let size = fitting_size(text, bottom - top, AXIS_DESC_SIZE, 9.0);
-    let at = (MARGIN + text_height(AXIS_DESC_SIZE) / 2, (top + bottom) / 2);
-    draw_y_description(root, text, at, size)
+    let x = MARGIN + text_height(AXIS_DESC_SIZE) / 2;
+    draw_y_description_fitted(root, text, x, (top, bottom))
 }
 
 /// Draws the means' panel: its axis, the zero and reference lines, the
@@ -417,6 +421,8 @@ mod tests {
     fn small_chart() -> MeanChart {
         MeanChart {
             title: "Value per round by true count (hi-lo)".to_string(),
+            caption: String::new(),
+            size: Default::default(),
             x_label: "true count".to_string(),
             y_label: "value per round (% of the bet)".to_string(),
             categories: ["≤-2", "-1", "0", "+1", "≥+2"].map(String::from).to_vec(),

@@ -65,7 +65,7 @@ pub use means::render_means_svg;
 pub use panels::render_panels_svg;
 pub use stacked::render_stacked_svg;
 pub use types::{
-    BarChart, BarPanel, CriticalValue, Frequencies, MeanChart, PanelChart, ReferenceLine, Segment,
-    Series, StackedBarChart, ZPanel, ZPoint, ZScorePlot,
+    BarChart, BarPanel, CriticalValue, FigureSize, Frequencies, MeanChart, PanelChart,
+    ReferenceLine, Segment, Series, StackedBarChart, ZPanel, ZPoint, ZScorePlot,
 };
 pub use zscores::render_z_scores_svg;

@@ -13,12 +13,10 @@
 
 use plotters::prelude::*;
 
-use super::bars::{highest, percent_top};
-use super::frame::{
-    PanelGrid, Rows, YAxis, most_columns, panel_plot_width, percent_label, slot, x_range,
-};
+use super::bars::{Scale, highest};
+use super::frame::{PanelGrid, Rows, YAxis, most_columns, panel_plot_width, slot, x_range};
 use super::layout::{
-    Area, Drawn, Header, Key, LABEL_GAP, MARGIN, NOTE, SMALL_SIZE, Title, WIDTH, XLabels,
+    Area, Drawn, Header, Key, LABEL_GAP, MARGIN, NOTE, SMALL_SIZE, Title, XLabels,
     draw_y_description, label_step, text_height, text_width,
 };
 use super::marks::{BAR_WIDTH, draw_bars, draw_error_bar, draw_line};
@@ -61,7 +59,8 @@ pub fn render_panels_svg(chart: &PanelChart) -> Result<String> {
             .join("; ")
     );
     render_with(
-        (WIDTH, layout.grid.height() as u32),
+        chart.size,
+        layout.grid.height() as u32,
         (&chart.title, &desc),
         |root| draw(root, chart, &layout),
     )
@@ -90,6 +89,10 @@ const PANEL_PLOT_HEIGHT: i32 = 170;
 const PANEL_ROW_GAP: i32 = 14;
 /// The widest bar of a panel with few categories, in pixels.
 const WIDEST_BAR: f64 = 56.0;
+/// The narrowest plotting area of panels side by side, in pixels: a
+/// narrower one (a chart for a journal's column) would set its heading in
+/// unreadably small type.
+const NARROWEST_SIDE_BY_SIDE: i32 = 220;
 
 /// Where the small multiples' pieces go, in pixels.
 pub(super) struct PanelLayout {
@@ -107,7 +110,9 @@ impl PanelLayout {
         if chart.panels.iter().any(|p| p.intervals.is_some()) {
             legend.push((Key::ErrorBar, "95% interval".to_string()));
         }
-        let header = Header::new(Title::wrapped(&chart.title), legend);
+        let width = chart.size.width();
+        let title = Title::wrapped(&chart.title, width).with_caption(&chart.caption);
+        let header = Header::new(title, legend);
 
         // Room for the y description and the widest plausible tick label.
         let label_area = text_height(SMALL_SIZE) + 6 + text_width("00.005", SMALL_SIZE) + 8;
@@ -115,7 +120,7 @@ impl PanelLayout {
         // Two columns unless some panel's text labels would then be
         // thinned; numbers may be.
         let labels_at = |columns: usize| -> Vec<XLabels> {
-            let room = f64::from(panel_plot_width(MARGIN, columns, label_area));
+            let room = f64::from(panel_plot_width(width, MARGIN, columns, label_area));
             chart
                 .panels
                 .iter()
@@ -126,10 +131,13 @@ impl PanelLayout {
                 .collect()
         };
         let columns = most_columns(chart.panels.len().min(PANEL_COLUMNS), |columns| {
-            labels_at(columns)
-                .iter()
-                .zip(&chart.panels)
-                .all(|(labels, panel)| labels.step == 1 || all_numbers(&panel.categories))
+            let wide_enough = columns == 1
+                || panel_plot_width(width, MARGIN, columns, label_area) >= NARROWEST_SIDE_BY_SIDE;
+            wide_enough
+                && labels_at(columns)
+                    .iter()
+                    .zip(&chart.panels)
+                    .all(|(labels, panel)| labels.step == 1 || all_numbers(&panel.categories))
         });
         let labels = labels_at(columns);
         let most_lines = labels
@@ -237,43 +245,60 @@ fn draw_panel(
     let (area, (x, _)) = layout.grid.open(root, index)?;
     let n = panel.categories.len();
 
-    // The panel's own y range, in percent.
-    let y_top = percent_top(highest(&panel.values, panel.intervals.as_deref()));
+    // The panel's own y range, in percent, linear or log.
+    let ends = panel.intervals.iter().flatten().flat_map(|&(l, h)| [l, h]);
+    let scale = Scale::over(panel.log_y, panel.values.iter().copied().chain(ends));
+    let highest = highest(&panel.values, panel.intervals.as_deref());
+    let (range, ticks, label) = scale.axis(highest, 5);
+    let y_top = range.end;
     let y = YAxis {
-        range: 0.0..y_top,
-        ticks: 5,
-        label: &percent_label,
+        range,
+        ticks,
+        label: &label,
         description: None,
         grid: true,
     };
+    let base = scale.base();
     let mut plot = layout.grid.frame(layout.tick_area, y).draw(&area, n)?;
     // Bars, at most `WIDEST_BAR` pixels wide, outlined.
     let slot = slot(&plot, n);
     let half = (BAR_WIDTH / 2.0).min(WIDEST_BAR / 2.0 / slot);
-    let tops: Vec<f64> = panel.values.iter().map(|p| p * 100.0).collect();
-    draw_bars(&mut plot, &tops, 0.0, half)?;
+    let tops: Vec<f64> = panel.values.iter().map(|&p| scale.y(p)).collect();
+    draw_bars(&mut plot, &tops, base, half)?;
     let pixel = |x: f64, y: f64| plot.backend_coord(&(x, y));
-    let (left, bottom) = pixel(x_range(n).start, 0.0);
+    let (left, bottom) = pixel(x_range(n).start, base);
     let (right, top) = pixel(x_range(n).end, y_top);
     draw_line(root, (left, right), bottom, BLACK, false)?;
 
     // The y description, beside the tick labels.
     let at = (x + text_height(SMALL_SIZE) / 2, (top + bottom) / 2);
-    draw_y_description(root, &chart.y_label, at, SMALL_SIZE)?;
+    let y_label = match scale {
+        Scale::Linear => chart.y_label.clone(),
+        Scale::Log { .. } => format!("{} (log scale)", chart.y_label),
+    };
+    draw_y_description(root, &y_label, at, SMALL_SIZE)?;
 
-    // Error bars, on the root so that caps at the top are not clipped.
+    // Error bars, on the root so that caps at the top are not clipped; on
+    // a log axis an interval from 0 runs to the floor. There, outcomes
+    // never seen get none: their upper ends are all alike (about 3.7 /
+    // games) and say only how many games were played, which the caption
+    // says, while a row of them would hide the tail that was seen.
     if let Some(intervals) = &panel.intervals {
         let cap = (slot * 0.12).round().clamp(1.0, 5.0) as i32;
+        let never_seen = |i: usize| panel.values[i] == 0.0 && scale != Scale::Linear;
         for (i, &(low, high)) in intervals.iter().enumerate() {
-            let (px, high) = pixel(i as f64, high * 100.0);
-            let (_, low) = pixel(i as f64, low * 100.0);
+            if never_seen(i) {
+                continue;
+            }
+            let (px, high) = pixel(i as f64, scale.y(high));
+            let (_, low) = pixel(i as f64, scale.y(low));
             draw_error_bar(root, px, (high, low), cap, NOTE.stroke_width(1))?;
         }
     }
 
     // Category labels: ticks at every one, labels as room allows, each
     // line under the last.
-    let xs: Vec<i32> = (0..n).map(|i| pixel(i as f64, 0.0).0).collect();
+    let xs: Vec<i32> = (0..n).map(|i| pixel(i as f64, base).0).collect();
     layout.labels[index].draw(root, &xs, bottom, SMALL_SIZE)
 }
 
@@ -294,6 +319,7 @@ mod tests {
                     .map(|&v| ((v - 0.01).max(0.0), (v + 0.01).min(1.0)))
                     .collect(),
             ),
+            log_y: false,
         }
     }
 
@@ -303,6 +329,8 @@ mod tests {
         let spread: Vec<f64> = (0..53).map(|i| if i < 10 { 0.1 } else { 0.0 }).collect();
         PanelChart {
             title: "Roll-Call (ranks 13; Monte Carlo, 1,000 games, seed 1)".to_string(),
+            caption: String::new(),
+            size: Default::default(),
             y_label: "percent of games".to_string(),
             bars_name: "estimate from 1,000 games".to_string(),
             panels: vec![
@@ -377,6 +405,8 @@ mod tests {
         ];
         let chart = PanelChart {
             title: "t".to_string(),
+            caption: String::new(),
+            size: Default::default(),
             y_label: "percent of games".to_string(),
             bars_name: "exact probability".to_string(),
             panels: vec![

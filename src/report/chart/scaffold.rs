@@ -6,19 +6,25 @@
 use plotters::prelude::*;
 
 use super::layout::{Area, Drawn};
+use super::types::FigureSize;
 use crate::error::{Error, Result};
 
-/// Draws `draw` into a fresh SVG document of `size` pixels on a white
-/// ground, its `<title>` and `<desc>` first (what screen readers say and
-/// pages index); an error is reported against the chart titled `title`.
+/// Draws `draw` into a fresh SVG document `size.width()` by `height` user
+/// units on a white ground, its `<title>` and `<desc>` first (what screen
+/// readers say and pages index); an error is reported against the chart
+/// titled `title`. A size for print states the document's width and height
+/// in inches (the view box stays in user units); every number in the
+/// document is written without float noise ([`tidy_numbers`]).
 pub(super) fn render_with(
-    size: (u32, u32),
+    size: FigureSize,
+    height: u32,
     (title, desc): (&str, &str),
     draw: impl FnOnce(&Area<'_>) -> Drawn,
 ) -> Result<String> {
+    let width = size.width();
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
         let drawn: Drawn = (|| {
             root.fill(&WHITE)?;
             draw(&root)?;
@@ -30,6 +36,13 @@ pub(super) fn render_with(
         // against the chart.
         drawn.map_err(|e| Error::invalid("chart", title, format!("cannot be drawn: {e}")))?;
     }
+    let mut svg = tidy_numbers(&svg);
+    if let Some(inches) = size.inches() {
+        let pixels = format!("width=\"{width}\" height=\"{height}\"");
+        let tall = inches * f64::from(height) / f64::from(width);
+        let printed = format!("width=\"{inches}in\" height=\"{tall:.3}in\"");
+        svg = svg.replacen(&pixels, &printed, 1);
+    }
     // Right after the opening tag, as SVG wants them.
     let head = format!(
         "\n<title>{}</title>\n<desc>{}</desc>",
@@ -39,6 +52,51 @@ pub(super) fn render_with(
     let at = svg.find('>').map_or(svg.len(), |end| end + 1);
     svg.insert_str(at, &head);
     Ok(svg)
+}
+
+/// `svg` with every number inside a tag (an attribute: a font size of
+/// `13.000000000000002`, a coordinate of `12.3456789`) of more than three
+/// decimals rounded to three, trailing zeros removed: a thousandth of a
+/// user unit is far below what any viewer shows, and the file says what
+/// was meant. Text between tags (labels, `p = 0.0001`) is left as written.
+pub(super) fn tidy_numbers(svg: &str) -> String {
+    let mut tidy = String::with_capacity(svg.len());
+    let mut rest = svg;
+    while let Some(open) = rest.find('<') {
+        let (text, from) = rest.split_at(open);
+        tidy.push_str(text);
+        let close = from.find('>').map_or(from.len(), |at| at + 1);
+        tidy_tag(&from[..close], &mut tidy);
+        rest = &from[close..];
+    }
+    tidy.push_str(rest);
+    tidy
+}
+
+/// Appends `tag` to `tidy` with its long decimals rounded (see
+/// [`tidy_numbers`]).
+fn tidy_tag(tag: &str, tidy: &mut String) {
+    let mut rest = tag;
+    while let Some(start) = rest.find(|c: char| c.is_ascii_digit()) {
+        let (before, from) = rest.split_at(start);
+        tidy.push_str(before);
+        let end = from
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(from.len());
+        let number = &from[..end];
+        let long = number
+            .split_once('.')
+            .is_some_and(|(_, decimals)| decimals.len() > 3 && !decimals.contains('.'));
+        match number.parse::<f64>() {
+            Ok(value) if long => {
+                let rounded = format!("{value:.3}");
+                tidy.push_str(rounded.trim_end_matches('0').trim_end_matches('.'));
+            }
+            _ => tidy.push_str(number),
+        }
+        rest = &from[end..];
+    }
+    tidy.push_str(rest);
 }
 
 /// `text` with XML's special characters escaped, for element content.
@@ -164,4 +222,24 @@ pub(super) fn validate_values(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tidy_numbers;
+
+    #[test]
+    fn long_decimals_in_tags_are_rounded_and_text_is_not() {
+        let svg =
+            r#"<text x="12.3456789" font-size="13.000000000000002" y="7.5">p = 0.00012345</text>"#;
+        assert_eq!(
+            tidy_numbers(svg),
+            r#"<text x="12.346" font-size="13" y="7.5">p = 0.00012345</text>"#
+        );
+        let path = r##"<path d="M1.0000001,2 L3.25,4.99999999" fill="#0072B2"/>"##;
+        assert_eq!(
+            tidy_numbers(path),
+            r##"<path d="M1,2 L3.25,5" fill="#0072B2"/>"##
+        );
+    }
 }

@@ -15,8 +15,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::frame::{Frame, YAxis, draw_baseline, draw_x_axis, percent_label, slot, x_axis_area};
 use super::layout::{
-    Area, Drawn, HEIGHT, Key, LABEL_SIZE, LEGEND_ROW, Legend, MARGIN, SMALL_SIZE, SWATCH, Title,
-    WIDTH, XLabels, dark_text_on, font, segment_colour, text_height, text_width,
+    Area, Drawn, Key, LABEL_SIZE, LEGEND_ROW, Legend, MARGIN, SMALL_SIZE, SWATCH, Title, XLabels,
+    dark_text_on, font, segment_colour, text_height, text_width,
 };
 use super::marks::BAR_WIDTH;
 use super::scaffold::{render_with, validate_rows};
@@ -51,7 +51,8 @@ pub fn render_stacked_svg(chart: &StackedBarChart) -> Result<String> {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    render_with((WIDTH, HEIGHT), (&chart.title, &desc), |root| {
+    let height = chart.size.plot_height();
+    render_with(chart.size, height, (&chart.title, &desc), |root| {
         draw(root, chart)
     })
 }
@@ -98,8 +99,9 @@ fn legend(chart: &StackedBarChart, title_bottom: i32) -> (Legend, i32) {
         .max()
         .unwrap_or(0);
     let column = SWATCH + 8 + widest;
-    if column <= WIDTH as i32 / 4 {
-        let x = WIDTH as i32 - MARGIN - column;
+    let width = chart.size.width() as i32;
+    if column <= width / 4 {
+        let x = width - MARGIN - column;
         let at = (0..entries.len())
             .map(|k| (x, title_bottom + 4 + LEGEND_ROW * k as i32))
             .collect();
@@ -111,7 +113,7 @@ fn legend(chart: &StackedBarChart, title_bottom: i32) -> (Legend, i32) {
         return (legend, column);
     }
     let bottom_first: Vec<(Key, String)> = entries.into_iter().rev().collect();
-    let mut legend = Legend::in_rows(bottom_first, title_bottom);
+    let mut legend = Legend::in_rows(bottom_first, title_bottom, width);
     legend.entries.reverse();
     legend.at.reverse();
     (legend, 0)
@@ -119,7 +121,7 @@ fn legend(chart: &StackedBarChart, title_bottom: i32) -> (Legend, i32) {
 
 pub(super) fn draw(root: &Area<'_>, chart: &StackedBarChart) -> Drawn {
     let n = chart.categories.len();
-    let title = Title::wrapped(&chart.title);
+    let title = Title::wrapped(&chart.title, chart.size.width()).with_caption(&chart.caption);
     title.draw(root)?;
     let legend_top = title.bottom();
     let (legend, column) = legend(chart, legend_top);
@@ -210,6 +212,8 @@ mod tests {
         };
         StackedBarChart {
             title: "Blackjack dealer: final hand by upcard".to_string(),
+            caption: String::new(),
+            size: Default::default(),
             x_label: "dealer's upcard".to_string(),
             y_label: "percent of hands".to_string(),
             categories: vec!["2".to_string(), "10".to_string(), "A".to_string()],

@@ -2,6 +2,82 @@
 //! and drawn by the `render_*` function of its kind. Plain data, checked
 //! when rendered, not when built.
 
+/// How large a chart is drawn: for screens and web pages, or at a
+/// journal's column width, where its text prints at 8-9 pt.
+///
+/// Layouts are computed in SVG user units; a preset for print sets the
+/// SVG's `width` and `height` in inches, so that the PDF comes out at that
+/// size and the PNG at [`crate::report::convert::PNG_DPI`] of it. Every
+/// preset keeps the same font sizes in user units (14 for tick labels and
+/// legends, 12 for small labels) and narrows the layout instead, so that
+/// text keeps its printed size: at two thirds of a point per unit, small
+/// labels print at 8 pt and tick labels at 9.3 pt.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FigureSize {
+    /// 900 units (CSS pixels) wide: web pages, slides.
+    #[default]
+    Screen,
+    /// A journal's single column, 3.5 inches wide.
+    Single,
+    /// A journal's full page width (two columns), 7 inches wide.
+    Double,
+}
+
+impl FigureSize {
+    /// The names `parse` takes, for messages.
+    pub const NAMES: &'static str = "screen, single or double";
+
+    /// Parses `screen`, `single` or `double`.
+    pub fn parse(text: &str) -> Option<FigureSize> {
+        match text {
+            "screen" => Some(FigureSize::Screen),
+            "single" => Some(FigureSize::Single),
+            "double" => Some(FigureSize::Double),
+            _ => None,
+        }
+    }
+
+    /// The name [`FigureSize::parse`] takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            FigureSize::Screen => "screen",
+            FigureSize::Single => "single",
+            FigureSize::Double => "double",
+        }
+    }
+
+    /// The printed width in inches; `None` for the screen, which is sized
+    /// in pixels.
+    pub fn inches(self) -> Option<f64> {
+        match self {
+            FigureSize::Screen => None,
+            FigureSize::Single => Some(3.5),
+            FigureSize::Double => Some(7.0),
+        }
+    }
+
+    /// The layout's width in user units: 900 on screen; in print, the
+    /// width in points at two thirds of a point per unit (3.5 in = 252 pt
+    /// is 378 units).
+    pub fn width(self) -> u32 {
+        match self.inches() {
+            None => 900,
+            Some(inches) => (inches * 72.0 * 1.5).round() as u32,
+        }
+    }
+
+    /// The height of a chart of one plot (bars, stacked bars), in user
+    /// units: a little over half the width, and never so short that the
+    /// plot is crowded out by its title, legend and axes.
+    pub fn plot_height(self) -> u32 {
+        match self {
+            FigureSize::Screen => 500,
+            FigureSize::Single => 340,
+            FigureSize::Double => 460,
+        }
+    }
+}
+
 /// One series of bars (or markers) over the chart's categories.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Series {
@@ -21,6 +97,12 @@ pub struct Series {
 pub struct BarChart {
     /// The title above the chart.
     pub title: String,
+    /// The line under the title in regular type: the parameters and the
+    /// method (`draw 1, passes 1; Monte Carlo, 10,000,000 games, seed
+    /// 1`), wrapped when long; empty for none.
+    pub caption: String,
+    /// How large the chart is drawn.
+    pub size: FigureSize,
     /// The x axis description, e.g. `cards left`.
     pub x_label: String,
     /// The y axis description, e.g. `percent of games`.
@@ -55,6 +137,12 @@ pub struct Segment {
 pub struct StackedBarChart {
     /// The title above the chart.
     pub title: String,
+    /// The line under the title in regular type: the parameters and the
+    /// method (`draw 1, passes 1; Monte Carlo, 10,000,000 games, seed
+    /// 1`), wrapped when long; empty for none.
+    pub caption: String,
+    /// How large the chart is drawn.
+    pub size: FigureSize,
     /// The x axis description, e.g. `dealer's upcard`.
     pub x_label: String,
     /// The y axis description, e.g. `percent of hands`.
@@ -99,6 +187,12 @@ pub struct ZPanel {
 pub struct ZScorePlot {
     /// The title above the plot.
     pub title: String,
+    /// The line under the title in regular type: the parameters and the
+    /// method (`draw 1, passes 1; Monte Carlo, 10,000,000 games, seed
+    /// 1`), wrapped when long; empty for none.
+    pub caption: String,
+    /// How large the chart is drawn.
+    pub size: FigureSize,
     /// The x axis description, e.g. `outcome`.
     pub x_label: String,
     /// The y axis description, e.g. `z = (observed - expected) / standard
@@ -135,6 +229,8 @@ pub struct BarPanel {
     /// Optional 95% intervals `(low, high)`, one per category, drawn as
     /// error bars.
     pub intervals: Option<Vec<(f64, f64)>>,
+    /// A logarithmic y axis for this panel (as [`BarChart::log_y`]).
+    pub log_y: bool,
 }
 
 /// Small multiples: several distributions of one report, each as a bar
@@ -144,6 +240,12 @@ pub struct BarPanel {
 pub struct PanelChart {
     /// The title above the panels.
     pub title: String,
+    /// The line under the title in regular type: the parameters and the
+    /// method (`draw 1, passes 1; Monte Carlo, 10,000,000 games, seed
+    /// 1`), wrapped when long; empty for none.
+    pub caption: String,
+    /// How large the chart is drawn.
+    pub size: FigureSize,
     /// Every panel's y axis description, e.g. `percent of games`.
     pub y_label: String,
     /// The legend entry of the bars, e.g. `estimate from 10,000,000
@@ -163,6 +265,12 @@ pub struct PanelChart {
 pub struct MeanChart {
     /// The title above the chart.
     pub title: String,
+    /// The line under the title in regular type: the parameters and the
+    /// method (`draw 1, passes 1; Monte Carlo, 10,000,000 games, seed
+    /// 1`), wrapped when long; empty for none.
+    pub caption: String,
+    /// How large the chart is drawn.
+    pub size: FigureSize,
     /// The x axis description, e.g. `true count`.
     pub x_label: String,
     /// The y axis description of the means, e.g. `value per round (% of

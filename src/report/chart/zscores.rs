@@ -17,7 +17,7 @@ use plotters::prelude::*;
 use super::frame::{PanelGrid, Rows, YAxis, most_columns, panel_plot_width, trimmed, x_range};
 use super::layout::{
     ALARM, AXIS_DESC_SIZE, Area, Drawn, Header, Key, MARGIN, NOTE, PointKind, SMALL_SIZE, Title,
-    WIDTH, XLabels, draw_x_description, draw_y_description, label_step, text_height, text_width,
+    XLabels, draw_x_description, draw_y_description, label_step, text_height, text_width,
 };
 use super::marks::{draw_line, draw_point};
 use super::scaffold::{render_with, validate_panels};
@@ -56,7 +56,8 @@ pub fn render_z_scores_svg(plot: &ZScorePlot) -> Result<String> {
             .join("; ")
     );
     render_with(
-        (WIDTH, grid.height() as u32),
+        plot.size,
+        grid.height() as u32,
         (&plot.title, &desc),
         |root| draw(root, plot, &grid),
     )
@@ -176,7 +177,8 @@ fn legend(plot: &ZScorePlot) -> Vec<(Key, String)> {
 /// Where the z-score plot's pieces go: the title, the legend and the
 /// panels, as many side by side as keep every outcome label.
 pub(super) fn layout(plot: &ZScorePlot) -> PanelGrid {
-    let header = Header::new(Title::wrapped(&plot.title), legend(plot));
+    let title = Title::wrapped(&plot.title, plot.size.width()).with_caption(&plot.caption);
+    let header = Header::new(title, legend(plot));
 
     // Every panel gets the tick-label area of the widest range.
     let widest_range = plot
@@ -189,7 +191,12 @@ pub(super) fn layout(plot: &ZScorePlot) -> PanelGrid {
     // As many columns as keep every label of every panel.
     let left = MARGIN + y_desc_strip();
     let columns = most_columns(plot.panels.len().min(MAX_COLUMNS), |columns| {
-        let slot = f64::from(panel_plot_width(left, columns, label_area));
+        let slot = f64::from(panel_plot_width(
+            plot.size.width(),
+            left,
+            columns,
+            label_area,
+        ));
         plot.panels.iter().all(|panel| {
             let labels = outcome_labels(panel);
             label_step(&labels, slot / labels.len() as f64, SMALL_SIZE) == 1
@@ -245,7 +252,7 @@ pub(super) fn draw(root: &Area<'_>, plot: &ZScorePlot, grid: &PanelGrid) -> Draw
     // The axis descriptions, once for all panels.
     let panels_bottom = grid.bottom();
     let left = MARGIN + y_desc_strip();
-    let right = WIDTH as i32 - MARGIN;
+    let right = grid.header.title.width - MARGIN;
     draw_x_description(root, &plot.x_label, (left, right), panels_bottom + 10)?;
     let at = (
         MARGIN + text_height(AXIS_DESC_SIZE) / 2,
@@ -333,6 +340,8 @@ mod tests {
     fn z_plot() -> ZScorePlot {
         ZScorePlot {
             title: "Roll-Call: Monte Carlo vs exact".to_string(),
+            caption: String::new(),
+            size: Default::default(),
             x_label: "outcome".to_string(),
             y_label: "z = (observed - expected) / standard error".to_string(),
             critical: None,

@@ -35,6 +35,8 @@ use crate::rng::Shuffle;
 
 /// The game name in reports.
 const GAME: &str = crate::games::registry::IDIOTS_DELIGHT.report_name;
+/// The outcome that is a win (no card left), as the registry says.
+const WIN: &str = crate::games::registry::IDIOTS_DELIGHT.win();
 
 /// The distribution key of every report (docs/GUIDE.md).
 const KEY: &str = "cards-left";
@@ -377,7 +379,7 @@ fn headline(report: &Report) -> Headline {
         if named {
             label = format!("{label}, {}", distribution.key());
         }
-        HeadlineFigure::probability(&label, distribution, "0").unwrap_or_else(|| {
+        HeadlineFigure::probability(&label, distribution, WIN).unwrap_or_else(|| {
             // Every discard takes two or four cards.
             HeadlineFigure::impossible(&label, "an odd deck always leaves a card")
         })

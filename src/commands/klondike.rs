@@ -21,6 +21,8 @@ use crate::report::{Method, Report, ReportDistribution, SummaryFigure, SummaryIt
 
 /// The game name in reports.
 const GAME: &str = crate::games::registry::KLONDIKE.report_name;
+/// The outcome that is a win (all 52 cards out), as the registry says.
+const WIN: &str = crate::games::registry::KLONDIKE.win();
 
 /// The distribution key of every report (the contract).
 const KEY: &str = "foundation-cards";
@@ -149,7 +151,7 @@ fn monte_carlo_report(
         summary,
     };
     let mut headline =
-        Headline::probabilities(&report.distributions, &[(KEY, "P(all 52 cards out)")], "52");
+        Headline::probabilities(&report.distributions, &[(KEY, "P(all 52 cards out)")], WIN);
     headline.figures.push(HeadlineFigure::mean(
         "mean net winnings per game ($)",
         money.mean_net,

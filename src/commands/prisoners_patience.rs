@@ -42,6 +42,8 @@ use crate::report::{Method, Report, ReportDistribution};
 
 /// The game name in reports.
 const GAME: &str = crate::games::registry::PRISONERS_PATIENCE.report_name;
+/// The outcome that is a win (one stack left), as the registry says.
+const WIN: &str = crate::games::registry::PRISONERS_PATIENCE.win();
 
 /// The distribution key of every report (docs/GUIDE.md): stacks left.
 const KEY: &str = "stacks";
@@ -248,7 +250,7 @@ fn params(game: PrisonersPatience) -> Map<String, Value> {
 /// What a report of stacks left leads with: the odds of winning, one
 /// stack left.
 fn win_headline(report: &Report) -> Headline {
-    Headline::probabilities(&report.distributions, &[(KEY, "P(win) = P(1 stack)")], "1")
+    Headline::probabilities(&report.distributions, &[(KEY, "P(win) = P(1 stack)")], WIN)
 }
 
 /// What a report of which deals can be won leads with: the share of deals

@@ -72,6 +72,17 @@ pub struct GameEntry {
     pub win_outcome: Option<&'static str>,
 }
 
+impl GameEntry {
+    /// The game's [`GameEntry::win_outcome`], for a game that has one: in
+    /// a `const`, naming a game without one fails to compile.
+    pub const fn win(&self) -> &'static str {
+        match self.win_outcome {
+            Some(win) => win,
+            None => panic!("this game's reports have no single win outcome"),
+        }
+    }
+}
+
 /// Idiot's Delight (RULES.md section 1).
 pub const IDIOTS_DELIGHT: GameEntry = GameEntry {
     id: "idiots-delight",

@@ -9,12 +9,11 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-use serde_json::Value;
 
 use crate::support::require_tool;
 use deckodds::analysis::Spec;
+
+mod chromium;
 
 /// The repository's root.
 fn root() -> PathBuf {
@@ -164,78 +163,17 @@ fn every_page_has_lang_title_viewport_scoped_headers_and_alt_text() {
 
 /// Rows the front page's headline table must have: one per table whose
 /// spec declares a `[headline]`.
-fn headline_variants() -> usize {
+fn headline_variants() -> u64 {
     let mut count = 0;
     for entry in fs::read_dir(root().join("analysis")).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "toml") {
             let relative = Path::new("analysis").join(path.file_name().unwrap());
             let specs = Spec::parse(&relative, &fs::read_to_string(&path).unwrap()).unwrap();
-            count += specs.iter().filter(|s| s.headline.is_some()).count();
+            count += specs.iter().filter(|s| s.headline.is_some()).count() as u64;
         }
     }
     count
-}
-
-/// The page the checks run in: the page under test in two frames, 1280
-/// and 390 CSS pixels wide (a headless window is at least 500 wide, so
-/// the narrow width is a frame's), each reporting what it rendered once
-/// loaded; every page in turn, the report written into the document for
-/// `--dump-dom`.
-const CHECKER: &str = r##"<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>check</title>
-<style>body{margin:0}iframe{border:0;height:1200px;display:block}</style></head><body>
-<script>
-var pages = PAGES, widths = [1280, 390], results = [], i = 0;
-function next() {
-  if (i >= pages.length * widths.length) {
-    var out = document.createElement('pre'); out.id = 'report';
-    out.textContent = JSON.stringify(results); document.body.appendChild(out); return;
-  }
-  var page = pages[Math.floor(i / widths.length)], width = widths[i % widths.length]; i++;
-  var frame = document.createElement('iframe'); frame.style.width = width + 'px';
-  frame.addEventListener('load', function () {
-    var w = frame.contentWindow, d = frame.contentDocument;
-    var broken = [].slice.call(d.images).filter(function (img) {
-      return !img.complete || img.naturalWidth === 0;
-    }).map(function (img) { return img.getAttribute('src'); });
-    var missing = [].slice.call(d.querySelectorAll('a[href^="#"]')).filter(function (a) {
-      return !d.getElementById(a.getAttribute('href').slice(1));
-    }).map(function (a) { return a.getAttribute('href'); });
-    results.push({ page: page, width: width, inner: w.innerWidth,
-      scroll: d.documentElement.scrollWidth, broken: broken, missing: missing,
-      headline_rows: d.querySelectorAll('table.headline tbody tr').length,
-      title: d.title, lang: d.documentElement.lang });
-    document.body.removeChild(frame); next();
-  });
-  frame.src = RESULTS + page; document.body.appendChild(frame);
-}
-next();
-</script></body></html>
-"##;
-
-/// The page a screenshot is taken of: `page` at both widths side by side.
-const SHOT: &str = r#"<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>shot</title>
-<style>body{margin:0;display:flex;gap:16px;background:#888}iframe{border:0;height:1600px;background:#fff}</style></head><body>
-<iframe style="width:1280px" src="PAGE"></iframe><iframe style="width:390px" src="PAGE"></iframe></body></html>
-"#;
-
-fn chromium(args: &[&str]) -> std::process::Output {
-    Command::new("chromium")
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--hide-scrollbars",
-            "--allow-file-access-from-files",
-            "--no-first-run",
-        ])
-        .args(args)
-        .output()
-        .expect("chromium runs")
-}
-
-fn file_url(path: &Path) -> String {
-    format!("file://{}", path.display())
 }
 
 #[test]
@@ -246,93 +184,16 @@ fn file_url(path: &Path) -> String {
 fn chromium_renders_every_page_at_both_widths_without_overflow_or_broken_images() {
     require_tool("chromium", "chromium (Debian: chromium)");
     let pages: Vec<String> = pages().into_keys().collect();
-    let work = root().join("target/site-screenshots");
-    fs::create_dir_all(&work).unwrap();
-    let results_url = format!("{}/", file_url(&results()));
-    let checker = CHECKER
-        .replace("PAGES", &serde_json::to_string(&pages).unwrap())
-        .replace("RESULTS", &serde_json::to_string(&results_url).unwrap());
-    let checker_path = work.join("check.html");
-    fs::write(&checker_path, checker).unwrap();
-    let output = chromium(&[
-        "--window-size=1400,1300",
-        "--virtual-time-budget=600000",
-        "--dump-dom",
-        &file_url(&checker_path),
-    ]);
-    let dom = String::from_utf8_lossy(&output.stdout);
-    let report = dom
-        .split("<pre id=\"report\">")
-        .nth(1)
-        .and_then(|rest| rest.split("</pre>").next())
-        .unwrap_or_else(|| {
-            panic!(
-                "no report from the checker page: {}",
-                String::from_utf8_lossy(&output.stderr)
-            )
-        })
-        .replace("&quot;", "\"")
-        .replace("&amp;", "&")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">");
-    let rendered: Vec<Value> = serde_json::from_str(&report).unwrap();
-    assert_eq!(rendered.len(), pages.len() * 2, "every page at both widths");
+    let rendered = chromium::render(&results(), &pages, &root().join("target/site-screenshots"));
+    assert_eq!(
+        rendered.len(),
+        pages.len() * chromium::WIDTHS.len(),
+        "every page at both widths"
+    );
     let variants = headline_variants();
     assert!(variants > 0);
-    for page in &rendered {
-        let what = format!("{} at {} px", page["page"], page["width"]);
-        assert_eq!(page["inner"], page["width"], "{what}: the frame's width");
-        assert!(
-            page["scroll"].as_u64() <= page["inner"].as_u64(),
-            "{what}: overflows horizontally ({} > {})",
-            page["scroll"],
-            page["inner"]
-        );
-        assert_eq!(
-            page["broken"],
-            Value::Array(vec![]),
-            "{what}: broken images"
-        );
-        assert_eq!(
-            page["missing"],
-            Value::Array(vec![]),
-            "{what}: links to missing anchors"
-        );
-        assert_eq!(page["lang"], "en", "{what}");
-        assert!(
-            page["title"].as_str().is_some_and(|t| !t.is_empty()),
-            "{what}: no title"
-        );
-        let expected = if page["page"] == "index.html" {
-            variants
-        } else {
-            0
-        };
-        assert_eq!(
-            page["headline_rows"].as_u64(),
-            Some(expected as u64),
-            "{what}: headline rows (one per game variant on the front page)"
-        );
-    }
-    // A screenshot of each page at both widths, side by side, for a person.
-    for page in &pages {
-        let shot_page = work.join("shot.html");
-        fs::write(
-            &shot_page,
-            SHOT.replace("PAGE", &format!("{results_url}{page}")),
-        )
-        .unwrap();
-        let png = work.join(page.replace(".html", ".png"));
-        let output = chromium(&[
-            "--window-size=1700,1600",
-            "--virtual-time-budget=20000",
-            &format!("--screenshot={}", png.display()),
-            &file_url(&shot_page),
-        ]);
-        assert!(
-            png.is_file() && fs::metadata(&png).unwrap().len() > 1000,
-            "{page}: no screenshot: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-    }
+    // One headline row per game variant on the front page, none elsewhere.
+    let headline_rows = |page: &str| if page == "index.html" { variants } else { 0 };
+    let defects = chromium::defects(&rendered, &headline_rows);
+    assert!(defects.is_empty(), "{}", defects.join("\n"));
 }

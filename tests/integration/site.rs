@@ -5,14 +5,18 @@
 //! and 390 px wide with no broken image and no horizontal overflow, the
 //! front page's headline table one row per game variant. Screenshots go
 //! to target/site-screenshots/ for a person to look at.
+//!
+//! The same checks run on a scratch site with one defect per page, and
+//! must find each defect and nothing else: a check that cannot fail
+//! would pass results/ too.
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::support::require_tool;
 use deckodds::analysis::Spec;
 
+mod checks;
 mod chromium;
 
 /// The repository's root.
@@ -24,141 +28,22 @@ fn results() -> PathBuf {
     root().join("results")
 }
 
-/// Every page in results/, by file name, with its text.
-fn pages() -> BTreeMap<String, String> {
-    let mut pages = BTreeMap::new();
-    for entry in fs::read_dir(results()).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "html") {
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            pages.insert(name, fs::read_to_string(&path).unwrap());
-        }
-    }
+#[test]
+fn every_local_link_resolves_within_results_and_nothing_loads_from_elsewhere() {
+    let pages = checks::pages(&results());
     assert!(
         pages.contains_key("index.html"),
         "results/index.html is missing"
     );
-    pages
-}
-
-/// The values of `attribute` in `html` (`href="..."`), unescaped.
-fn attribute_values(html: &str, attribute: &str) -> Vec<String> {
-    let marker = format!(" {attribute}=\"");
-    html.match_indices(&marker)
-        .map(|(at, _)| {
-            let rest = &html[at + marker.len()..];
-            let value = &rest[..rest.find('"').unwrap()];
-            value.replace("&amp;", "&").replace("&quot;", "\"")
-        })
-        .collect()
-}
-
-/// Every opening tag `<name ...>` in `html`.
-fn tags<'a>(html: &'a str, name: &str) -> Vec<&'a str> {
-    let open = format!("<{name}");
-    html.match_indices(&open)
-        .filter(|(at, _)| {
-            html[at + open.len()..]
-                .chars()
-                .next()
-                .is_some_and(|c| c == '>' || c == ' ')
-        })
-        .map(|(at, _)| &html[at..at + html[at..].find('>').unwrap() + 1])
-        .collect()
-}
-
-#[test]
-fn every_local_link_resolves_within_results_and_nothing_loads_from_elsewhere() {
-    let pages = pages();
-    let ids: BTreeMap<&str, Vec<String>> = pages
-        .iter()
-        .map(|(name, html)| (name.as_str(), attribute_values(html, "id")))
-        .collect();
-    let mut checked = 0;
-    for (name, html) in &pages {
-        // What a page loads: images, scripts, stylesheets, frames.
-        for source in attribute_values(html, "src") {
-            assert!(
-                !source.contains("//") && !source.starts_with("data:"),
-                "{name}: loads {source} from elsewhere"
-            );
-        }
-        assert!(
-            !html.contains("<link"),
-            "{name}: links a stylesheet or font"
-        );
-        assert!(
-            !html.contains("@import") && !html.contains("url("),
-            "{name}: CSS loads a file"
-        );
-        for script in tags(html, "script") {
-            assert_eq!(script, "<script>", "{name}: an external script");
-        }
-        for href in attribute_values(html, "href") {
-            // Citations of sources may link out.
-            if href.starts_with("https://") || href.starts_with("http://") {
-                continue;
-            }
-            let (file, anchor) = href.split_once('#').unwrap_or((&href, ""));
-            let target = if file.is_empty() { name.as_str() } else { file };
-            assert!(
-                !target.contains('/') && !target.contains(".."),
-                "{name}: {href} leaves results/"
-            );
-            assert!(
-                results().join(target).is_file(),
-                "{name}: {href}: no such file in results/"
-            );
-            if !anchor.is_empty() {
-                let target_ids = ids.get(target).unwrap_or_else(|| {
-                    panic!("{name}: {href}: an anchor into a file that is not a page")
-                });
-                assert!(
-                    target_ids.iter().any(|id| id == anchor),
-                    "{name}: {href}: no id {anchor:?} in {target}"
-                );
-            }
-            checked += 1;
-        }
-    }
+    let (defects, checked) = checks::link_defects(&results(), &pages);
+    assert!(defects.is_empty(), "{}", defects.join("\n"));
     assert!(checked > pages.len(), "only {checked} links checked");
 }
 
 #[test]
 fn every_page_has_lang_title_viewport_scoped_headers_and_alt_text() {
-    for (name, html) in pages() {
-        assert!(html.contains("<html lang=\"en\">"), "{name}: no lang");
-        assert!(
-            tags(&html, "title").len() == 1 && !html.contains("<title></title>"),
-            "{name}: no title"
-        );
-        assert!(
-            html.contains(
-                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            ),
-            "{name}: no viewport meta"
-        );
-        for th in tags(&html, "th") {
-            assert!(
-                th.contains(" scope=\"col\"") || th.contains(" scope=\"row\""),
-                "{name}: {th} has no scope"
-            );
-        }
-        for table in tags(&html, "table") {
-            let at = html.find(table).unwrap();
-            assert!(
-                html[..at].ends_with("<div class=\"scroll\">"),
-                "{name}: a table outside a scrolling wrapper"
-            );
-        }
-        for img in tags(&html, "img") {
-            let alt = attribute_values(img, "alt");
-            assert!(
-                alt.len() == 1 && !alt[0].trim().is_empty(),
-                "{name}: {img} has no alt text"
-            );
-        }
-    }
+    let defects = checks::accessibility_defects(&checks::pages(&results()));
+    assert!(defects.is_empty(), "{}", defects.join("\n"));
 }
 
 /// Rows the front page's headline table must have: one per table whose
@@ -183,7 +68,7 @@ fn headline_variants() -> u64 {
 )]
 fn chromium_renders_every_page_at_both_widths_without_overflow_or_broken_images() {
     require_tool("chromium", "chromium (Debian: chromium)");
-    let pages: Vec<String> = pages().into_keys().collect();
+    let pages: Vec<String> = checks::pages(&results()).into_keys().collect();
     let rendered = chromium::render(&results(), &pages, &root().join("target/site-screenshots"));
     assert_eq!(
         rendered.len(),
@@ -196,4 +81,121 @@ fn chromium_renders_every_page_at_both_widths_without_overflow_or_broken_images(
     let headline_rows = |page: &str| if page == "index.html" { variants } else { 0 };
     let defects = chromium::defects(&rendered, &headline_rows);
     assert!(defects.is_empty(), "{}", defects.join("\n"));
+}
+
+/// A page of the scratch site: everything a page needs, and `body`.
+fn scratch_page(title: &str, body: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{title}</title>\n</head>\n<body>\n{body}\n</body>\n</html>\n"
+    )
+}
+
+/// A site of a few pages, each sound but for one kind of defect (named
+/// by its file), and two sound pages: `index.html`, whose headline table
+/// has two rows, and `sound.html`.
+fn scratch_site() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let chart = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"40\" height=\"20\"><rect width=\"40\" height=\"20\" fill=\"#36c\"/></svg>\n";
+    let pages = [
+        (
+            "index.html",
+            "<h1>Scratch</h1>\n<div class=\"scroll\"><table class=\"headline\"><thead><tr><th scope=\"col\">game</th></tr></thead>\n<tbody><tr><th scope=\"row\">a</th></tr><tr><th scope=\"row\">b</th></tr></tbody></table></div>\n<p><a href=\"sound.html#table\">sound</a> <a href=\"broken-image.html\">image</a> <a href=\"wide.html\">wide</a> <a href=\"broken-link.html\">link</a> <a href=\"unscoped.html\">unscoped</a></p>",
+        ),
+        (
+            "sound.html",
+            "<p><a href=\"index.html\">All</a> <a href=\"#table\">the table</a></p>\n<p><img src=\"chart.svg\" alt=\"a chart\"></p>\n<div class=\"scroll\"><table id=\"table\"><thead><tr><th scope=\"col\">outcome</th><th scope=\"col\">percent</th></tr></thead><tbody><tr><th scope=\"row\">win</th><td>1.00</td></tr></tbody></table></div>",
+        ),
+        (
+            "broken-image.html",
+            "<p><img src=\"missing.svg\" alt=\"a chart that is not there\"></p>",
+        ),
+        (
+            "wide.html",
+            "<div style=\"width:600px\">a line 600 px wide, wider than a phone</div>",
+        ),
+        (
+            "broken-link.html",
+            "<p><a href=\"nowhere.html\">a page that is not there</a> <a href=\"#nowhere\">an anchor that is not there</a></p>",
+        ),
+        (
+            "unscoped.html",
+            "<div class=\"scroll\"><table><thead><tr><th>outcome</th></tr></thead><tbody><tr><td>win</td></tr></tbody></table></div>",
+        ),
+    ];
+    for (name, body) in pages {
+        fs::write(dir.path().join(name), scratch_page(name, body)).unwrap();
+    }
+    fs::write(dir.path().join("chart.svg"), chart).unwrap();
+    dir
+}
+
+/// `defects` are `expected`, each found once: a defect starts with
+/// exactly one of the expected lines (a figure that depends on the
+/// browser, such as a width, may follow it), and each expected line
+/// starts one defect.
+fn assert_found_exactly(defects: &[String], expected: &[&str]) {
+    for defect in defects {
+        assert_eq!(
+            expected.iter().filter(|e| defect.starts_with(**e)).count(),
+            1,
+            "an unexpected defect: {defect}\nall: {defects:#?}"
+        );
+    }
+    for line in expected {
+        assert_eq!(
+            defects.iter().filter(|d| d.starts_with(line)).count(),
+            1,
+            "not found: {line}\nfound: {defects:#?}"
+        );
+    }
+}
+
+/// The checks read from the HTML can fail: on a scratch site they find
+/// its broken image, broken link, missing anchor and unscoped header,
+/// and nothing on its sound pages.
+#[test]
+fn the_checks_of_the_html_find_each_defect_of_a_scratch_site() {
+    let site = scratch_site();
+    let pages = checks::pages(site.path());
+    assert_eq!(pages.len(), 6);
+    let (mut defects, checked) = checks::link_defects(site.path(), &pages);
+    assert_eq!(checked, 9, "every local link of the scratch site");
+    defects.extend(checks::accessibility_defects(&pages));
+    assert_found_exactly(
+        &defects,
+        &[
+            "broken-image.html: missing.svg: no such file in the folder",
+            "broken-link.html: nowhere.html: no such file in the folder",
+            "broken-link.html: #nowhere: no id \"nowhere\" in broken-link.html",
+            "unscoped.html: <th> has no scope",
+        ],
+    );
+}
+
+/// The checks in Chromium can fail: on a scratch site they find its
+/// broken image and missing anchor at both widths, its overflow at the
+/// phone's width only, and nothing on its sound pages (the front page's
+/// two headline rows included).
+#[test]
+#[cfg_attr(
+    not(deckodds_has_chromium),
+    ignore = "needs chromium (Debian: chromium)"
+)]
+fn chromium_finds_each_defect_of_a_scratch_site() {
+    require_tool("chromium", "chromium (Debian: chromium)");
+    let site = scratch_site();
+    let pages: Vec<String> = checks::pages(site.path()).into_keys().collect();
+    let rendered = chromium::render(site.path(), &pages, &site.path().join("shots"));
+    assert_eq!(rendered.len(), pages.len() * chromium::WIDTHS.len());
+    let headline_rows = |page: &str| if page == "index.html" { 2 } else { 0 };
+    assert_found_exactly(
+        &chromium::defects(&rendered, &headline_rows),
+        &[
+            "broken-image.html at 1280 px: a broken image missing.svg",
+            "broken-image.html at 390 px: a broken image missing.svg",
+            "broken-link.html at 1280 px: a link to a missing anchor #nowhere",
+            "broken-link.html at 390 px: a link to a missing anchor #nowhere",
+            "wide.html at 390 px: overflows horizontally (",
+        ],
+    );
 }

@@ -212,7 +212,9 @@ pub struct Spec {
     /// filled from the table's JSON output, so that no figure is typed.
     pub finding: Option<String>,
     /// `also-shows`: families whose tables the family's web page shows
-    /// after its own (the blackjack dealer's page shows the player's grid).
+    /// after its own (the blackjack dealer's page shows the player's grid);
+    /// each one a spec makes, other than its own
+    /// ([`Spec::check_also_shows`], once all specs are read).
     pub also_shows: Vec<String>,
     /// How the `svg` output (and its PDF and PNG) is drawn: `figure =
     /// "screen" | "single" | "double"` (default screen) and `log-y = true
@@ -1127,6 +1129,39 @@ impl Spec {
             .map(|&(_, line)| line)
     }
 
+    /// Refuses an `also-shows` family that is not one of `families` (the
+    /// families a spec makes), or that is the spec's own family.
+    ///
+    /// Guarantee: the error is [`Error::BadInputFile`] naming the spec
+    /// file, the line of `also-shows`, the value and the families allowed.
+    pub fn check_also_shows(&self, families: &[&str]) -> Result<()> {
+        for other in &self.also_shows {
+            let problem = if *other == self.family {
+                "is this spec's own family, whose tables its page shows anyway"
+            } else if !families.contains(&other.as_str()) {
+                "no spec makes this family"
+            } else {
+                continue;
+            };
+            let allowed: Vec<&str> = families
+                .iter()
+                .copied()
+                .filter(|family| *family != self.family)
+                .collect();
+            let line = self
+                .line_of("also-shows")
+                .map_or_else(String::new, |line| format!("line {line}: "));
+            return Err(Error::BadInputFile {
+                path: self.path.clone(),
+                message: format!(
+                    "{line}also-shows = {other:?}: {problem}; allowed: the families of the specs ({})",
+                    allowed.join(", ")
+                ),
+            });
+        }
+        Ok(())
+    }
+
     /// Where in the spec a command-line option of the run under `profile`
     /// came from, for errors: the key (`params.draw`, `monte-carlo.trials`)
     /// and its line. The quick profile's `--trials` is `quick-trials`, or
@@ -1638,5 +1673,36 @@ each = [{ decks = [1, "inf"], h17 = [false, true], peek = [false, true] }]
             "{ draw = 3,\n    colour = 1 },",
         );
         check(spread, "line 9: each[2].colour: unknown key");
+    }
+
+    /// `also-shows` names families some spec makes, other than its own:
+    /// a misspelt one is refused naming the file, line, key, value and
+    /// the families allowed.
+    #[test]
+    fn also_shows_names_families_the_specs_make() {
+        let showing = parse(&GOOD.replace(
+            "[params]",
+            "also-shows = [\"klondike-52\", \"klondike-52-draw3\"]\n\n[params]",
+        ))
+        .unwrap();
+        assert_eq!(showing.also_shows, ["klondike-52", "klondike-52-draw3"]);
+        let families = ["k", "klondike-52", "klondike-52-draw3", "roll-call-exact"];
+        assert!(showing.check_also_shows(&families).is_ok());
+        let message = showing
+            .check_also_shows(&["k", "klondike-52", "roll-call-exact"])
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            message,
+            "analysis/k.toml: line 6: also-shows = \"klondike-52-draw3\": no spec makes this family; allowed: the families of the specs (klondike-52, roll-call-exact)"
+        );
+        let itself = parse(&GOOD.replace("[params]", "also-shows = [\"k\"]\n[params]")).unwrap();
+        let message = itself.check_also_shows(&families).unwrap_err().to_string();
+        assert!(
+            message.starts_with(
+                "analysis/k.toml: line 6: also-shows = \"k\": is this spec's own family"
+            ),
+            "{message}"
+        );
     }
 }

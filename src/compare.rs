@@ -116,12 +116,14 @@ pub struct Agreement {
     /// undefined (the expected probability is 0 or 1).
     pub z_scores: Vec<Option<f64>>,
     /// The largest `|z|` among the defined z-scores of the outcomes the
-    /// chi-square test kept whole, those in no group of `pooled_bins` (0 if
-    /// none is defined). A pooled outcome's expected count is below
+    /// chi-square test kept whole, those in no group of `pooled_bins`;
+    /// `None` if none is defined (every outcome pooled, or of expected
+    /// probability 0 or 1), rather than a 0 that would read as perfect
+    /// agreement. A pooled outcome's expected count is below
     /// [`MIN_EXPECTED`], where the normal approximation behind its z-score
     /// fails: one count of 2 against 0.4 expected is z = 2.5 and means
     /// nothing, and the test itself set it aside.
-    pub max_abs_z: f64,
+    pub max_abs_z: Option<f64>,
     /// The total variation distance `0.5 * sum |p_hat - p|` between the two
     /// distributions (estimates against exact, or estimate against estimate).
     pub total_variation: f64,
@@ -494,14 +496,14 @@ fn merged_only(groups: Vec<Vec<usize>>) -> Vec<Vec<usize>> {
 }
 
 /// The largest defined `|z|` among outcomes in no group of `pooled` (see
-/// [`Agreement::max_abs_z`]); 0 if there is none.
-fn max_abs_unpooled(z_scores: &[Option<f64>], pooled: &[Vec<usize>]) -> f64 {
+/// [`Agreement::max_abs_z`]); `None` if there is none.
+fn max_abs_unpooled(z_scores: &[Option<f64>], pooled: &[Vec<usize>]) -> Option<f64> {
     z_scores
         .iter()
         .enumerate()
         .filter(|(index, _)| !pooled.iter().flatten().any(|bin| bin == index))
-        .filter_map(|(_, z)| *z)
-        .fold(0.0, |m: f64, z| m.max(z.abs()))
+        .filter_map(|(_, z)| z.map(f64::abs))
+        .reduce(f64::max)
 }
 
 fn verdict(p_value: f64, level: f64) -> Verdict {
@@ -1475,7 +1477,7 @@ mod tests {
         // z_a = 30 / sqrt(600 * 1/3 * 2/3) = 30 / sqrt(133.33) = 2.598.
         let z_a = result.z_scores[0].expect("defined");
         assert!(close(z_a, 30.0 / (400.0_f64 / 3.0).sqrt(), 1e-12));
-        assert!(close(result.max_abs_z, z_a, 1e-12));
+        assert!(close(result.max_abs_z.unwrap(), z_a, 1e-12));
         // TVD = 0.5 * (30 + 10 + 20) / 600 = 0.05.
         assert!(close(result.total_variation, 0.05, 1e-12));
         // At a stricter level the same data agree.
@@ -1519,7 +1521,26 @@ mod tests {
         assert_eq!(result.z_scores, vec![None, None]);
         assert_eq!(result.degrees_of_freedom, 0);
         assert_eq!(result.p_value, 1.0);
-        assert_eq!(result.max_abs_z, 0.0);
+        // No z-score at all: no max |z| either, rather than a 0 that would
+        // read as perfect agreement.
+        assert_eq!(result.max_abs_z, None);
+    }
+
+    #[test]
+    fn every_outcome_pooled_leaves_no_max_z() {
+        // n = 4: expected 2 and 2, both below 5, pooled into one group,
+        // which leaves nothing to test and no z-score the test kept whole.
+        let d = exact("k", &["a", "b"], &[(1, 2), (1, 2)]);
+        let result = goodness_of_fit(&d, &counts("k", &["a", "b"], &[4, 0]), 0.05).expect("valid");
+        assert_eq!(result.pooled_bins, vec![vec![0, 1]]);
+        assert_eq!(result.degrees_of_freedom, 0);
+        assert!(
+            result
+                .z_scores
+                .iter()
+                .all(|z| z.is_some_and(|z| z.abs() > 1.9))
+        );
+        assert_eq!(result.max_abs_z, None);
     }
 
     #[test]
@@ -1548,7 +1569,7 @@ mod tests {
         // ... but max |z| is over the bins the test kept whole: d alone,
         // 94 against 94.
         assert_eq!(result.z_scores[3], Some(0.0));
-        assert_eq!(result.max_abs_z, 0.0);
+        assert_eq!(result.max_abs_z, Some(0.0));
     }
 
     #[test]

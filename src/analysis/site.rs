@@ -80,7 +80,7 @@ pub fn build_site(
         }
         let headlines = tables
             .iter()
-            .filter_map(|(spec, files)| headline_row(spec, files, game.display_name, profile))
+            .filter_map(|(spec, files)| headline_row(spec, files, game.game_name, profile))
             .collect();
         let findings = tables
             .iter()

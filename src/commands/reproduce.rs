@@ -188,8 +188,30 @@ fn runs(spec: &Spec, profile: Profile, request: &Request) -> bool {
 
 /// Reads and checks the specs: every `analysis/*.toml` if none is named;
 /// otherwise each name is a spec file, or a table or family of
-/// `analysis/`.
+/// `analysis/`. Each family a spec's `also-shows` names is one that the
+/// specs read or `analysis/` make.
 fn load_specs(names: &[PathBuf]) -> Result<Vec<Spec>> {
+    let specs = read_specs(names)?;
+    let shows_others = specs.iter().any(|spec| !spec.also_shows.is_empty());
+    let analysis = if names.is_empty() || !shows_others || !Path::new(ANALYSIS_DIR).is_dir() {
+        Vec::new()
+    } else {
+        read_specs(&[])?
+    };
+    let mut families: Vec<&str> = Vec::new();
+    for spec in specs.iter().chain(&analysis) {
+        if !families.contains(&spec.family.as_str()) {
+            families.push(&spec.family);
+        }
+    }
+    for spec in &specs {
+        spec.check_also_shows(&families)?;
+    }
+    Ok(specs)
+}
+
+/// The specs [`load_specs`] reads, parsed and checked one by one.
+fn read_specs(names: &[PathBuf]) -> Result<Vec<Spec>> {
     let parse_file = |path: &Path| Spec::parse(path, &read(path)?);
     if names.is_empty() {
         let mut specs = Vec::new();
@@ -208,7 +230,7 @@ fn load_specs(names: &[PathBuf]) -> Result<Vec<Spec>> {
             parse_file(name)?
         } else {
             if analysis.is_none() {
-                analysis = Some(load_specs(&[])?);
+                analysis = Some(read_specs(&[])?);
             }
             let wanted = name.to_string_lossy();
             let found: Vec<Spec> = analysis

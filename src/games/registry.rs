@@ -33,8 +33,13 @@ pub struct GameEntry {
     /// effect-of-removal report appends `-eor` to it.)
     pub report_name: &'static str,
     /// Its name for people, as chart titles write it: `Prisoner's
-    /// patience`.
+    /// patience`. It names what the game's reports are of, so blackjack's
+    /// is its dealer's (`Blackjack dealer`, the report `blackjack-dealer`).
     pub display_name: &'static str,
+    /// The game as a reader names it, as the front page's headline table
+    /// writes it: the display name, but for blackjack, whose headline rows
+    /// are the player's (`Blackjack`).
+    pub game_name: &'static str,
     /// The number of its section in RULES.md, which help texts, doc
     /// comments and `results/` cite; the sections follow the order of
     /// [`GAMES`].
@@ -88,6 +93,7 @@ pub const IDIOTS_DELIGHT: GameEntry = GameEntry {
     id: "idiots-delight",
     report_name: "idiots-delight",
     display_name: "Idiot's Delight",
+    game_name: "Idiot's Delight",
     rules_section: 1,
     later_sections: &[],
     results_heading: "Idiot's Delight",
@@ -106,6 +112,7 @@ pub const ROLL_CALL: GameEntry = GameEntry {
     id: "roll-call",
     report_name: "roll-call",
     display_name: "Roll-Call",
+    game_name: "Roll-Call",
     rules_section: 2,
     later_sections: &[],
     results_heading: "Roll-Call, or Hit or Miss",
@@ -125,6 +132,7 @@ pub const PRISONERS_PATIENCE: GameEntry = GameEntry {
     id: "prisoners-patience",
     report_name: "prisoners-patience",
     display_name: "Prisoner's patience",
+    game_name: "Prisoner's patience",
     rules_section: 3,
     later_sections: &[],
     results_heading: "Prisoner's patience",
@@ -144,6 +152,7 @@ pub const KLONDIKE: GameEntry = GameEntry {
     id: "klondike",
     report_name: "klondike",
     display_name: "Klondike",
+    game_name: "Klondike",
     rules_section: 4,
     later_sections: &[7],
     results_heading: "Klondike",
@@ -160,6 +169,7 @@ pub const BLACKJACK: GameEntry = GameEntry {
     id: "blackjack",
     report_name: "blackjack-dealer",
     display_name: "Blackjack dealer",
+    game_name: "Blackjack",
     rules_section: 5,
     later_sections: &[6],
     results_heading: "Blackjack dealer outcomes",

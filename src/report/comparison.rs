@@ -25,11 +25,13 @@ const UNDEFINED: &str = "—";
 /// - Table and Md: the title (Table: then the overall verdict, `verdict:
 ///   agree ...` or `verdict: disagree: 2 of 10 (upcard=5, upcard=A) ...`),
 ///   a summary table (key, trials, χ², df, p-value,
-///   max |z|, TVD, verdict), the level the verdicts use, any pooled bins,
+///   max |z|, TVD, verdict; max |z| is `—` where no outcome the test kept
+///   whole has a z-score, and a sentence says so), the level the verdicts
+///   use, any pooled bins,
 ///   then a table of per-outcome z-scores (rows keys, columns outcomes, two
 ///   decimals; `—` where undefined, blank where a key lacks the outcome).
 /// - Csv: long form, one row per (key, outcome) with every number at full
-///   precision; an undefined z is an empty field.
+///   precision; an undefined z (or max |z|) is an empty field.
 /// - Json: `{"comparison", "title", "level", "rows": [...]}` with every field
 ///   of [`Agreement`]; `comparison` and `level` are `null` when the rows
 ///   mix test kinds or levels (each row carries its own); non-finite numbers
@@ -120,7 +122,8 @@ fn agreements_text(title: &str, agreements: &[Agreement], format: Format) -> Str
                 fixed(a.chi_square, 2),
                 a.degrees_of_freedom.to_string(),
                 p_value_text(a.p_value),
-                fixed(a.max_abs_z, 2),
+                a.max_abs_z
+                    .map_or_else(|| UNDEFINED.to_string(), |z| fixed(z, 2)),
                 fixed(a.total_variation, 4),
                 a.verdict.name().to_string(),
             ]
@@ -137,6 +140,17 @@ fn agreements_text(title: &str, agreements: &[Agreement], format: Format) -> Str
         out.text(&format!(
             "Pooled because the expected count was below 5 (max |z| leaves these out): {}.",
             pooled.join("; ")
+        ));
+    }
+    let without_z: Vec<&str> = agreements
+        .iter()
+        .filter(|a| a.max_abs_z.is_none())
+        .map(|a| a.key.as_str())
+        .collect();
+    if !without_z.is_empty() {
+        out.text(&format!(
+            "max |z| is {UNDEFINED} for {}: no outcome the test kept whole has a z-score (each was pooled, or its expected probability is 0 or 1).",
+            without_z.join(", ")
         ));
     }
 
@@ -219,7 +233,7 @@ fn agreements_csv(agreements: &[Agreement]) -> String {
                 full(a.chi_square),
                 a.degrees_of_freedom.to_string(),
                 full(a.p_value),
-                full(a.max_abs_z),
+                a.max_abs_z.map(full).unwrap_or_default(),
                 full(a.total_variation),
                 full(a.level),
                 a.verdict.name().to_string(),
@@ -260,7 +274,7 @@ fn agreements_json(title: &str, agreements: &[Agreement], blocks: &RunBlocks) ->
                     .iter()
                     .map(|z| z.map_or(Value::Null, number))
                     .collect::<Vec<_>>(),
-                "max_abs_z": number(a.max_abs_z),
+                "max_abs_z": a.max_abs_z.map_or(Value::Null, number),
                 "total_variation": number(a.total_variation),
                 "level": number(a.level),
                 "verdict": a.verdict.name(),
@@ -292,7 +306,8 @@ fn agreements_latex(title: &str, agreements: &[Agreement]) -> String {
             latex_number(a.chi_square, 2),
             a.degrees_of_freedom.to_string(),
             latex_p_value(a.p_value),
-            latex_number(a.max_abs_z, 2),
+            a.max_abs_z
+                .map_or_else(|| "---".to_string(), |z| latex_number(z, 2)),
             latex_number(a.total_variation, 4),
             a.verdict.name().to_string(),
         ];
@@ -1229,6 +1244,67 @@ mod tests {
         assert_eq!(value["level"], Value::Null);
         assert_eq!(value["rows"][1]["test"], "homogeneity");
         assert_eq!(value["rows"][1]["trials_b"], 200);
+    }
+
+    /// A row where no outcome the test kept whole has a z-score (a
+    /// certain outcome; every outcome pooled) has no max |z|: `—` and a
+    /// sentence in the text, null in the JSON, an empty field in the CSV,
+    /// `---` in LaTeX; never a 0 that reads as perfect agreement.
+    #[test]
+    fn a_row_without_a_z_score_has_no_max_z_in_any_format() {
+        let certain = goodness_of_fit(
+            &exact("certain", &["win", "loss"], &[(1, 1), (0, 1)]),
+            &counts("certain", &["win", "loss"], &[10, 0]),
+            0.05,
+        )
+        .expect("valid");
+        // n = 4: expected 2 and 2, pooled into one group.
+        let pooled = goodness_of_fit(
+            &exact("pooled", &["a", "b"], &[(1, 2), (1, 2)]),
+            &counts("pooled", &["a", "b"], &[4, 0]),
+            0.05,
+        )
+        .expect("valid");
+        let rows = [agreements()[0].clone(), certain, pooled];
+        let options = RenderOptions::default();
+        let md = render_agreements("t", &rows, Format::Md, &options);
+        let max_z = |key: &str| {
+            let line = md
+                .lines()
+                .find(|line| line.starts_with(&format!("| {key} ")))
+                .unwrap_or_else(|| panic!("no row {key}: {md}"));
+            line.split('|').nth(6).unwrap().trim().to_string()
+        };
+        assert!(max_z("upcard=2").parse::<f64>().is_ok(), "{md}");
+        assert_eq!(max_z("certain"), "—");
+        assert_eq!(max_z("pooled"), "—");
+        // Markdown escapes the bars of |z|.
+        assert!(
+            md.contains(
+                r"max \|z\| is — for certain, pooled: no outcome the test kept whole has a z-score"
+            ),
+            "{md}"
+        );
+        let first_only = render_agreements("t", &rows[..1], Format::Md, &options);
+        assert!(!first_only.contains("is — for"), "{first_only}");
+
+        let json: Value =
+            serde_json::from_str(&render_agreements("t", &rows, Format::Json, &options)).unwrap();
+        assert!(json["rows"][0]["max_abs_z"].is_f64());
+        assert_eq!(json["rows"][1]["max_abs_z"], Value::Null);
+        assert_eq!(json["rows"][2]["max_abs_z"], Value::Null);
+
+        let csv = render_agreements("t", &rows, Format::Csv, &options);
+        let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+        let column = header.iter().position(|h| *h == "max_abs_z").unwrap();
+        for line in csv.lines().skip(1) {
+            let fields: Vec<&str> = line.split(',').collect();
+            assert_eq!(fields[column].is_empty(), fields[1] != "upcard=2", "{line}");
+        }
+
+        let latex = render_agreements("t", &rows, Format::Latex, &options);
+        let certain_row = latex.lines().find(|l| l.starts_with("certain &")).unwrap();
+        assert_eq!(certain_row.split(" & ").nth(5), Some("---"), "{latex}");
     }
 
     #[test]

@@ -56,7 +56,7 @@ pub fn render_power(
         plan.level
     );
     text.push_str(&format!(
-        "reference runs: {} games each (uniform seed {}, {} seed {}): chi-square {:.1} on {} df, p = {:.3e}, max |z| {:.2}, TVD {:.5}\n",
+        "reference runs: {} games each (uniform seed {}, {} seed {}): chi-square {:.1} on {} df, p = {:.3e}, max |z| {}, TVD {:.5}\n",
         plan.n_trials,
         plan.seed,
         plan.shuffle.name(),
@@ -64,7 +64,10 @@ pub fn render_power(
         study.reference.chi_square,
         study.reference.degrees_of_freedom,
         study.reference.p_value,
-        study.reference.max_abs_z,
+        study
+            .reference
+            .max_abs_z
+            .map_or_else(|| "—".to_string(), |z| format!("{z:.2}")),
         study.reference.total_variation
     ));
     match (study.games_50, study.games_90) {

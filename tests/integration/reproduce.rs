@@ -120,6 +120,11 @@ fn bad_specs_are_refused_by_file_line_and_key() {
             SPEC.replace("passes = 2", "passes = \"many\""),
             "line 7: params.passes = many:",
         ),
+        // A family the page shows must be one a spec makes.
+        (
+            SPEC.replace("[params]", "also-shows = [\"klondike-53\"]\n[params]"),
+            "line 6: also-shows = \"klondike-53\": no spec makes this family; allowed: the families of the specs (",
+        ),
     ];
     for (spec, expected) in cases {
         let (dir, output) = reproduce("bad", &spec, &[]);

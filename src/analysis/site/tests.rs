@@ -81,6 +81,43 @@ fn a_missing_figure_leaves_its_row_out() {
     assert_eq!(site.headline_markdown.lines().count(), 2);
 }
 
+/// Blackjack's headline rows are the player's, so they name the game
+/// "Blackjack", not its dealer (the name its dealer's reports and the
+/// registry's display name use).
+#[test]
+fn blackjack_player_rows_name_the_game_blackjack() {
+    let spec = r#"description = "House edge, 6 decks"
+game = "blackjack"
+command = "house-edge"
+outputs = ["md", "json"]
+
+[headline]
+variant = "6 decks, S17"
+label = "player's expectation per unit bet"
+figure = "/overall"
+"#;
+    let specs = Spec::parse(
+        Path::new("analysis/blackjack-house-edge-6-decks.toml"),
+        spec,
+    )
+    .unwrap();
+    let site = build_site(&specs, "results", Profile::Full, &|_| TableFiles {
+        json: Some(json!({ "overall": { "value": "-1/4", "decimal": -0.25 } })),
+        markdown: None,
+    });
+    let index = &site.pages[0].1;
+    assert!(
+        index.contains("<tr><td>Blackjack</td><th scope=\"row\">6 decks, S17</th>"),
+        "{index}"
+    );
+    assert!(!index.contains("<td>Blackjack dealer</td>"), "{index}");
+    assert!(
+        site.headline_markdown.contains("\n| Blackjack | 6 decks, S17 | player's expectation per unit bet | -25.00 % (exactly -1/4) |"),
+        "{}",
+        site.headline_markdown
+    );
+}
+
 #[test]
 fn exact_figures_read_fractions_and_pointers_fill_in() {
     assert_eq!(

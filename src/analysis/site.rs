@@ -284,8 +284,16 @@ pub fn figure_text(value: &Value) -> String {
     }
 }
 
+/// A family a page also shows is shown whole while its tables' Markdown
+/// is at most this many bytes, and otherwise by each table's description
+/// and chart, linked to the table on its own page: the dealer grid's page
+/// embedding the four strategy families' 520 KB of Markdown was 1.0 MB,
+/// while the house-edge grid's 1 KB table belongs on it.
+const ALSO_SHOWN_WHOLE_UP_TO: usize = 32 * 1024;
+
 /// A family's page: its tables, a selector if it has more than a few,
-/// then the tables of the families it also shows.
+/// then the tables of the families it also shows (see
+/// [`ALSO_SHOWN_WHOLE_UP_TO`]).
 fn family_page(
     family: &str,
     specs: &[Spec],
@@ -305,6 +313,7 @@ fn family_page(
         .collect();
     let mut sections = vec![PageSection {
         heading: None,
+        summary_of: None,
         tables: own,
     }];
     for other in &first.also_shows {
@@ -316,11 +325,24 @@ fn family_page(
         if tables.is_empty() {
             continue;
         }
+        let markdown: usize = tables
+            .iter()
+            .map(|(_, files)| files.markdown.as_ref().map_or(0, String::len))
+            .sum();
+        let whole = markdown <= ALSO_SHOWN_WHOLE_UP_TO;
         sections.push(PageSection {
             heading: Some(format!("{other} (its own page: {})", page_of(other))),
+            summary_of: (!whole).then(|| page_of(other)),
             tables: tables
                 .iter()
-                .map(|(spec, files)| table_section(spec, files, &tables, profile))
+                .map(|(spec, files)| {
+                    let mut section = table_section(spec, files, &tables, profile);
+                    if !whole {
+                        section.blocks.clear();
+                        section.shown_whole_at = Some(link_of(spec));
+                    }
+                    section
+                })
                 .collect(),
         });
     }
@@ -423,6 +445,7 @@ fn table_section(
             .as_deref()
             .map(markdown_blocks)
             .unwrap_or_default(),
+        shown_whole_at: None,
         choice,
     }
 }

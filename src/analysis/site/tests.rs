@@ -118,6 +118,70 @@ figure = "/overall"
     );
 }
 
+/// A family a page also shows is embedded whole while its Markdown is
+/// small; a large one is shown by each table's description and chart,
+/// linked to the table on its own page, so that the page stays small.
+#[test]
+fn a_large_family_also_shown_is_linked_not_embedded() {
+    let spec = |family: &str, also: &str| {
+        format!(
+            "description = \"Dealer {{decks}} decks\"\ngame = \"blackjack\"\ncommand = \"exact\"\noutputs = [\"md\", \"json\", \"svg\"]\n{also}suffix = \"{{decks}}\"\neach = [{{ decks = [1, 2] }}]\n# {family}\n"
+        )
+    };
+    let mut specs = Vec::new();
+    for (family, also) in [
+        ("grid", "also-shows = [\"small\", \"large\"]\n"),
+        ("small", ""),
+        ("large", ""),
+    ] {
+        let path = format!("analysis/{family}.toml");
+        specs.extend(Spec::parse(Path::new(&path), &spec(family, also)).unwrap());
+    }
+    // A large table: rows enough that the family's Markdown passes the
+    // limit; each row a distinct text, to count how often it shows.
+    let rows = ALSO_SHOWN_WHOLE_UP_TO / 2 / 20 + 1;
+    let files = |spec: &Spec| {
+        let mut markdown = format!("| {} | percent |\n|---|---:|\n", spec.name);
+        let count = if spec.family == "large" { rows } else { 1 };
+        for row in 0..count {
+            markdown.push_str(&format!("| row{row:06} | 1.00 |\n"));
+        }
+        TableFiles {
+            json: None,
+            markdown: Some(markdown),
+        }
+    };
+    let site = build_site(&specs, "results", Profile::Full, &files);
+    let grid = &site
+        .pages
+        .iter()
+        .find(|(name, _)| name == "grid.html")
+        .unwrap()
+        .1;
+    // The small family's tables are on the page, whole.
+    assert!(grid.contains("<th scope=\"col\">small-1</th>"), "{grid}");
+    // The large family's: their charts and a link each, no rows.
+    assert!(grid.contains("<img src=\"large-2.svg\""));
+    assert!(grid.contains("<a href=\"large.html#large-2\">large-2 on its family's page</a>"));
+    assert!(grid.contains("the tables themselves are on <a href=\"large.html\">large.html</a>"));
+    assert!(!grid.contains("row000001"), "a large table embedded");
+    assert!(!grid.contains("<a href=\"small.html#small-1\">"));
+    // Its own page shows them whole.
+    let large = &site
+        .pages
+        .iter()
+        .find(|(name, _)| name == "large.html")
+        .unwrap()
+        .1;
+    assert!(large.contains(&format!("<th scope=\"row\">row{:06}</th>", rows - 1)));
+    assert!(
+        grid.len() * 4 < large.len(),
+        "{} against {}",
+        grid.len(),
+        large.len()
+    );
+}
+
 #[test]
 fn exact_figures_read_fractions_and_pointers_fill_in() {
     assert_eq!(

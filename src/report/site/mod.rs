@@ -117,6 +117,9 @@ pub struct FamilyPage {
 pub struct PageSection {
     /// The heading, for a family also shown; `None` for the page's own.
     pub heading: Option<String>,
+    /// For a family also shown by its tables' descriptions and charts
+    /// only: its own page, which shows the tables whole.
+    pub summary_of: Option<String>,
     /// The tables.
     pub tables: Vec<TableSection>,
 }
@@ -134,8 +137,12 @@ pub struct TableSection {
     pub files: Vec<(String, String)>,
     /// Its chart, if it has one: (file name, alt text).
     pub figure: Option<(String, String)>,
-    /// Its Markdown output as blocks; empty for a table without one.
+    /// Its Markdown output as blocks; empty for a table without one, or
+    /// shown elsewhere.
     pub blocks: Vec<Block>,
+    /// Where the table is shown whole, when this page shows only its
+    /// description and chart: `page.html#table`.
+    pub shown_whole_at: Option<String>,
     /// The choice this table is in the page's selector:
     /// (parameter, value) pairs.
     pub choice: Vec<(String, String)>,
@@ -364,6 +371,13 @@ pub fn family_html(family: &FamilyPage) -> String {
         if let Some(heading) = &section.heading {
             let _ = writeln!(body, "<h2>{}</h2>", escape(heading));
         }
+        if let Some(page) = &section.summary_of {
+            let _ = writeln!(
+                body,
+                "<p>Each table by its description and chart; the tables themselves are on <a href=\"{0}\">{0}</a>.</p>",
+                escape(page)
+            );
+        }
         for table in &section.tables {
             body.push_str(&table_html(table));
         }
@@ -443,6 +457,14 @@ fn table_html(table: &TableSection) -> String {
     }
     for block in &table.blocks {
         out.push_str(&block.html());
+    }
+    if let Some(link) = &table.shown_whole_at {
+        let _ = writeln!(
+            out,
+            "<p>The table: <a href=\"{}\">{} on its family's page</a>.</p>",
+            escape(link),
+            escape(&table.name)
+        );
     }
     let files: Vec<String> = table
         .files

@@ -117,6 +117,7 @@ fn a_family_page_links_its_files_and_picks_tables_without_script() {
         files: vec![("md".into(), format!("{name}.md"))],
         figure: Some((format!("{name}.svg"), "Dealer outcomes".into())),
         blocks: vec![],
+        shown_whole_at: None,
         choice: vec![("decks".into(), decks.into())],
     };
     let family = FamilyPage {
@@ -126,6 +127,7 @@ fn a_family_page_links_its_files_and_picks_tables_without_script() {
         spec_path: "analysis/grid.toml".into(),
         sections: vec![PageSection {
             heading: None,
+            summary_of: None,
             tables: vec![table("grid-1", "1"), table("grid-2", "2")],
         }],
         selector: Some(Selector {

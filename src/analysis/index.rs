@@ -29,9 +29,21 @@ pub fn results_index(specs: &[Spec], folder: &str, profile: Profile) -> String {
         if tables.is_empty() {
             continue;
         }
+        // A game whose rules run on into later sections (blackjack's
+        // player) names them all.
+        let sections = match game.later_sections {
+            [] => format!("section {}", game.rules_section),
+            later => {
+                let all: Vec<String> = std::iter::once(game.rules_section)
+                    .chain(later.iter().copied())
+                    .map(|section| section.to_string())
+                    .collect();
+                format!("sections {}", all.join(" and "))
+            }
+        };
         out.push_str(&format!(
-            "\n## {} (RULES.md section {})\n\n| table | what it shows | method | files | spec |\n|---|---|---|---|---|\n",
-            game.results_heading, game.rules_section
+            "\n## {} (RULES.md {sections})\n\n| table | what it shows | method | files | spec |\n|---|---|---|---|---|\n",
+            game.results_heading
         ));
         for spec in tables {
             let mut files: Vec<String> = spec

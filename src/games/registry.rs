@@ -172,7 +172,7 @@ pub const BLACKJACK: GameEntry = GameEntry {
     game_name: "Blackjack",
     rules_section: 5,
     later_sections: &[6],
-    results_heading: "Blackjack dealer outcomes",
+    results_heading: "Blackjack: the dealer's outcomes and the player's decisions",
     samples_nothing_with: &[CommandWith {
         command: "compare",
         option: "published",

@@ -163,7 +163,8 @@ seed = 1
         let specs = Spec::parse(Path::new("analysis/klondike-52.toml"), text).unwrap();
         let index = results_index(&specs, "results", Profile::Full);
         assert!(index.starts_with("# results/\n"));
-        assert!(index.contains("## Klondike (RULES.md section 4)"));
+        // Klondike's rules run on into section 7 (free play).
+        assert!(index.contains("## Klondike (RULES.md sections 4 and 7)"));
         assert!(index.contains(
             "| `klondike-52-draw3` | Klondike drawing 3 | `mc`, 10,000,000 trials, seed 1 | [md](klondike-52-draw3.md) · [json](klondike-52-draw3.json) · [provenance](klondike-52-draw3.provenance.json) | [klondike-52](../analysis/klondike-52.toml) |"
         ));

@@ -9,13 +9,10 @@ use std::time::Duration;
 use clap::Args;
 
 use super::values::{
-    parse_count, parse_digits, parse_figure_size, parse_half_width, parse_level, parse_seconds,
-    parse_seed,
+    parse_count, parse_digits, parse_half_width, parse_level, parse_seconds, parse_seed,
 };
 use crate::engine::Shard;
 use crate::error::{Error, Result};
-use crate::report::chart::FigureSize;
-use crate::report::figures::{FigureOptions, YScale};
 
 /// The help heading of the options that cut, save, resume and stop long
 /// runs: they belong to how a run is carried out, not to what it computes
@@ -153,14 +150,16 @@ pub struct OutputArgs {
     /// The chart's size: screen (900 px wide, for pages and slides),
     /// single (a journal's column, 3.5 in wide) or double (a page, 7 in);
     /// in print, text sets at 8-9 pt. Strategy cards keep their one size.
+    // Checked here, made a `report::chart::FigureSize` by the commands
+    // (the report layer is not the command line's to import).
     #[arg(
         long,
         value_name = "SIZE",
         help_heading = "Output",
         default_value = "screen",
-        value_parser = parse_figure_size
+        value_parser = ["screen", "single", "double"]
     )]
-    pub figure: FigureSize,
+    pub figure: String,
 
     /// A logarithmic y axis for the chart's bars (one distribution, or
     /// each panel of several). Default: log where the smallest non-zero
@@ -173,21 +172,6 @@ pub struct OutputArgs {
     /// outcomes then make no visible bar.
     #[arg(long, help_heading = "Output")]
     pub linear_y: bool,
-}
-
-impl OutputArgs {
-    /// How the chart is drawn: `--figure`, and `--log-y` or `--linear-y`
-    /// (neither: chosen by the values).
-    pub fn figure_options(&self) -> FigureOptions {
-        FigureOptions {
-            size: self.figure,
-            y_scale: match (self.log_y, self.linear_y) {
-                (true, _) => YScale::Log,
-                (_, true) => YScale::Linear,
-                _ => YScale::Auto,
-            },
-        }
-    }
 }
 
 /// Which exact enumerator a game's `exact` runs (`--engine`).

@@ -15,7 +15,6 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use crate::error::{Error, Result};
-use crate::report::chart::FigureSize;
 
 /// A count such as `1000000`, `1_000_000` or `1e6` (`25E2`), at least 1:
 /// trials, hands, games, nodes.
@@ -132,12 +131,6 @@ pub fn parse_seconds(text: &str) -> Result<Duration> {
         "must be seconds, 0..=86400",
     )?;
     Ok(Duration::from_secs_f64(seconds))
-}
-
-/// A chart's size preset (`--figure`): screen, single or double.
-pub fn parse_figure_size(text: &str) -> Result<FigureSize> {
-    FigureSize::parse(text)
-        .ok_or_else(|| Error::invalid("figure", text, format!("must be {}", FigureSize::NAMES)))
 }
 
 /// Decimal places of percentages: 0..=12.

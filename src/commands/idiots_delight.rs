@@ -6,7 +6,7 @@ use std::time::Instant;
 use serde_json::{Map, Value, json};
 
 use super::context::Context;
-use super::output::{emit, output_format};
+use super::output::{emit, figure_options, output_format};
 use super::progress::{human_seconds, peak_memory_bytes};
 use super::sampling::Sampling;
 use crate::cli::{
@@ -106,7 +106,7 @@ fn run_command(command: IdiotsDelightCommand, context: &Context) -> Result<()> {
                         game, &shuffles, &source, n_trials, seed, level, context,
                     )?;
                     if let Some(path) = &chart {
-                        let svg = chart_svg(&comparison, output.figure_options())?;
+                        let svg = chart_svg(&comparison, figure_options(&output)?)?;
                         emit(&svg, Some(path), context)?;
                     }
                     (comparison.title, comparison.agreements)

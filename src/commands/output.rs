@@ -17,9 +17,10 @@ use crate::cli::{Cli, Command, OutputArgs};
 use crate::compare::{Agreement, OverallVerdict};
 use crate::engine::{ArrangementCounts, Shard};
 use crate::error::{Error, Result};
+use crate::report::chart::FigureSize;
 use crate::report::convert::FigureCopy;
 use crate::report::distributions::render_with_headline;
-use crate::report::figures::FigureOptions;
+use crate::report::figures::{FigureOptions, YScale};
 use crate::report::headline::Headline;
 use crate::report::{Format, RenderOptions, Report, RunBlocks, comparison};
 
@@ -341,6 +342,24 @@ pub(super) struct Outputs {
     figure: FigureOptions,
 }
 
+/// How the chart is drawn: `--figure`, and `--log-y` or `--linear-y`
+/// (neither: chosen by the values).
+pub(super) fn figure_options(output: &OutputArgs) -> Result<FigureOptions> {
+    let size = FigureSize::parse(&output.figure).ok_or_else(|| {
+        Error::invalid(
+            "--figure",
+            &output.figure,
+            format!("must be {}", FigureSize::NAMES),
+        )
+    })?;
+    let y_scale = match (output.log_y, output.linear_y) {
+        (true, _) => YScale::Log,
+        (_, true) => YScale::Linear,
+        _ => YScale::Auto,
+    };
+    Ok(FigureOptions { size, y_scale })
+}
+
 /// The outputs an [`OutputArgs`] asks for.
 pub(super) fn output_format(output: &OutputArgs, default_digits: usize) -> Result<Outputs> {
     let named = output.format.as_deref().map(Rendering::parse).transpose()?;
@@ -380,7 +399,7 @@ pub(super) fn output_format(output: &OutputArgs, default_digits: usize) -> Resul
             percent_decimals,
             ..RenderOptions::default()
         },
-        figure: output.figure_options(),
+        figure: figure_options(output)?,
     })
 }
 

@@ -380,7 +380,7 @@ fn output_directories_are_checked_before_the_run() {
 #[test]
 fn unknown_extensions_are_refused_and_format_takes_any_name() {
     let dir = tempfile::tempdir().unwrap();
-    let known = ".md .csv .json .tex .txt (the terminal table) or .svg (the chart)";
+    let known = ".md .csv .json .tex .txt (the terminal table) or .svg .pdf .png (the chart)";
     for (line, expected) in [
         (
             format!("{ENDLESS} --out x.xyz"),
@@ -396,7 +396,7 @@ fn unknown_extensions_are_refused_and_format_takes_any_name() {
         ),
         (
             format!("{ENDLESS} --format html --out x.html"),
-            vec!["--format html: must be one of table, md, csv, json, latex, svg"],
+            vec!["--format html: must be one of table, md, csv, json, latex, svg, pdf, png"],
         ),
         (
             "klondike record --out game.json".to_string(),

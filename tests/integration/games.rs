@@ -145,7 +145,7 @@ fn rows() -> Vec<Row> {
                     "removes 5 cards of value 5",
                 ),
                 ("mc --trials 0", "error: --trials 0"),
-                ("exact --format pdf", "error: --format pdf"),
+                ("exact --format xlsx", "error: --format xlsx"),
                 ("mc --threads 0", "error: --threads 0"),
                 ("eor --outcome 22", "error: --outcome 22"),
                 ("exact --scoring lax", "error: --scoring lax"),

@@ -17,8 +17,8 @@ use clap::{CommandFactory, FromArgMatches};
 use deckodds::analysis::Spec;
 use deckodds::cards::{parse_card, parse_rank, parse_rank_deal};
 use deckodds::cli::values::{
-    byte, parse_count, parse_count_or_zero, parse_digits, parse_figure_size, parse_half_width,
-    parse_level, parse_seconds, parse_seed, parse_threads, whole_number_in,
+    byte, parse_count, parse_count_or_zero, parse_digits, parse_half_width, parse_level,
+    parse_seconds, parse_seed, parse_threads, whole_number_in,
 };
 use deckodds::cli::{Cli, Engine, PrisonersBaseline, RollCallBaseline};
 use deckodds::commands::input;
@@ -35,6 +35,7 @@ use deckodds::games::blackjack::{DealerParams, Decks, Scoring, parse_value};
 use deckodds::games::prisoners_patience::StackMove;
 use deckodds::games::roll_call::{Count, PassOrder};
 use deckodds::report::Format;
+use deckodds::report::chart::FigureSize;
 use deckodds::rng::Shuffle;
 
 /// Inputs per parser.
@@ -381,7 +382,11 @@ fn option_values() {
     let digits = words(&["0", "4", "12"]);
     check_parser("digits", digits, |t| refusal(parse_digits(t)));
     let sizes = words(&["screen", "single", "double"]);
-    check_parser("figure", sizes, |t| refusal(parse_figure_size(t)));
+    check_parser("figure", sizes, |t| {
+        FigureSize::parse(t)
+            .map(drop)
+            .ok_or_else(|| "not a size".to_string())
+    });
     let draw = byte("must be 1 or 3");
     check_parser("small number", words(&["1", "3", "255"]), |text| {
         draw(text).map(drop).map_err(|e| e.to_string())

@@ -66,13 +66,22 @@ pub(super) fn validate(chart: &BarChart) -> Result<()> {
     validate_rows(&chart.categories, ("series", "series"), &rows)
 }
 
+/// Every probability a set of bars places on the y axis: `values`, and
+/// both ends of each interval.
+pub(super) fn placed(
+    values: &[f64],
+    intervals: Option<&[(f64, f64)]>,
+) -> impl Iterator<Item = f64> {
+    let ends = intervals
+        .into_iter()
+        .flatten()
+        .flat_map(|&(low, high)| [low, high]);
+    values.iter().copied().chain(ends)
+}
+
 /// The largest of `values` and of the intervals' upper ends (0 for none).
 pub(super) fn highest(values: &[f64], intervals: Option<&[(f64, f64)]>) -> f64 {
-    values
-        .iter()
-        .copied()
-        .chain(intervals.into_iter().flatten().map(|&(_, high)| high))
-        .fold(0.0, f64::max)
+    placed(values, intervals).fold(0.0, f64::max)
 }
 
 /// The top of a y axis in percent over probabilities up to `highest`: 8%
@@ -97,10 +106,10 @@ impl Scale {
     /// ten at least a tenth of a decade under the smallest non-zero value
     /// or interval end (so that the smallest bar still shows).
     pub(super) fn of(chart: &BarChart) -> Scale {
-        let probabilities = chart.series.iter().flat_map(|s| {
-            let ends = s.intervals.iter().flatten().flat_map(|&(l, h)| [l, h]);
-            s.values.iter().copied().chain(ends)
-        });
+        let probabilities = chart
+            .series
+            .iter()
+            .flat_map(|s| placed(&s.values, s.intervals.as_deref()));
         Scale::over(chart.log_y, probabilities)
     }
 
@@ -147,6 +156,14 @@ impl Scale {
                 let ticks = (top - floor).ceil() as usize + 1;
                 (floor..top, ticks, log_percent_label)
             }
+        }
+    }
+
+    /// The y axis description `y_label`, saying so when the axis is log.
+    pub(super) fn describe(self, y_label: &str) -> String {
+        match self {
+            Scale::Linear => y_label.to_string(),
+            Scale::Log { .. } => format!("{y_label} (log scale)"),
         }
     }
 
@@ -203,10 +220,7 @@ pub(super) fn draw(root: &Area<'_>, chart: &BarChart) -> Drawn {
         .fold(0.0, f64::max);
     let scale = Scale::of(chart);
     let (range, ticks, label) = scale.axis(highest, 8);
-    let y_label = match scale {
-        Scale::Linear => chart.y_label.clone(),
-        Scale::Log { .. } => format!("{} (log scale)", chart.y_label),
-    };
+    let y_label = scale.describe(&chart.y_label);
     // Room for the widest tick label (a log axis' `0.0001`) and the
     // description beside it.
     let widest_tick = match scale {

@@ -243,7 +243,6 @@ impl Frame<'_> {
         n: usize,
     ) -> std::result::Result<Plot<'a, 'b>, Box<dyn std::error::Error>> {
         let [top, right, bottom, left] = self.margins;
-        let left_margin = left;
         let mut plot = ChartBuilder::on(area)
             .margin_top(top)
             .margin_right(right)
@@ -273,7 +272,7 @@ impl Frame<'_> {
             // top-left corner.
             let (_, rows) = plot.plotting_area().get_pixel_range();
             let (_, area_top) = area.get_base_pixel();
-            let x = left_margin + text_height(AXIS_DESC_SIZE) / 2;
+            let x = left + text_height(AXIS_DESC_SIZE) / 2;
             let rows = (rows.start - area_top, rows.end - area_top);
             draw_y_description_fitted(area, description, x, rows)?;
         }

@@ -13,7 +13,7 @@
 
 use plotters::prelude::*;
 
-use super::bars::{Scale, highest};
+use super::bars::{Scale, highest, placed};
 use super::frame::{PanelGrid, Rows, YAxis, most_columns, panel_plot_width, slot, x_range};
 use super::layout::{
     Area, Drawn, Header, Key, LABEL_GAP, MARGIN, NOTE, SMALL_SIZE, Title, XLabels,
@@ -246,9 +246,9 @@ fn draw_panel(
     let n = panel.categories.len();
 
     // The panel's own y range, in percent, linear or log.
-    let ends = panel.intervals.iter().flatten().flat_map(|&(l, h)| [l, h]);
-    let scale = Scale::over(panel.log_y, panel.values.iter().copied().chain(ends));
-    let highest = highest(&panel.values, panel.intervals.as_deref());
+    let intervals = panel.intervals.as_deref();
+    let scale = Scale::over(panel.log_y, placed(&panel.values, intervals));
+    let highest = highest(&panel.values, intervals);
     let (range, ticks, label) = scale.axis(highest, 5);
     let y_top = range.end;
     let y = YAxis {
@@ -272,11 +272,7 @@ fn draw_panel(
 
     // The y description, beside the tick labels.
     let at = (x + text_height(SMALL_SIZE) / 2, (top + bottom) / 2);
-    let y_label = match scale {
-        Scale::Linear => chart.y_label.clone(),
-        Scale::Log { .. } => format!("{} (log scale)", chart.y_label),
-    };
-    draw_y_description(root, &y_label, at, SMALL_SIZE)?;
+    draw_y_description(root, &scale.describe(&chart.y_label), at, SMALL_SIZE)?;
 
     // Error bars, on the root so that caps at the top are not clipped; on
     // a log axis an interval from 0 runs to the floor. There, outcomes

@@ -572,7 +572,10 @@ fn chart_svg(comparison: &PublishedComparison, figure: FigureOptions) -> Result<
     for (shuffle, counts) in runs {
         series.push(series_of(run_name(*shuffle, counts), counts, false));
     }
-    let values: Vec<f64> = series.iter().flat_map(|s| s.values.iter().copied()).collect();
+    let values: Vec<f64> = series
+        .iter()
+        .flat_map(|s| s.values.iter().copied())
+        .collect();
     chart::render_svg(&BarChart {
         title: "Idiot's Delight: cards left".into(),
         caption: "52 cards; the published table beside deckodds' shuffles".into(),

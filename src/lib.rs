@@ -10,6 +10,7 @@ pub mod cards;
 pub mod cli;
 pub mod commands;
 pub mod compare;
+pub mod contract;
 pub mod distribution;
 pub mod engine;
 pub mod error;

@@ -3,7 +3,7 @@
 //!
 //! - layers: a file imports only from its own layer and the layers below
 //!   it, main > commands > analysis > cli, report > games > engine >
-//!   ground (cards, rng, distribution, stats, compare, error); so `engine/`
+//!   ground (cards, rng, distribution, stats, compare, contract, error); so `engine/`
 //!   imports only the ground floor, and `games/` only `engine/` and the
 //!   ground floor, and never `serde_json` either;
 //! - no import cycle between files anywhere in `src/`;
@@ -726,9 +726,8 @@ impl Layer {
         let name = path.strip_prefix("src/")?;
         let top = name.split('/').next()?.trim_end_matches(".rs");
         Some(match top {
-            "cards" | "rng" | "distribution" | "stats" | "compare" | "error" | "lib" => {
-                Layer::Ground
-            }
+            "cards" | "rng" | "distribution" | "stats" | "compare" | "contract" | "error"
+            | "lib" => Layer::Ground,
             "engine" => Layer::Engine,
             // The rule book is data about the games, read through the
             // registry.

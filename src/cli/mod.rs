@@ -162,6 +162,21 @@ pub enum Command {
         #[arg(value_name = "SHELL", value_parser = parse_shell)]
         shell: Shell,
     },
+    /// Prints the JSON Schema of a kind of document deckodds writes
+    /// (`deckodds schema report`), lists the kinds with none, or with
+    /// --dir DIR writes every kind's schema into DIR as KIND.json (as
+    /// schema/ in the source holds them). Every JSON document names its
+    /// kind in its first key, `"schema": "deckodds.KIND/v1"`.
+    Schema {
+        /// The kind of document, e.g. report or comparison; `deckodds
+        /// schema` lists them.
+        #[arg(value_name = "KIND")]
+        kind: Option<String>,
+        /// An existing directory to write every kind's schema into, as
+        /// KIND.json.
+        #[arg(long, value_name = "DIR", conflicts_with = "kind")]
+        dir: Option<PathBuf>,
+    },
     /// Prints deckodds' manual page (roff: `deckodds man | man -l -`), or
     /// with --out DIR writes one page per command into DIR.
     Man {
@@ -268,6 +283,7 @@ impl Command {
             | Command::Merge { .. }
             | Command::Rules { .. }
             | Command::Completions { .. }
+            | Command::Schema { .. }
             | Command::Man { .. } => LongRunArgs::default(),
         }
     }

@@ -1,6 +1,7 @@
 //! The commands that document deckodds itself: `rules` (the rule book
-//! built into the binary), `completions` (a shell completion script) and
-//! `man` (the manual page). They read no input and run no engine.
+//! built into the binary), `completions` (a shell completion script),
+//! `man` (the manual page) and `schema` (the JSON Schemas of the data
+//! contract). They read no input and run no engine.
 
 use std::path::Path;
 
@@ -10,6 +11,7 @@ use clap_complete::Shell;
 use super::context::Context;
 use super::output::emit;
 use crate::cli::Cli;
+use crate::contract;
 use crate::error::{Error, Result};
 use crate::games::registry::GameEntry;
 use crate::rulebook;
@@ -53,6 +55,53 @@ pub(super) fn man(out: Option<&Path>, context: &Context) -> Result<()> {
         emit(&render_page(page)?, Some(&path), context)?;
     }
     Ok(())
+}
+
+/// `deckodds schema [KIND] [--dir DIR]`: one kind's JSON Schema, the list
+/// of kinds, or every kind's schema written into DIR as `KIND.json`.
+pub(super) fn schema(kind: Option<&str>, dir: Option<&Path>, context: &Context) -> Result<()> {
+    let kinds = contract::kinds();
+    if let Some(directory) = dir {
+        if !directory.is_dir() {
+            return Err(Error::invalid(
+                "--dir",
+                directory.display(),
+                "must be an existing directory (the schemas are written into it)",
+            ));
+        }
+        for entry in &kinds {
+            let path = directory.join(format!("{}.json", entry.name));
+            emit(&schema_text(entry), Some(&path), context)?;
+        }
+        return Ok(());
+    }
+    let Some(name) = kind else {
+        let width = kinds.iter().map(|k| k.name.len()).max().unwrap_or(0);
+        let list: String = kinds
+            .iter()
+            .map(|k| format!("{:width$}  {}: {}\n", k.name, k.id, k.about))
+            .collect();
+        return emit(&list, None, context);
+    };
+    match kinds.iter().find(|k| k.name == name) {
+        Some(entry) => emit(&schema_text(entry), None, context),
+        None => Err(Error::invalid(
+            "schema kind",
+            name,
+            format!(
+                "must be one of {}",
+                kinds.iter().map(|k| k.name).collect::<Vec<_>>().join(", ")
+            ),
+        )),
+    }
+}
+
+/// A kind's schema as pretty JSON with a final line break, as schema/
+/// holds it.
+fn schema_text(entry: &contract::KindEntry) -> String {
+    let schema =
+        serde_json::to_string_pretty(&(entry.schema)()).unwrap_or_else(|_| "null".to_string());
+    format!("{schema}\n")
 }
 
 /// `command` and every visible subcommand below it, parents first.

@@ -146,5 +146,6 @@ fn run_in(cli: Cli, context: &Context) -> Result<()> {
         Command::Rules { game } => docs::rules(game, context),
         Command::Completions { shell } => docs::completions(shell, context),
         Command::Man { out } => docs::man(out.as_deref(), context),
+        Command::Schema { kind, dir } => docs::schema(kind.as_deref(), dir.as_deref(), context),
     }
 }

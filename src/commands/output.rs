@@ -200,6 +200,7 @@ pub(super) fn check_files(cli: &Cli) -> Result<()> {
         | Command::Reproduce { .. }
         | Command::Rules { .. }
         | Command::Completions { .. }
+        | Command::Schema { .. }
         | Command::Man { .. } => None,
     };
     if let Some((output, writes)) = report {

@@ -7,6 +7,7 @@ mod blackjack_monte_carlo;
 mod blackjack_player;
 mod blackjack_player_cli;
 mod blackjack_table_cli;
+mod contract;
 mod docs;
 mod figures;
 mod files;

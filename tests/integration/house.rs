@@ -969,7 +969,14 @@ fn a_game_is_named_only_in_its_own_places() {
 }
 
 /// The top-level commands that are not a game.
-const CROSS_GAME: [&str; 5] = ["reproduce", "merge", "rules", "completions", "man"];
+const CROSS_GAME: [&str; 6] = [
+    "reproduce",
+    "merge",
+    "rules",
+    "completions",
+    "man",
+    "schema",
+];
 
 #[test]
 fn the_registry_lists_every_game_command_and_nothing_else() {

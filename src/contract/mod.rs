@@ -18,6 +18,9 @@
 //! published files are told of the field by its schema); renaming or
 //! removing one, or changing its meaning, is a new version.
 
+pub mod comparison;
+pub mod report;
+
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -165,6 +168,31 @@ pub fn read<D: Document>(text: &str) -> Result<D, ReadError> {
     Ok(document)
 }
 
+/// The `"schema"` of a JSON document, `deckodds.<kind>/v1`, without
+/// reading the rest: how a reader of several kinds picks the type to read
+/// a document with. `Ok(None)` for a JSON object without one (a file
+/// written before the contract existed); an error for text that is not a
+/// JSON object, or whose `schema` is not a string.
+pub fn schema_id(text: &str) -> Result<Option<String>, ReadError> {
+    /// Only the tag; every other field is left for the document's type.
+    #[derive(Deserialize)]
+    struct Peek {
+        #[serde(default)]
+        schema: Option<String>,
+    }
+    let deserializer = &mut serde_json::Deserializer::from_str(text);
+    let peek: Peek = serde_path_to_error::deserialize(deserializer).map_err(|error| {
+        let path = error.path().to_string();
+        let inner = error.into_inner();
+        if path == "." || path.is_empty() {
+            ReadError(format!("not a deckodds document: {inner}"))
+        } else {
+            ReadError(format!("field {path}: {inner}"))
+        }
+    })?;
+    Ok(peek.schema)
+}
+
 /// Writes a document as pretty JSON (two-space indent, a final newline is
 /// the caller's), the form every file of results/ has.
 pub fn write<D: Document>(document: &D) -> String {
@@ -214,7 +242,10 @@ impl KindEntry {
 /// Every kind of document, in the order `deckodds schema` lists them and
 /// `schema/` holds them: the one list of the contract's kinds.
 pub fn kinds() -> Vec<KindEntry> {
-    vec![]
+    vec![
+        KindEntry::of::<report::Report>(),
+        KindEntry::of::<comparison::Comparison>(),
+    ]
 }
 
 #[cfg(test)]

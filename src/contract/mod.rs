@@ -19,7 +19,13 @@
 //! removing one, or changing its meaning, is a new version.
 
 pub mod comparison;
+mod kinds;
 pub mod report;
+
+// The list of kinds names every document type, which each name this
+// module's items: it lives in its own file, so that no import goes round
+// in a circle.
+pub use kinds::kinds;
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -239,15 +245,6 @@ impl KindEntry {
     }
 }
 
-/// Every kind of document, in the order `deckodds schema` lists them and
-/// `schema/` holds them: the one list of the contract's kinds.
-pub fn kinds() -> Vec<KindEntry> {
-    vec![
-        KindEntry::of::<report::Report>(),
-        KindEntry::of::<comparison::Comparison>(),
-    ]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -326,6 +323,26 @@ mod tests {
         }
         let error = read::<Toy>(r#"{"rows": []}"#).unwrap_err().0;
         assert!(error.contains("missing field `schema`"), "{error}");
+    }
+
+    #[test]
+    fn the_schema_id_is_read_alone_and_its_absence_is_told() {
+        let text = write(&toy());
+        assert_eq!(schema_id(&text), Ok(Some("deckodds.toy/v1".to_string())));
+        assert_eq!(schema_id(r#"{"rows": 1}"#), Ok(None));
+        let error = schema_id(r#"{"schema": 2}"#).unwrap_err().0;
+        assert!(error.starts_with("field schema: invalid type"), "{error}");
+        let error = schema_id("[1]").unwrap_err().0;
+        assert!(error.starts_with("not a deckodds document: "), "{error}");
+    }
+
+    #[test]
+    fn every_kind_has_a_schema_with_its_id() {
+        for kind in kinds() {
+            let schema = serde_json::to_value((kind.schema)()).unwrap();
+            assert_eq!(schema["$id"], kind.id, "{}", kind.name);
+            assert_eq!(kind.id, format!("deckodds.{}/v1", kind.name));
+        }
     }
 
     #[test]

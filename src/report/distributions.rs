@@ -1172,7 +1172,10 @@ mod tests {
         assert_eq!(value["trials"], Value::Null);
         let distributions = value["distributions"].as_array().expect("an array");
         assert_eq!(distributions.len(), 2);
-        assert_eq!(object_keys(&distributions[0]), ["key", "params", "outcomes"]);
+        assert_eq!(
+            object_keys(&distributions[0]),
+            ["key", "params", "outcomes"]
+        );
         assert_eq!(distributions[0]["key"], "upcard=2");
         assert_eq!(distributions[1]["params"], json!({"upcard": "A"}));
         let first = &distributions[0]["outcomes"][0];

@@ -34,7 +34,7 @@ fn files(spec: &Spec) -> TableFiles {
     TableFiles {
         json: Some(json!({
             "schema": "deckodds.report/v1",
-            "game": "klondike",
+            "game": crate::games::registry::KLONDIKE.report_name,
             "method": "monte-carlo",
             "params": { "draw": draw },
             "seed": 1,
@@ -231,4 +231,22 @@ fn the_readme_table_goes_between_the_markers() {
         updated
     );
     assert_eq!(readme_with_headline("# no markers\n", "x"), None);
+}
+
+/// A report written before documents carried a `schema` is not read: its
+/// headline row is left out, as for a missing figure.
+#[test]
+fn a_report_without_a_schema_leaves_its_row_out() {
+    let site = build_site(&specs(), "results", Profile::Full, &|spec| {
+        let mut old: serde_json::Value = serde_json::from_str(&files(spec).json.unwrap()).unwrap();
+        old.as_object_mut().unwrap().remove("schema");
+        TableFiles {
+            json: Some(old.to_string()),
+            markdown: None,
+        }
+    });
+    assert!(!site.pages[0].1.contains("<th scope=\"row\">draw"));
+    // The same JSON with its schema has the rows.
+    let site = build_site(&specs(), "results", Profile::Full, &files);
+    assert!(site.pages[0].1.contains("<th scope=\"row\">draw 1"));
 }

@@ -68,6 +68,44 @@ impl CountDistribution {
     }
 }
 
+/// The separator between the `name=value` pairs of a key of several
+/// parameters (`decks=2 upcard=A`).
+const KEY_PAIR_SEPARATOR: char = ' ';
+
+/// The key of a distribution of the parameters `pairs`: `upcard=2`, or
+/// `decks=2 upcard=A` for several, in their order. The inverse of
+/// [`key_params`] for names that are not empty and hold neither `=` nor a
+/// space, and values without a space.
+pub fn params_key(pairs: &[(&str, &str)]) -> String {
+    let mut key = String::new();
+    for (i, (name, value)) in pairs.iter().enumerate() {
+        if i > 0 {
+            key.push(KEY_PAIR_SEPARATOR);
+        }
+        key.push_str(name);
+        key.push('=');
+        key.push_str(value);
+    }
+    key
+}
+
+/// The `name=value` pairs of a distribution key, in order: `upcard=2`
+/// gives `[("upcard", "2")]`; a key that is a plain label (`cards-left`,
+/// `rounds per shoe`), where some space-separated part has no `=` or an
+/// empty name, gives none. Guarantee: for every key with pairs,
+/// [`params_key`] of them is the key again (the value is what follows
+/// the part's first `=`). Reports carry the pairs beside the key
+/// (`"params"`), so that no reader splits keys itself.
+pub fn key_params(key: &str) -> Vec<(&str, &str)> {
+    if key.is_empty() {
+        return Vec::new();
+    }
+    key.split(KEY_PAIR_SEPARATOR)
+        .map(|part| part.split_once('=').filter(|(name, _)| !name.is_empty()))
+        .collect::<Option<Vec<_>>>()
+        .unwrap_or_default()
+}
+
 /// Parses a published table of counts: CSV with a header row, then rows
 /// `outcome,count` (e.g. `cards_left,count` then `0,7057`). Every label in
 /// `outcomes` must appear exactly once; the counts come back in the order
@@ -123,6 +161,49 @@ pub fn rational_to_f64(r: &BigRational) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn keys_of_parameters_split_into_their_pairs_and_labels_into_none() {
+        assert_eq!(key_params("upcard=2"), [("upcard", "2")]);
+        assert_eq!(key_params("K=unlimited"), [("K", "unlimited")]);
+        assert_eq!(
+            key_params("decks=2 upcard=A"),
+            [("decks", "2"), ("upcard", "A")]
+        );
+        assert_eq!(key_params("a==b"), [("a", "=b")]);
+        for label in [
+            "cards-left",
+            "rounds per shoe",
+            "P(win), K=1",
+            "=2",
+            "",
+            "a=1  b=2",
+        ] {
+            assert_eq!(key_params(label), [], "{label}");
+        }
+        assert_eq!(params_key(&[("upcard", "10")]), "upcard=10");
+    }
+
+    proptest! {
+        #[test]
+        fn joining_a_keys_pairs_gives_the_key_back(key in "[a-zA-Z=0-9 ]{0,24}") {
+            let pairs = key_params(&key);
+            if !pairs.is_empty() {
+                prop_assert_eq!(params_key(&pairs), key);
+            }
+        }
+
+        #[test]
+        fn splitting_the_key_of_pairs_gives_the_pairs_back(
+            pairs in proptest::collection::vec(("[a-zA-Z][a-zA-Z0-9_-]{0,6}", "[^ ]{0,6}"), 1..4)
+        ) {
+            let pairs: Vec<(&str, &str)> =
+                pairs.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+            let key = params_key(&pairs);
+            prop_assert_eq!(key_params(&key), pairs);
+        }
+    }
 
     #[test]
     fn proportions_and_intervals_are_each_outcomes_share_of_the_trials() {

@@ -7,9 +7,11 @@
 //! No I/O: the caller hands each table's JSON and Markdown outputs over
 //! ([`TableFiles`]) and writes the pages.
 
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::{HeadlineSource, Profile, Spec};
+use crate::contract::{self, report::Report};
 use crate::games::registry::GAMES;
 use crate::report::figures::thousands;
 use crate::report::site::{
@@ -27,8 +29,8 @@ pub const README_END: &str = "<!-- end of the generated headline table -->";
 /// A table's outputs as the pages use them.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TableFiles {
-    /// Its JSON output, parsed, if it has one.
-    pub json: Option<Value>,
+    /// Its JSON output, if it has one.
+    pub json: Option<String>,
     /// Its Markdown output, if it has one.
     pub markdown: Option<String>,
 }
@@ -85,7 +87,8 @@ pub fn build_site(
         let findings = tables
             .iter()
             .filter_map(|(spec, files)| {
-                let text = fill_figures(spec.finding.as_deref()?, files.json.as_ref()?)?;
+                let json = serde_json::from_str(files.json.as_deref()?).ok()?;
+                let text = fill_figures(spec.finding.as_deref()?, &json)?;
                 Some(Finding {
                     text,
                     link: link_of(spec),
@@ -167,33 +170,37 @@ fn headline_row(
     profile: Profile,
 ) -> Option<HeadlineRow> {
     let headline = spec.headline.as_ref()?;
-    let json = files.json.as_ref()?;
+    let json = files.json.as_deref()?;
     let (figure, mean) = match &headline.source {
         HeadlineSource::Outcome {
             distribution,
             outcome,
         } => {
-            let distributions = json["distributions"].as_array()?;
+            // A report, read through its type: one that is not (an older
+            // file, or another kind) has no such figure.
+            let report = contract::read::<Report>(json).ok()?;
             let chosen = match distribution {
-                Some(key) => distributions.iter().find(|d| d["key"] == key.as_str())?,
-                None => distributions.first()?,
+                Some(key) => report.distributions.iter().find(|d| d.key == *key)?,
+                None => report.distributions.first()?,
             };
-            let figure = chosen["outcomes"]
-                .as_array()?
+            let figure = chosen
+                .outcomes
                 .iter()
-                .find(|o| o["outcome"] == outcome.as_str())
-                .and_then(figure_of)?;
+                .find(|o| o.outcome == *outcome)
+                .and_then(|o| {
+                    headline_value(o.probability.as_deref(), o.value, o.estimate, o.ci95)
+                })?;
             // A key that names an outcome (`cards-left`) says what the mean
             // counts; a key of parameters (`K=unlimited`) does not.
-            let key = chosen["key"].as_str().unwrap_or_default();
-            let words = if key.contains('=') {
-                String::new()
+            let words = if chosen.params.0.is_empty() {
+                format!(" {}", chosen.key.replace('-', " "))
             } else {
-                format!(" {}", key.replace('-', " "))
+                String::new()
             };
             let mean = chosen
-                .get("mean")
-                .and_then(figure_of)
+                .mean
+                .as_ref()
+                .and_then(|m| headline_value(m.probability.as_deref(), m.value, m.estimate, m.ci95))
                 .map(|mean| match mean {
                     HeadlineValue::Exact { value, .. } => format!("{value:.4}{words} (exact)"),
                     HeadlineValue::Estimate { value, low, high } => {
@@ -202,7 +209,10 @@ fn headline_row(
                 });
             (figure, mean)
         }
-        HeadlineSource::Figure(pointer) => (json.pointer(pointer).and_then(figure_of)?, None),
+        HeadlineSource::Figure(pointer) => {
+            let json: Value = serde_json::from_str(json).ok()?;
+            (figure_of(json.pointer(pointer)?)?, None)
+        }
     };
     Some(HeadlineRow {
         game: game.to_string(),
@@ -216,31 +226,97 @@ fn headline_row(
     })
 }
 
+/// An exact fraction with its value, or an estimate with its 95%
+/// interval: the figure a headline shows.
+fn headline_value(
+    fraction: Option<&str>,
+    value: Option<f64>,
+    estimate: Option<f64>,
+    ci95: Option<[f64; 2]>,
+) -> Option<HeadlineValue> {
+    if let Some(fraction) = fraction {
+        return Some(HeadlineValue::Exact {
+            fraction: fraction.to_string(),
+            value: value?,
+        });
+    }
+    let [low, high] = ci95?;
+    Some(HeadlineValue::Estimate {
+        value: estimate?,
+        low,
+        high,
+    })
+}
+
+/// The fields of a figure a spec's `figure` pointer names, in whichever
+/// document (a house edge's `/overall`, a table's `/value`): a view that
+/// reads these and leaves the document's other fields to its own type.
+#[derive(Deserialize)]
+struct FigureFields {
+    /// An exact probability, as a fraction.
+    #[serde(default)]
+    probability: Option<TextOrNumber>,
+    /// An exact value as a fraction (with `decimal`), or a fraction's
+    /// `f64`.
+    #[serde(default)]
+    value: Option<TextOrNumber>,
+    /// A fraction's `f64`.
+    #[serde(default)]
+    decimal: Option<f64>,
+    /// A Monte-Carlo estimate.
+    #[serde(default)]
+    estimate: Option<f64>,
+    /// A Monte-Carlo mean.
+    #[serde(default)]
+    mean: Option<f64>,
+    /// The estimate's or mean's 95% interval.
+    #[serde(default)]
+    ci95: Option<[f64; 2]>,
+}
+
+/// A JSON string or number.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum TextOrNumber {
+    Text(String),
+    Number(f64),
+}
+
+impl TextOrNumber {
+    fn text(&self) -> Option<&str> {
+        match self {
+            TextOrNumber::Text(text) => Some(text),
+            TextOrNumber::Number(_) => None,
+        }
+    }
+
+    fn number(&self) -> Option<f64> {
+        match self {
+            TextOrNumber::Number(x) => Some(*x),
+            TextOrNumber::Text(_) => None,
+        }
+    }
+}
+
 /// A figure of a JSON object: an exact `"probability"` or `"value"`
 /// fraction with its `"value"` or `"decimal"`; or an `"estimate"` or
 /// `"mean"` with its `"ci95"`.
 fn figure_of(object: &Value) -> Option<HeadlineValue> {
-    let exact = ["probability", "value"]
-        .iter()
-        .find_map(|key| object[key].as_str());
-    if let Some(fraction) = exact {
-        let value = object["value"]
-            .as_f64()
-            .or_else(|| object["decimal"].as_f64())?;
-        return Some(HeadlineValue::Exact {
-            fraction: fraction.to_string(),
-            value,
-        });
-    }
-    let value = object["estimate"]
-        .as_f64()
-        .or_else(|| object["mean"].as_f64())?;
-    let interval = object["ci95"].as_array()?;
-    Some(HeadlineValue::Estimate {
+    let fields = FigureFields::deserialize(object).ok()?;
+    let fraction = [&fields.probability, &fields.value]
+        .into_iter()
+        .find_map(|field| field.as_ref()?.text());
+    let value = fields
+        .value
+        .as_ref()
+        .and_then(TextOrNumber::number)
+        .or(fields.decimal);
+    headline_value(
+        fraction,
         value,
-        low: interval.first()?.as_f64()?,
-        high: interval.get(1)?.as_f64()?,
-    })
+        fields.estimate.or(fields.mean),
+        fields.ci95,
+    )
 }
 
 /// `pattern` with each `{/json/pointer}` replaced by that figure of

@@ -5,7 +5,7 @@
 //! written through `files`; and the lists of deals `--save-wins` and
 //! `--save-winnable` keep.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::{Map, Value, json};
 
@@ -524,10 +524,6 @@ fn chart(
     copy: Option<FigureCopy>,
     destination: &Destination,
 ) -> Result<Vec<u8>> {
-    let report: serde_json::Value = serde_json::from_str(json).map_err(|e| Error::Io {
-        path: PathBuf::from("<report>"),
-        source: std::io::Error::other(e),
-    })?;
     let refused = |e: Error, what: &str| {
         let (option, value) = match destination {
             Destination::Stdout => (
@@ -538,7 +534,7 @@ fn chart(
         };
         Error::invalid(option, value, format!("{what}: {e}"))
     };
-    let svg = crate::report::figures::svg_for_report(&report, figure)
+    let svg = crate::report::figures::svg_for_report(json, figure)
         .map_err(|e| refused(e, "this report has no chart"))?;
     match copy {
         None => Ok(svg.into_bytes()),

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Parser;
+use serde::Deserialize;
 use serde_json::{Value, json};
 use tabled::builder::Builder;
 use tabled::settings::Style;
@@ -19,6 +20,9 @@ use crate::analysis::{
     Profile, Site, Spec, TableFiles, TableVerdict, build_site, readme_with_headline, results_index,
 };
 use crate::cli::Cli;
+use crate::contract::comparison::{Comparison, ComparisonKind, VerdictName};
+use crate::contract::report::{Report, ReportKind};
+use crate::contract::{self, Kind};
 use crate::error::{Error, Result};
 use crate::report::figures;
 
@@ -301,52 +305,46 @@ fn verdicts(spec: &Spec, results: &Path) -> Result<Option<Found>> {
     let Some(path) = json_output(spec, &spec.output_paths(results)) else {
         return Ok(None);
     };
-    let report: Value = parse_json(&path)?;
-    // A published table: one verdict over all its cells.
-    if report["comparison"] == "published-table" {
-        let cells: usize = report["rows"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|row| row["cells"].as_array().map_or(0, Vec::len))
-            .sum();
-        let inconsistent: Vec<&str> = report["inconsistent"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect();
-        // A simulated table tests only the cells with enough hands.
-        let tested = match report["cells_tested"].as_u64() {
-            Some(n) if n > 0 => format!("{n} cells tested"),
-            _ => format!("{cells} cells"),
-        };
-        return Ok(Some(if inconsistent.is_empty() {
-            Found {
-                verdict: TableVerdict::Consistent,
-                detail: format!("all {tested}"),
-            }
-        } else {
-            Found {
-                verdict: TableVerdict::Inconsistent,
-                detail: format!(
-                    "{} ({} of {tested})",
-                    inconsistent.join(", "),
-                    inconsistent.len()
-                ),
-            }
-        }));
-    }
-    let Some(rows) = report["rows"]
-        .as_array()
-        .filter(|_| report.get("comparison").is_some())
-    else {
+    let text = read(&path)?;
+    let refused = |error: contract::ReadError| Error::BadInputFile {
+        path: path.clone(),
+        message: error.to_string(),
+    };
+    if contract::schema_id(&text).map_err(refused)?.as_deref() != Some(ComparisonKind::ID) {
         return Ok(None);
+    }
+    let rows = match contract::comparison::read(&text).map_err(refused)? {
+        // A published table: one verdict over all its cells.
+        Comparison::Published(check) => {
+            let cells: usize = check.rows.iter().map(|row| row.cells.len()).sum();
+            // A simulated table tests only the cells with enough hands.
+            let tested = match check.cells_tested {
+                0 => format!("{cells} cells"),
+                n => format!("{n} cells tested"),
+            };
+            let inconsistent = &check.inconsistent;
+            return Ok(Some(if inconsistent.is_empty() {
+                Found {
+                    verdict: TableVerdict::Consistent,
+                    detail: format!("all {tested}"),
+                }
+            } else {
+                Found {
+                    verdict: TableVerdict::Inconsistent,
+                    detail: format!(
+                        "{} ({} of {tested})",
+                        inconsistent.join(", "),
+                        inconsistent.len()
+                    ),
+                }
+            }));
+        }
+        Comparison::Agreements(agreements) => agreements.rows,
     };
     let disagreeing: Vec<&str> = rows
         .iter()
-        .filter(|row| row["verdict"] != "agree")
-        .map(|row| row["key"].as_str().unwrap_or("?"))
+        .filter(|row| row.verdict != VerdictName::Agree)
+        .map(|row| row.key.as_str())
         .collect();
     Ok(Some(if disagreeing.is_empty() {
         Found {
@@ -461,12 +459,12 @@ fn draw_chart(spec: &Spec, results: &Path) -> Result<()> {
         read(svg_path)?
     } else {
         let json_path = json_output(spec, &outputs).unwrap_or_default();
-        let report = parse_json(&json_path)?;
-        let svg =
-            figures::svg_for_report(&report, spec.figure).map_err(|e| Error::BadInputFile {
+        let svg = figures::svg_for_report(&read(&json_path)?, spec.figure).map_err(|e| {
+            Error::BadInputFile {
                 path: spec.path.clone(),
                 message: format!("outputs: svg: {e}"),
-            })?;
+            }
+        })?;
         write_atomically(svg_path, svg.as_bytes())?;
         svg
     };
@@ -482,19 +480,63 @@ fn draw_chart(spec: &Spec, results: &Path) -> Result<()> {
 }
 
 /// The spec's JSON output file among `outputs`, if it has one.
+/// What a run counted, as its checksum covers it: per distribution, its
+/// key, then ` "outcome"=count` (or `="fraction"`, exact) per outcome,
+/// the labels and fractions as JSON strings; one line per distribution.
+fn counted_text<'a, O>(distributions: impl Iterator<Item = (&'a str, O)>) -> String
+where
+    O: Iterator<Item = (&'a str, Option<u64>, Option<&'a str>)>,
+{
+    let json_string = |text: &str| serde_json::to_string(text).unwrap_or_default();
+    let mut text = String::new();
+    for (key, outcomes) in distributions {
+        text.push_str(key);
+        for (outcome, count, probability) in outcomes {
+            text.push(' ');
+            text.push_str(&json_string(outcome));
+            text.push('=');
+            match (count, probability) {
+                (Some(count), _) => text.push_str(&count.to_string()),
+                (None, Some(probability)) => text.push_str(&json_string(probability)),
+                (None, None) => {}
+            }
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// The distributions of a document of another kind than a report (the
+/// blackjack table's), as far as a checksum of what was counted reads
+/// them.
+#[derive(Deserialize)]
+struct CountedDistributions {
+    distributions: Vec<CountedDistribution>,
+}
+
+/// A distribution's key and outcomes, as [`counted_text`] reads them.
+#[derive(Deserialize)]
+struct CountedDistribution {
+    key: String,
+    outcomes: Vec<CountedOutcome>,
+}
+
+/// An outcome's label and its count or exact probability.
+#[derive(Deserialize)]
+struct CountedOutcome {
+    outcome: String,
+    #[serde(default)]
+    count: Option<u64>,
+    #[serde(default)]
+    probability: Option<String>,
+}
+
 fn json_output(spec: &Spec, outputs: &[PathBuf]) -> Option<PathBuf> {
     spec.outputs
         .iter()
         .zip(outputs)
         .find(|(kind, _)| kind.as_str() == "json")
         .map(|(_, path)| path.clone())
-}
-
-fn parse_json(path: &Path) -> Result<Value> {
-    serde_json::from_str(&read(path)?).map_err(|e| Error::BadInputFile {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    })
 }
 
 /// Prints the closing table on standard output.
@@ -723,7 +765,7 @@ fn site_of(specs: &[Spec], results: &Path, profile: Profile) -> Site {
                 .flatten()
         };
         TableFiles {
-            json: output("json").and_then(|text| serde_json::from_str(&text).ok()),
+            json: output("json"),
             markdown: output("md"),
         }
     };
@@ -1032,26 +1074,35 @@ fn provenance(
 fn counts_checksum(spec: &Spec, outputs: &[PathBuf]) -> Result<String> {
     let counted = match json_output(spec, outputs) {
         Some(path) => {
-            let report = parse_json(&path)?;
-            match report["distributions"].as_array() {
-                Some(distributions) => {
-                    let mut text = String::new();
-                    for distribution in distributions {
-                        text.push_str(distribution["key"].as_str().unwrap_or_default());
-                        for outcome in distribution["outcomes"].as_array().into_iter().flatten() {
-                            text.push(' ');
-                            text.push_str(&outcome["outcome"].to_string());
-                            text.push('=');
-                            let figure =
-                                outcome.get("count").or_else(|| outcome.get("probability"));
-                            text.push_str(&figure.map_or(String::new(), Value::to_string));
-                        }
-                        text.push('\n');
-                    }
-                    text
+            let text = read(&path)?;
+            let refused = |error: contract::ReadError| Error::BadInputFile {
+                path: path.clone(),
+                message: error.to_string(),
+            };
+            match contract::schema_id(&text).map_err(refused)?.as_deref() {
+                Some(ReportKind::ID) => {
+                    let report = contract::read::<Report>(&text).map_err(refused)?;
+                    counted_text(report.distributions.iter().map(|d| {
+                        let outcomes = d
+                            .outcomes
+                            .iter()
+                            .map(|o| (o.outcome.as_str(), o.count, o.probability.as_deref()));
+                        (d.key.as_str(), outcomes)
+                    }))
                 }
-                // A comparison: its whole JSON, which is deterministic.
-                None => read(&path)?,
+                // Another kind that counts in distributions (the
+                // blackjack table's), read as a report's would be.
+                _ => match serde_json::from_str::<CountedDistributions>(&text) {
+                    Ok(counted) => counted_text(counted.distributions.iter().map(|d| {
+                        let outcomes = d
+                            .outcomes
+                            .iter()
+                            .map(|o| (o.outcome.as_str(), o.count, o.probability.as_deref()));
+                        (d.key.as_str(), outcomes)
+                    })),
+                    // A comparison: its whole JSON, which is deterministic.
+                    Err(_) => text,
+                },
             }
         }
         None => read(&outputs[0])?,

@@ -18,6 +18,15 @@
 //! published files are told of the field by its schema); renaming or
 //! removing one, or changing its meaning, is a new version.
 
+pub mod comparison;
+mod kinds;
+pub mod report;
+
+// The list of kinds names every document type, which each name this
+// module's items: it lives in its own file, so that no import goes round
+// in a circle.
+pub use kinds::kinds;
+
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -165,6 +174,31 @@ pub fn read<D: Document>(text: &str) -> Result<D, ReadError> {
     Ok(document)
 }
 
+/// The `"schema"` of a JSON document, `deckodds.<kind>/v1`, without
+/// reading the rest: how a reader of several kinds picks the type to read
+/// a document with. `Ok(None)` for a JSON object without one (a file
+/// written before the contract existed); an error for text that is not a
+/// JSON object, or whose `schema` is not a string.
+pub fn schema_id(text: &str) -> Result<Option<String>, ReadError> {
+    /// Only the tag; every other field is left for the document's type.
+    #[derive(Deserialize)]
+    struct Peek {
+        #[serde(default)]
+        schema: Option<String>,
+    }
+    let deserializer = &mut serde_json::Deserializer::from_str(text);
+    let peek: Peek = serde_path_to_error::deserialize(deserializer).map_err(|error| {
+        let path = error.path().to_string();
+        let inner = error.into_inner();
+        if path == "." || path.is_empty() {
+            ReadError(format!("not a deckodds document: {inner}"))
+        } else {
+            ReadError(format!("field {path}: {inner}"))
+        }
+    })?;
+    Ok(peek.schema)
+}
+
 /// Writes a document as pretty JSON (two-space indent, a final newline is
 /// the caller's), the form every file of results/ has.
 pub fn write<D: Document>(document: &D) -> String {
@@ -209,12 +243,6 @@ impl KindEntry {
             schema: schema_of::<D>,
         }
     }
-}
-
-/// Every kind of document, in the order `deckodds schema` lists them and
-/// `schema/` holds them: the one list of the contract's kinds.
-pub fn kinds() -> Vec<KindEntry> {
-    vec![]
 }
 
 #[cfg(test)]
@@ -295,6 +323,26 @@ mod tests {
         }
         let error = read::<Toy>(r#"{"rows": []}"#).unwrap_err().0;
         assert!(error.contains("missing field `schema`"), "{error}");
+    }
+
+    #[test]
+    fn the_schema_id_is_read_alone_and_its_absence_is_told() {
+        let text = write(&toy());
+        assert_eq!(schema_id(&text), Ok(Some("deckodds.toy/v1".to_string())));
+        assert_eq!(schema_id(r#"{"rows": 1}"#), Ok(None));
+        let error = schema_id(r#"{"schema": 2}"#).unwrap_err().0;
+        assert!(error.starts_with("field schema: invalid type"), "{error}");
+        let error = schema_id("[1]").unwrap_err().0;
+        assert!(error.starts_with("not a deckodds document: "), "{error}");
+    }
+
+    #[test]
+    fn every_kind_has_a_schema_with_its_id() {
+        for kind in kinds() {
+            let schema = serde_json::to_value((kind.schema)()).unwrap();
+            assert_eq!(schema["$id"], kind.id, "{}", kind.name);
+            assert_eq!(kind.id, format!("deckodds.{}/v1", kind.name));
+        }
     }
 
     #[test]

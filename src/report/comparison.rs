@@ -6,7 +6,6 @@
 //! build strings; they compute no statistics (everything shown comes from
 //! `compare`) and do no I/O. Every string they return ends with a newline.
 
-use serde_json::{Map, Value, json};
 use tabled::builder::Builder;
 use tabled::settings::object::Columns;
 use tabled::settings::{Alignment, Style};
@@ -14,8 +13,13 @@ use tabled::settings::{Alignment, Style};
 use super::table::latex_escape;
 use super::{Format, RenderOptions, RunBlocks};
 use crate::compare::{
-    Agreement, OverallVerdict, PublishedCellCheck, PublishedCheck, SampleSize, TestKind,
+    Agreement, OverallVerdict, PublishedCellCheck, PublishedCheck, SampleSize, TestKind, Verdict,
 };
+use crate::contract::comparison::{
+    AgreementRow, Agreements, Comparison, PublishedCell, PublishedCheck as PublishedDocument,
+    PublishedRow, PublishedTag, Sample, SampleKind, TestName, VerdictName, finite,
+};
+use crate::contract::{self, Tag};
 
 /// Shown where a z-score is undefined (expected probability 0 or 1).
 const UNDEFINED: &str = "—";
@@ -251,46 +255,50 @@ fn agreements_csv(agreements: &[Agreement]) -> String {
 }
 
 fn agreements_json(title: &str, agreements: &[Agreement], blocks: &RunBlocks) -> String {
-    let rows: Vec<Value> = agreements
+    let rows = agreements
         .iter()
-        .map(|a| {
-            json!({
-                "key": a.key,
-                "test": a.test.name(),
-                "outcomes": a.outcomes,
-                "trials": a.trials,
-                "trials_b": a.trials_b,
-                "chi_square": number(a.chi_square),
-                "degrees_of_freedom": a.degrees_of_freedom,
-                "p_value": number(a.p_value),
-                "pooled_bins": a.pooled_bins,
-                "pooled_outcomes": a
-                    .pooled_bins
-                    .iter()
-                    .map(|group| group_labels(a, group))
-                    .collect::<Vec<_>>(),
-                "z_scores": a
-                    .z_scores
-                    .iter()
-                    .map(|z| z.map_or(Value::Null, number))
-                    .collect::<Vec<_>>(),
-                "max_abs_z": a.max_abs_z.map_or(Value::Null, number),
-                "total_variation": number(a.total_variation),
-                "level": number(a.level),
-                "verdict": a.verdict.name(),
-            })
+        .map(|a| AgreementRow {
+            key: a.key.clone(),
+            test: test_name(a.test),
+            outcomes: a.outcomes.clone(),
+            trials: a.trials,
+            trials_b: a.trials_b,
+            chi_square: finite(a.chi_square),
+            degrees_of_freedom: a.degrees_of_freedom,
+            p_value: finite(a.p_value),
+            pooled_bins: a.pooled_bins.clone(),
+            pooled_outcomes: a
+                .pooled_bins
+                .iter()
+                .map(|group| group_labels(a, group))
+                .collect(),
+            z_scores: a.z_scores.iter().map(|z| z.and_then(finite)).collect(),
+            max_abs_z: a.max_abs_z.and_then(finite),
+            total_variation: finite(a.total_variation),
+            level: finite(a.level),
+            verdict: match a.verdict {
+                Verdict::Agree => VerdictName::Agree,
+                Verdict::Disagree => VerdictName::Disagree,
+            },
         })
         .collect();
-    let level = common_level(agreements).map_or(Value::Null, number);
-    let mut object = Map::new();
-    object.insert(
-        "comparison".to_string(),
-        common_kind(agreements).map_or(Value::Null, |k| Value::from(k.name())),
-    );
-    object.insert("title".to_string(), Value::from(title));
-    object.insert("level".to_string(), level);
-    object.insert("rows".to_string(), Value::Array(rows));
-    json_text(Value::Object(object), blocks)
+    json_text(&Comparison::Agreements(Agreements {
+        schema: Tag::new(),
+        comparison: common_kind(agreements).map(test_name),
+        title: title.to_string(),
+        level: common_level(agreements).and_then(finite),
+        rows,
+        precision: blocks.precision.clone(),
+        shard: blocks.shard.clone(),
+    }))
+}
+
+/// A test's name in the contract.
+fn test_name(kind: TestKind) -> TestName {
+    match kind {
+        TestKind::GoodnessOfFit => TestName::GoodnessOfFit,
+        TestKind::Homogeneity => TestName::Homogeneity,
+    }
 }
 
 fn agreements_latex(title: &str, agreements: &[Agreement]) -> String {
@@ -534,54 +542,61 @@ fn published_json(
     notes: &[String],
     blocks: &RunBlocks,
 ) -> String {
-    let (kind, hands) = match check.sample {
-        SampleSize::Exact => ("exact", Value::Null),
-        SampleSize::PerRow(n) => ("per-row", number(n)),
-        SampleSize::Total(n) => ("total", number(n)),
+    let sample = match check.sample {
+        SampleSize::Exact => Sample {
+            kind: SampleKind::Exact,
+            hands: None,
+        },
+        SampleSize::PerRow(n) => Sample {
+            kind: SampleKind::PerRow,
+            hands: finite(n),
+        },
+        SampleSize::Total(n) => Sample {
+            kind: SampleKind::Total,
+            hands: finite(n),
+        },
     };
-    let rows: Vec<Value> = check
+    let rows = check
         .rows
         .iter()
-        .map(|row| {
-            json!({
-                "label": row.label,
-                "key": row.key,
-                "hands": row.hands.map_or(Value::Null, number),
-                "chi_square": row.chi_square.map_or(Value::Null, number),
-                "degrees_of_freedom": row.degrees_of_freedom,
-                "p_value": row.p_value.map_or(Value::Null, number),
-                "cells": row.cells.iter().map(|cell| json!({
-                    "outcome": cell.outcome,
-                    "text": cell.text,
-                    "exact_percent": number(cell.exact_percent),
-                    "z": cell.z.map_or(Value::Null, number),
-                    "consistent": cell.consistent,
-                })).collect::<Vec<_>>(),
-            })
+        .map(|row| PublishedRow {
+            label: row.label.clone(),
+            key: row.key.clone(),
+            hands: row.hands.and_then(finite),
+            chi_square: row.chi_square.and_then(finite),
+            degrees_of_freedom: row.degrees_of_freedom,
+            p_value: row.p_value.and_then(finite),
+            cells: row
+                .cells
+                .iter()
+                .map(|cell| PublishedCell {
+                    outcome: cell.outcome.clone(),
+                    text: cell.text.clone(),
+                    exact_percent: finite(cell.exact_percent),
+                    z: cell.z.and_then(finite),
+                    consistent: cell.consistent,
+                })
+                .collect(),
         })
         .collect();
-    let mut value = json!({
-        "comparison": "published-table",
-        "title": title,
-        "level": number(check.level),
-        "sample": {"kind": kind, "hands": hands},
-        "z_critical": number(check.z_critical),
-        "cells_tested": check.cells_tested,
-        "consistent": check.all_consistent(),
-        "inconsistent": check.inconsistent,
-        "rows": rows,
-    });
-    // Only when there are any, so that complete tables' files are as
-    // before.
-    if let Some(object) = value.as_object_mut() {
-        if !check.missing_rows.is_empty() {
-            object.insert("missing_rows".into(), json!(check.missing_rows));
-        }
-        if !notes.is_empty() {
-            object.insert("notes".into(), json!(notes));
-        }
-    }
-    json_text(value, blocks)
+    json_text(&Comparison::Published(PublishedDocument {
+        schema: Tag::new(),
+        comparison: PublishedTag::PublishedTable,
+        title: title.to_string(),
+        level: finite(check.level),
+        sample,
+        z_critical: finite(check.z_critical),
+        cells_tested: check.cells_tested,
+        consistent: check.all_consistent(),
+        inconsistent: check.inconsistent.clone(),
+        rows,
+        // Only when there are any (the contract leaves empty lists out),
+        // so that complete tables' files are as before.
+        missing_rows: check.missing_rows.clone(),
+        notes: notes.to_vec(),
+        precision: blocks.precision.clone(),
+        shard: blocks.shard.clone(),
+    }))
 }
 
 fn published_latex(title: &str, check: &PublishedCheck, options: &RenderOptions) -> String {
@@ -893,18 +908,11 @@ fn full(x: f64) -> String {
     }
 }
 
-/// A JSON number, or `null` for NaN and infinities (JSON has neither).
-fn number(x: f64) -> Value {
-    serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
-}
-
-/// `value` pretty-printed, with `blocks` after its own keys.
-fn json_text(mut value: Value, blocks: &RunBlocks) -> String {
-    if let Some(root) = value.as_object_mut() {
-        blocks.append_to(root);
-    }
-    // The alternate form of `Display` pretty-prints and cannot fail.
-    format!("{value:#}\n")
+/// A comparison's document as JSON text, ending with a newline.
+fn json_text(document: &Comparison) -> String {
+    let mut text = contract::write(document);
+    text.push('\n');
+    text
 }
 
 fn csv_text(header: &[&str], records: &[Vec<String>]) -> String {
@@ -954,6 +962,7 @@ fn latex_p_value(p: f64) -> String {
 mod tests {
     use num_bigint::BigInt;
     use num_rational::BigRational;
+    use serde_json::Value;
 
     use super::*;
     use crate::compare::{PublishedTable, check_published, goodness_of_fit, homogeneity};

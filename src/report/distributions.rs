@@ -31,6 +31,10 @@ use super::{
     Format, Method, RenderOptions, Report, ReportDistribution, RunBlocks, SummaryFigure,
     SummaryItem,
 };
+use crate::contract::report::{
+    Distribution, KeyParams, MeanEntry, OutcomeEntry, Report as ReportDocument, SummaryEntry,
+};
+use crate::contract::{self, Tag};
 use crate::report::headline::Headline;
 use crate::stats::{Interval, Z95};
 
@@ -243,27 +247,29 @@ impl Mean {
         }
     }
 
-    fn json(&self) -> Value {
-        let mut entry = Map::new();
+    /// The mean as the contract writes it: an exact `probability` and
+    /// `value`, or an `estimate`, `standard_error` and `ci95`.
+    fn entry(&self) -> MeanEntry {
         match self {
-            Mean::Exact(mean) => {
-                entry.insert("probability".into(), Value::from(fraction_text(mean)));
-                entry.insert("value".into(), Value::from(rational_value(mean)));
-            }
+            Mean::Exact(mean) => MeanEntry {
+                probability: Some(fraction_text(mean)),
+                value: Some(rational_value(mean)),
+                estimate: None,
+                standard_error: None,
+                ci95: None,
+            },
             Mean::Estimate {
                 mean,
                 standard_error,
                 interval,
-            } => {
-                entry.insert("estimate".into(), Value::from(*mean));
-                entry.insert("standard_error".into(), Value::from(*standard_error));
-                entry.insert(
-                    "ci95".into(),
-                    Value::Array(vec![Value::from(interval.0), Value::from(interval.1)]),
-                );
-            }
+            } => MeanEntry {
+                probability: None,
+                value: None,
+                estimate: Some(*mean),
+                standard_error: Some(*standard_error),
+                ci95: Some([interval.0, interval.1]),
+            },
         }
-        Value::Object(entry)
     }
 }
 
@@ -861,58 +867,60 @@ fn summary_text(figure: &SummaryFigure, decimals: usize, percents: Percents) -> 
     }
 }
 
-/// One summary figure in JSON: `key`, `label`, then `estimate`,
-/// `standard_error` and `ci95` (a mean), `value` (a total), or `count`,
-/// `trials`, `estimate` and `ci95` (a proportion).
-fn summary_json(item: &SummaryItem) -> Value {
-    let mut entry = Map::new();
-    entry.insert("key".into(), Value::from(item.key.clone()));
-    entry.insert("label".into(), Value::from(item.label.clone()));
+/// One summary figure as the contract writes it: `key`, `label`, then
+/// `estimate`, `standard_error` and `ci95` (a mean), `value` (a total),
+/// or `count`, `trials`, `estimate` and `ci95` (a proportion).
+fn summary_entry(item: &SummaryItem) -> SummaryEntry {
     let figure = item.figure;
+    let mut entry = SummaryEntry {
+        key: item.key.clone(),
+        label: item.label.clone(),
+        count: None,
+        trials: None,
+        estimate: None,
+        standard_error: None,
+        value: None,
+        ci95: summary_interval(figure).map(|(low, high)| [low, high]),
+    };
     match figure {
         SummaryFigure::Mean { standard_error, .. } => {
-            entry.insert("estimate".into(), Value::from(summary_value(figure)));
-            entry.insert("standard_error".into(), Value::from(standard_error));
+            entry.estimate = Some(summary_value(figure));
+            entry.standard_error = Some(standard_error);
         }
-        SummaryFigure::Total(total) => {
-            entry.insert("value".into(), Value::from(total));
-        }
+        SummaryFigure::Total(total) => entry.value = Some(total),
         SummaryFigure::Proportion { count, trials } => {
-            entry.insert("count".into(), Value::from(count));
-            entry.insert("trials".into(), Value::from(trials));
-            entry.insert("estimate".into(), Value::from(summary_value(figure)));
+            entry.count = Some(count);
+            entry.trials = Some(trials);
+            entry.estimate = Some(summary_value(figure));
         }
     }
-    if let Some((low, high)) = summary_interval(figure) {
-        entry.insert(
-            "ci95".into(),
-            Value::Array(vec![Value::from(low), Value::from(high)]),
-        );
-    }
-    Value::Object(entry)
+    entry
 }
 
 // ---------------------------------------------------------------------------
 // JSON.
 
-/// The report's JSON with a long run's `blocks` after its own keys.
+/// The report's JSON: its contract document, with a long run's `blocks`
+/// after its own keys.
 fn render_json(view: &View, blocks: &RunBlocks) -> String {
-    let mut root = json_root(view);
-    blocks.append_to(&mut root);
-    // Serialising a `Value` cannot fail: its keys are strings and
-    // non-finite floats are already `null`.
-    serde_json::to_string_pretty(&Value::Object(root)).unwrap_or_else(|_| "null".to_string())
+    contract::write(&document_of(view, blocks))
 }
 
-/// The report as a JSON value, per the machine contract of docs/CONTRACTS.md: what
-/// [`render`] prints for `Format::Json`, for callers that assemble larger
-/// documents.
+/// The report as its contract document (docs/CONTRACTS.md), with a long
+/// run's `blocks`: what [`render`] prints for `Format::Json`, for callers
+/// that read the figures or assemble larger documents.
+pub fn document(report: &Report, blocks: &RunBlocks) -> ReportDocument {
+    document_of(&View::new(report), blocks)
+}
+
+/// The report's document as a JSON value (with its `schema`), for the
+/// documents that still nest a report as JSON.
 pub fn to_json(report: &Report) -> Value {
-    Value::Object(json_root(&View::new(report)))
+    serde_json::to_value(document(report, &RunBlocks::default())).unwrap_or(Value::Null)
 }
 
 /// The head of a report's JSON, in the contract's order: `game`, `method`,
-/// `params`, `seed`, `trials`.
+/// `params`, `seed`, `trials`, for the documents that extend it.
 pub(super) fn json_head(report: &Report) -> Map<String, Value> {
     let mut root = Map::new();
     root.insert("game".into(), Value::from(report.game.clone()));
@@ -926,58 +934,58 @@ pub(super) fn json_head(report: &Report) -> Map<String, Value> {
     root
 }
 
-fn json_root(view: &View) -> Map<String, Value> {
+fn document_of(view: &View, blocks: &RunBlocks) -> ReportDocument {
     let report = view.report;
-    let mut root = json_head(report);
-    let distributions = view
-        .distributions
-        .iter()
-        .map(|d| {
-            let outcomes = d.outcomes.iter().map(outcome_json).collect();
-            let mut entry = Map::new();
-            entry.insert("key".into(), Value::from(d.key));
-            entry.insert("outcomes".into(), Value::Array(outcomes));
-            if let Some(mean) = &d.mean {
-                entry.insert("mean".into(), mean.json());
-            }
-            Value::Object(entry)
-        })
-        .collect();
-    root.insert("distributions".into(), Value::Array(distributions));
-    if !report.summary.is_empty() {
-        let summary = report.summary.iter().map(summary_json).collect();
-        root.insert("summary".into(), Value::Array(summary));
+    ReportDocument {
+        schema: Tag::new(),
+        game: report.game.clone(),
+        method: report.method,
+        params: report.params.clone(),
+        seed: report.seed,
+        trials: report.trials,
+        distributions: view
+            .distributions
+            .iter()
+            .map(|d| Distribution {
+                key: d.key.to_string(),
+                params: KeyParams::of_key(d.key),
+                outcomes: d.outcomes.iter().map(outcome_entry).collect(),
+                mean: d.mean.as_ref().map(Mean::entry),
+            })
+            .collect(),
+        summary: report.summary.iter().map(summary_entry).collect(),
+        precision: blocks.precision.clone(),
+        shard: blocks.shard.clone(),
     }
-    root
 }
 
-/// One outcome per the contract; `Value::from` turns a non-finite float
-/// into `null`, which keeps the output valid JSON.
-fn outcome_json(o: &OutcomeView) -> Value {
-    let mut entry = Map::new();
-    entry.insert("outcome".into(), Value::from(o.outcome));
+/// One outcome per the contract: an exact `probability` and `value`, or
+/// a `count`, `estimate` and `ci95`.
+fn outcome_entry(o: &OutcomeView) -> OutcomeEntry {
+    let mut entry = OutcomeEntry {
+        outcome: o.outcome.to_string(),
+        probability: None,
+        value: None,
+        count: None,
+        estimate: None,
+        ci95: None,
+    };
     match &o.figure {
         Figure::Exact { probability, value } => {
-            entry.insert(
-                "probability".into(),
-                Value::from(fraction_text(probability)),
-            );
-            entry.insert("value".into(), Value::from(*value));
+            entry.probability = Some(fraction_text(probability));
+            entry.value = Some(*value);
         }
         Figure::Count {
             count,
             estimate,
             interval,
         } => {
-            entry.insert("count".into(), Value::from(*count));
-            entry.insert("estimate".into(), Value::from(*estimate));
-            entry.insert(
-                "ci95".into(),
-                Value::Array(vec![Value::from(interval.low), Value::from(interval.high)]),
-            );
+            entry.count = Some(*count);
+            entry.estimate = Some(*estimate);
+            entry.ci95 = Some([interval.low, interval.high]);
         }
     }
-    Value::Object(entry)
+    entry
 }
 
 // ---------------------------------------------------------------------------
@@ -1143,6 +1151,7 @@ mod tests {
         assert_eq!(
             object_keys(&value),
             [
+                "schema",
                 "game",
                 "method",
                 "params",
@@ -1151,6 +1160,7 @@ mod tests {
                 "distributions"
             ]
         );
+        assert_eq!(value["schema"], "deckodds.report/v1");
         assert_eq!(value["game"], "blackjack-dealer");
         assert_eq!(value["method"], "exact");
         assert_eq!(
@@ -1162,8 +1172,12 @@ mod tests {
         assert_eq!(value["trials"], Value::Null);
         let distributions = value["distributions"].as_array().expect("an array");
         assert_eq!(distributions.len(), 2);
-        assert_eq!(object_keys(&distributions[0]), ["key", "outcomes"]);
+        assert_eq!(
+            object_keys(&distributions[0]),
+            ["key", "params", "outcomes"]
+        );
         assert_eq!(distributions[0]["key"], "upcard=2");
+        assert_eq!(distributions[1]["params"], json!({"upcard": "A"}));
         let first = &distributions[0]["outcomes"][0];
         assert_eq!(object_keys(first), ["outcome", "probability", "value"]);
         assert_eq!(
@@ -1181,6 +1195,27 @@ mod tests {
         );
         assert_eq!(distributions[1]["outcomes"][3]["value"], 1.0);
         assert_eq!(distributions[1]["outcomes"][0]["value"], 0.0);
+    }
+
+    #[test]
+    fn the_json_reads_back_through_the_contract_as_the_document() {
+        // Exact values only: serde_json without its `float_roundtrip`
+        // feature may read a float's shortest text one unit in the last
+        // place off.
+        let report = exact_matrix_report();
+        let text = render(&report, Format::Json, &options());
+        let read = crate::contract::read::<ReportDocument>(&text).expect("a report");
+        assert_eq!(read, document(&report, &RunBlocks::default()));
+        assert_eq!(read.distributions[1].params.get("upcard"), Some("A"));
+        let report = monte_carlo_report();
+        let text = render(&report, Format::Json, &options());
+        let read = crate::contract::read::<ReportDocument>(&text).expect("a report");
+        let counts: Vec<Option<u64>> = read.distributions[0]
+            .outcomes
+            .iter()
+            .map(|o| o.count)
+            .collect();
+        assert_eq!(counts, [Some(354), Some(646), Some(0)]);
     }
 
     #[test]

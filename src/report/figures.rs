@@ -6,13 +6,21 @@
 //! string. It computes no statistics: every number drawn is one the JSON
 //! already holds.
 
-use serde_json::Value;
+use serde::Deserialize;
+use serde_json::{Map, Value};
 
 use super::chart::{
     self, BarChart, BarPanel, CriticalValue, FigureSize, Frequencies, MeanChart, PanelChart,
     ReferenceLine, Segment, Series, StackedBarChart, ZPanel, ZPoint, ZScorePlot,
 };
 use super::strategy_chart;
+use crate::contract::comparison::{
+    AgreementRow, Comparison, ComparisonKind, PublishedRow, PublishedTag, TestName, VerdictName,
+};
+use crate::contract::report::{
+    Distribution, KeyParams, Method, OutcomeEntry, Report as ReportDocument, ReportKind,
+};
+use crate::contract::{self, Kind, ReadError};
 use crate::error::{Error, Result};
 use crate::games::registry;
 use crate::games::registry::BLACKJACK_TABLE_REPORT;
@@ -105,30 +113,150 @@ impl YScale {
 /// Errors: any other shape (the message says which shapes can be drawn), a
 /// comparison without any z-score, or values the chart refuses (see
 /// [`chart::render_svg`] and its siblings).
-pub fn svg_for_report(report: &Value, options: FigureOptions) -> Result<String> {
-    if let Some(rows) = true_count_rows(report) {
-        return means_svg(report, rows, options);
+pub fn svg_for_report(json: &str, options: FigureOptions) -> Result<String> {
+    match read_drawable(json)? {
+        Drawable::Report(report) => distributions_svg(&report, options),
+        Drawable::Comparison(comparison) => z_scores_svg(&comparison, options),
+        Drawable::Other(report) => {
+            if let Some(rows) = true_count_rows(&report) {
+                return means_svg(&report, rows, options);
+            }
+            if strategy_chart::is_chart_json(&report) {
+                return strategy_chart::svg_from_chart_json(&report);
+            }
+            match OtherDistributions::deserialize(&report) {
+                Ok(other) => distributions_svg(&other.as_report(), options),
+                Err(_) => Err(Error::invalid("document", "of another kind", DRAWABLE)),
+            }
+        }
     }
-    if strategy_chart::is_chart_json(report) {
-        return strategy_chart::svg_from_chart_json(report);
+}
+
+/// The distributions of a document of another kind (the blackjack
+/// table's, whose `by_true_count` is empty without a counting system),
+/// drawn as a report's would be.
+#[derive(Deserialize)]
+struct OtherDistributions {
+    #[serde(default)]
+    game: String,
+    #[serde(default)]
+    params: Map<String, Value>,
+    #[serde(default)]
+    seed: Option<u64>,
+    #[serde(default)]
+    trials: Option<u64>,
+    distributions: Vec<OtherDistribution>,
+}
+
+/// One distribution of another kind of document: a report's, without the
+/// key's parameters beside it.
+#[derive(Deserialize)]
+struct OtherDistribution {
+    key: String,
+    outcomes: Vec<OutcomeEntry>,
+}
+
+impl OtherDistributions {
+    fn as_report(&self) -> ReportDocument {
+        ReportDocument {
+            schema: contract::Tag::new(),
+            game: self.game.clone(),
+            method: if self.trials.is_some() {
+                Method::MonteCarlo
+            } else {
+                Method::Exact
+            },
+            params: self.params.clone(),
+            seed: self.seed,
+            trials: self.trials,
+            distributions: self
+                .distributions
+                .iter()
+                .map(|d| Distribution {
+                    key: d.key.clone(),
+                    params: KeyParams::of_key(&d.key),
+                    outcomes: d.outcomes.clone(),
+                    mean: None,
+                })
+                .collect(),
+            summary: Vec::new(),
+            precision: None,
+            shard: None,
+        }
     }
-    if report.get("comparison").is_some() {
-        return z_scores_svg(report, options);
+}
+
+/// A document [`svg_for_report`] draws, read through its type.
+enum Drawable {
+    /// A report of distributions.
+    Report(ReportDocument),
+    /// A comparison.
+    Comparison(Comparison),
+    /// A blackjack document (the table's values by true count, a strategy
+    /// chart), read by its own chart's reader.
+    Other(Value),
+}
+
+/// Reads `json` as the type its `"schema"` names: a report or a
+/// comparison, refused in one line naming the field at fault (an unknown
+/// one, or one of the wrong type); any other document as JSON for the
+/// charts that read it themselves. A JSON object without a `schema` is
+/// a file written before deckodds documents had one: a blackjack chart's
+/// reader may still take it, else it is refused with the advice to make
+/// it again.
+fn read_drawable(json: &str) -> Result<Drawable> {
+    let refused = |error: ReadError| {
+        Error::invalid(
+            "document",
+            error,
+            "refused; a file deckodds wrote is read as it was written (make it again with this version)",
+        )
+    };
+    let schema = contract::schema_id(json).map_err(refused)?;
+    match schema.as_deref() {
+        Some(ReportKind::ID) => contract::read::<ReportDocument>(json)
+            .map(Drawable::Report)
+            .map_err(refused),
+        Some(ComparisonKind::ID) => contract::comparison::read(json)
+            .map(Drawable::Comparison)
+            .map_err(refused),
+        Some(_) => Ok(Drawable::Other(parse_json(json)?)),
+        None => {
+            let value = parse_json(json)?;
+            let other = true_count_rows(&value).is_some()
+                || strategy_chart::is_chart_json(&value)
+                || value.get("distributions").is_some();
+            if other {
+                Ok(Drawable::Other(value))
+            } else {
+                Err(Error::invalid(
+                    "document",
+                    "without a \"schema\"",
+                    "written before deckodds documents carried one: make it again with this version",
+                ))
+            }
+        }
     }
-    let distributions = report["distributions"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    let game = report["game"].as_str().unwrap_or_default();
+}
+
+fn parse_json(json: &str) -> Result<Value> {
+    serde_json::from_str(json)
+        .map_err(|e| Error::invalid("document", "that is not JSON", e.to_string()))
+}
+
+/// A report's chart, chosen by its distributions (see [`svg_for_report`]).
+fn distributions_svg(report: &ReportDocument, options: FigureOptions) -> Result<String> {
+    let distributions = &report.distributions;
+    let game = report.game.as_str();
     match distributions.as_slice() {
         [distribution] => bar_chart_svg(report, distribution, options),
         [_, _, ..]
             if registry::by_report_name(game).is_some_and(|entry| entry.stacks_upcards)
                 && distributions.iter().all(|d| upcard(d).is_some()) =>
         {
-            stacked_svg(report, &distributions, options)
+            stacked_svg(report, distributions, options)
         }
-        [_, _, ..] => panels_svg(report, &distributions, options),
+        [_, _, ..] => panels_svg(report, distributions, options),
         [] => Err(Error::invalid(
             "report",
             format!(
@@ -141,52 +269,50 @@ pub fn svg_for_report(report: &Value, options: FigureOptions) -> Result<String> 
     }
 }
 
+/// The seed as a caption writes it (`null` for none, as the JSON has it).
+fn seed_text(report: &ReportDocument) -> String {
+    report
+        .seed
+        .map_or_else(|| "null".to_string(), |seed| seed.to_string())
+}
+
 // ---------------------------------------------------------------------------
 // One distribution: bars.
 
 /// The bar chart of a report's only distribution: titled by the game and
 /// what is counted, the parameters in the caption, the win annotated.
-fn bar_chart_svg(report: &Value, distribution: &Value, options: FigureOptions) -> Result<String> {
-    let outcomes = distribution["outcomes"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    let number = |value: &Value| value.as_f64().unwrap_or(0.0);
+fn bar_chart_svg(
+    report: &ReportDocument,
+    distribution: &Distribution,
+    options: FigureOptions,
+) -> Result<String> {
+    let outcomes = &distribution.outcomes;
     let values: Vec<f64> = outcomes
         .iter()
-        .map(|o| number(o.get("estimate").unwrap_or(&o["value"])))
+        .map(|o| o.shown_value().unwrap_or(0.0))
         .collect();
     let intervals: Option<Vec<(f64, f64)>> = outcomes
         .iter()
-        .map(|o| Some((number(o["ci95"].get(0)?), number(o["ci95"].get(1)?))))
+        .map(|o| o.ci95.map(|[low, high]| (low, high)))
         .collect();
-    let key = distribution["key"]
-        .as_str()
-        .unwrap_or_default()
-        .replace('-', " ");
-    let series_name = match report["trials"].as_u64() {
+    let key = distribution.key.replace('-', " ");
+    let series_name = match report.trials {
         Some(trials) => format!(
             "deckodds, {} games (seed {}), with 95% intervals",
             thousands(trials),
-            report["seed"]
+            seed_text(report)
         ),
         None => "deckodds, exact".to_string(),
     };
     let chart = BarChart {
-        title: format!(
-            "{}: {key}",
-            game_name(report["game"].as_str().unwrap_or_default()),
-        ),
-        caption: params_text(report),
+        title: format!("{}: {key}", game_name(&report.game)),
+        caption: params_words(&report.params),
         size: options.size,
         log_y: options.y_scale.is_log(&values),
-        annotation: win_annotation(report, &outcomes),
+        annotation: win_annotation(report, outcomes),
         x_label: key,
         y_label: "percent of games".into(),
-        categories: outcomes
-            .iter()
-            .map(|o| o["outcome"].as_str().unwrap_or_default().to_string())
-            .collect(),
+        categories: outcomes.iter().map(|o| o.outcome.clone()).collect(),
         series: vec![Series {
             name: series_name,
             values,
@@ -204,21 +330,26 @@ pub const LOG_Y_BELOW: f64 = 0.01;
 /// `P(win) = x % [lo, hi]` for a report of a game whose registry entry
 /// names its win outcome, if the distribution has it: the exact value, or
 /// the estimate with its 95% interval; empty otherwise.
-fn win_annotation(report: &Value, outcomes: &[Value]) -> String {
-    let game = report["game"].as_str().unwrap_or_default();
-    let Some(win) = registry::by_report_name(game).and_then(|entry| entry.win_outcome) else {
+fn win_annotation(report: &ReportDocument, outcomes: &[OutcomeEntry]) -> String {
+    let Some(win) = registry::by_report_name(&report.game).and_then(|entry| entry.win_outcome)
+    else {
         return String::new();
     };
-    let Some(outcome) = outcomes.iter().find(|o| o["outcome"].as_str() == Some(win)) else {
+    let Some(outcome) = outcomes.iter().find(|o| o.outcome == win) else {
         return String::new();
     };
-    let percent = |value: &Value| value.as_f64().map(|p| significant(p * 100.0, 3));
-    match (percent(&outcome["estimate"]), percent(&outcome["value"])) {
-        (Some(estimate), _) => match (percent(&outcome["ci95"][0]), percent(&outcome["ci95"][1])) {
-            (Some(low), Some(high)) => format!("P(win) = {estimate} % [{low}, {high}]"),
-            _ => format!("P(win) = {estimate} %"),
+    let percent = |p: f64| significant(p * 100.0, 3);
+    match (outcome.estimate, outcome.value) {
+        (Some(estimate), _) => match outcome.ci95 {
+            Some([low, high]) => format!(
+                "P(win) = {} % [{}, {}]",
+                percent(estimate),
+                percent(low),
+                percent(high)
+            ),
+            None => format!("P(win) = {} %", percent(estimate)),
         },
-        (None, Some(value)) => format!("P(win) = {value} % (exact)"),
+        (None, Some(value)) => format!("P(win) = {} % (exact)", percent(value)),
         (None, None) => String::new(),
     }
 }
@@ -383,59 +514,55 @@ fn pair(value: &Value) -> Option<(f64, f64)> {
 
 /// One panel of bars per distribution, under a title naming the game, its
 /// parameters and how the numbers were found.
-fn panels_svg(report: &Value, distributions: &[Value], options: FigureOptions) -> Result<String> {
-    let game = report["game"].as_str().unwrap_or_default();
+fn panels_svg(
+    report: &ReportDocument,
+    distributions: &[Distribution],
+    options: FigureOptions,
+) -> Result<String> {
+    let game = report.game.as_str();
     let panels = distributions
         .iter()
         .map(|distribution| {
-            let key = distribution["key"].as_str().unwrap_or_default();
-            let outcomes = distribution["outcomes"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default();
-            let label = |o: &Value| o["outcome"].as_str().unwrap_or_default().to_string();
+            let key = distribution.key.as_str();
+            let outcomes = &distribution.outcomes;
             // Exact values, or Monte-Carlo estimates.
             let values = outcomes
                 .iter()
                 .map(|outcome| {
-                    outcome
-                        .get("estimate")
-                        .or_else(|| outcome.get("value"))
-                        .and_then(Value::as_f64)
-                        .ok_or_else(|| {
-                            Error::invalid(
-                                "report",
-                                format!("distribution {key}, outcome \"{}\"", label(outcome)),
-                                "needs a numeric \"value\" or \"estimate\"",
-                            )
-                        })
+                    outcome.shown_value().ok_or_else(|| {
+                        Error::invalid(
+                            "report",
+                            format!("distribution {key}, outcome \"{}\"", outcome.outcome),
+                            "needs a numeric \"value\" or \"estimate\"",
+                        )
+                    })
                 })
                 .collect::<Result<Vec<f64>>>()?;
             let intervals: Option<Vec<(f64, f64)>> = outcomes
                 .iter()
-                .map(|o| Some((o["ci95"].get(0)?.as_f64()?, o["ci95"].get(1)?.as_f64()?)))
+                .map(|o| o.ci95.map(|[low, high]| (low, high)))
                 .collect();
             Ok(BarPanel {
                 title: heading(game, key),
                 log_y: options.y_scale.is_log(&values),
-                categories: outcomes.iter().map(label).collect(),
+                categories: outcomes.iter().map(|o| o.outcome.clone()).collect(),
                 values,
                 intervals,
             })
         })
         .collect::<Result<Vec<_>>>()?;
-    let (how, bars_name) = match report["trials"].as_u64() {
+    let (how, bars_name) = match report.trials {
         Some(trials) => (
             format!(
                 "Monte Carlo, {} games, seed {}",
                 thousands(trials),
-                report["seed"]
+                seed_text(report)
             ),
             format!("estimate from {} games", thousands(trials)),
         ),
         None => ("exact".to_string(), "exact probability".to_string()),
     };
-    let params = params_text(report);
+    let params = params_words(&report.params);
     let chart = PanelChart {
         title: game_name(game).to_string(),
         caption: if params.is_empty() {
@@ -472,27 +599,29 @@ fn heading(report_name: &str, key: &str) -> String {
 // ---------------------------------------------------------------------------
 // The dealer's table: stacked bars.
 
-/// The upcard of a distribution keyed `upcard=...`.
-fn upcard(distribution: &Value) -> Option<&str> {
-    distribution["key"].as_str()?.strip_prefix("upcard=")
+/// The upcard of a distribution keyed `upcard=...` (its only parameter).
+fn upcard(distribution: &Distribution) -> Option<&str> {
+    match distribution.params.0.as_slice() {
+        [(name, card)] if name == "upcard" => Some(card),
+        _ => None,
+    }
 }
 
 /// The stacked bars of a blackjack dealer's table: one bar per upcard, one
 /// segment per outcome, in the outcome order of the first distribution.
-fn stacked_svg(report: &Value, distributions: &[Value], options: FigureOptions) -> Result<String> {
-    let outcome_labels = |d: &Value| -> Vec<String> {
-        d["outcomes"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|o| o["outcome"].as_str().unwrap_or_default().to_string())
-            .collect()
-    };
+fn stacked_svg(
+    report: &ReportDocument,
+    distributions: &[Distribution],
+    options: FigureOptions,
+) -> Result<String> {
+    fn outcome_labels(d: &Distribution) -> Vec<&str> {
+        d.outcomes.iter().map(|o| o.outcome.as_str()).collect()
+    }
     let names = outcome_labels(&distributions[0]);
     let mut segments: Vec<Segment> = names
         .iter()
         .map(|name| Segment {
-            name: name.clone(),
+            name: name.to_string(),
             values: Vec::with_capacity(distributions.len()),
         })
         .collect();
@@ -509,40 +638,30 @@ fn stacked_svg(report: &Value, distributions: &[Value], options: FigureOptions) 
                 "every upcard needs the same outcomes to stack them",
             ));
         }
-        for (segment, outcome) in segments
-            .iter_mut()
-            .zip(distribution["outcomes"].as_array().into_iter().flatten())
-        {
+        for (segment, outcome) in segments.iter_mut().zip(&distribution.outcomes) {
             // Exact values, or Monte-Carlo estimates.
-            let value = outcome
-                .get("estimate")
-                .or_else(|| outcome.get("value"))
-                .and_then(Value::as_f64)
-                .ok_or_else(|| {
-                    Error::invalid(
-                        "report",
-                        format!("upcard={card}, outcome \"{}\"", segment.name),
-                        "needs a numeric \"value\" or \"estimate\"",
-                    )
-                })?;
+            let value = outcome.shown_value().ok_or_else(|| {
+                Error::invalid(
+                    "report",
+                    format!("upcard={card}, outcome \"{}\"", segment.name),
+                    "needs a numeric \"value\" or \"estimate\"",
+                )
+            })?;
             segment.values.push(value);
         }
         categories.push(card.to_string());
     }
-    let how = match report["trials"].as_u64() {
+    let how = match report.trials {
         Some(trials) => format!(
             "Monte Carlo, {} hands per upcard, seed {}",
             thousands(trials),
-            report["seed"]
+            seed_text(report)
         ),
         None => "exact".to_string(),
     };
     let chart = StackedBarChart {
-        title: format!(
-            "{}: final hand by upcard",
-            game_name(report["game"].as_str().unwrap_or_default()),
-        ),
-        caption: format!("{}; {how}", params_text(report)),
+        title: format!("{}: final hand by upcard", game_name(&report.game)),
+        caption: format!("{}; {how}", params_words(&report.params)),
         size: options.size,
         x_label: "dealer's upcard".to_string(),
         y_label: "percent of hands".to_string(),
@@ -552,14 +671,23 @@ fn stacked_svg(report: &Value, distributions: &[Value], options: FigureOptions) 
     chart::render_stacked_svg(&chart)
 }
 
+/// The parameters of a document read as a JSON tree (the blackjack
+/// table's), as [`params_words`] writes them.
+fn params_text(report: &Value) -> String {
+    match report.get("params") {
+        Some(Value::Object(params)) => params_words(params),
+        _ => String::new(),
+    }
+}
+
 /// A report's parameters as `name value, ...`, leaving out empty lists and
 /// nulls (which say "nothing of this"), strings without quotes, lists of
-/// strings joined by `/`.
-fn params_text(report: &Value) -> String {
-    report["params"]
-        .as_object()
-        .into_iter()
-        .flatten()
+/// strings joined by `/`. (A game's parameters are its own: they stay a
+/// JSON object in the contract, and each value is written by its JSON
+/// type.)
+fn params_words(params: &Map<String, Value>) -> String {
+    params
+        .iter()
         .filter(|(_, value)| !(value.is_null() || value.as_array().is_some_and(Vec::is_empty)))
         .map(|(name, value)| match value {
             Value::String(text) => format!("{name} {text}"),
@@ -594,62 +722,50 @@ fn split_title(title: &str) -> (String, String) {
 // ---------------------------------------------------------------------------
 // Comparisons: z-scores.
 
-/// The z-score plot of a comparison's JSON (agreement tests, or the check
-/// of a published table).
-fn z_scores_svg(report: &Value, options: FigureOptions) -> Result<String> {
-    let rows = report["rows"].as_array().cloned().unwrap_or_default();
-    let kind = report["comparison"].as_str().unwrap_or("mixed");
-    let panels: Vec<ZPanel> = rows
-        .iter()
-        .map(|row| {
-            if row.get("z_scores").is_some() {
-                Ok(agreement_panel(row))
-            } else if row.get("cells").is_some() {
-                Ok(published_panel(row))
-            } else {
-                Err(Error::invalid(
+/// The z-score plot of a comparison (agreement tests, or the check of a
+/// published table).
+fn z_scores_svg(comparison: &Comparison, options: FigureOptions) -> Result<String> {
+    let (kind, title, panels, critical) = match comparison {
+        Comparison::Agreements(agreements) => {
+            let kind = match agreements.comparison {
+                Some(TestName::GoodnessOfFit) => "goodness-of-fit",
+                Some(TestName::Homogeneity) => "homogeneity",
+                None => "mixed",
+            };
+            let panels = agreements.rows.iter().map(agreement_panel).collect();
+            (kind, &agreements.title, panels, None)
+        }
+        Comparison::Published(check) => {
+            let panels: Vec<ZPanel> = check.rows.iter().map(published_panel).collect();
+            if !panels.iter().flat_map(|p| &p.points).any(|p| p.z.is_some()) {
+                return Err(Error::invalid(
                     "report",
-                    format!(
-                        "comparison \"{kind}\", row \"{}\" without z-scores",
-                        row["key"].as_str().unwrap_or_default()
-                    ),
-                    DRAWABLE,
-                ))
+                    format!("comparison \"{}\" without any z-score", PublishedTag::NAME),
+                    "has nothing to plot (a table checked as exact has no z-scores; give its sample size)",
+                ));
             }
-        })
-        .collect::<Result<_>>()?;
-    if kind == "published-table" && !panels.iter().flat_map(|p| &p.points).any(|p| p.z.is_some()) {
-        return Err(Error::invalid(
-            "report",
-            format!("comparison \"{kind}\" without any z-score"),
-            "has nothing to plot (a table checked as exact has no z-scores; give its sample size)",
-        ));
-    }
+            // The critical value is Bonferroni's over the cells with a
+            // z-score (and unused when there are none).
+            let cells = check.cells_tested;
+            let critical = check
+                .z_critical
+                .filter(|_| cells > 0)
+                .map(|z| CriticalValue {
+                    z,
+                    description: match check.level {
+                        Some(level) => format!("Bonferroni over {cells} cells, level {level}"),
+                        None => format!("Bonferroni over {cells} cells"),
+                    },
+                });
+            (PublishedTag::NAME, &check.title, panels, critical)
+        }
+    };
     let y_label = match kind {
         "homogeneity" => "z = (first - second) / standard error",
         "published-table" => "z = (published - exact) / standard error",
         _ => "z = (observed - expected) / standard error",
     };
-    // A published check's critical value is Bonferroni's over the cells
-    // with a z-score (and unused when there are none).
-    let critical = match (
-        report["z_critical"].as_f64(),
-        report["cells_tested"].as_u64(),
-    ) {
-        (Some(z), Some(cells)) if cells > 0 => Some(CriticalValue {
-            z,
-            description: match report["level"].as_f64() {
-                Some(level) => format!("Bonferroni over {cells} cells, level {level}"),
-                None => format!("Bonferroni over {cells} cells"),
-            },
-        }),
-        (Some(z), None) => Some(CriticalValue {
-            z,
-            description: String::new(),
-        }),
-        _ => None,
-    };
-    let (title, caption) = split_title(report["title"].as_str().unwrap_or_default());
+    let (title, caption) = split_title(title);
     let plot = ZScorePlot {
         title,
         caption,
@@ -665,88 +781,82 @@ fn z_scores_svg(report: &Value, options: FigureOptions) -> Result<String> {
 /// A panel for one agreement test (goodness of fit or homogeneity): its
 /// outcomes' z-scores, pooled outcomes marked, headed by the key and the
 /// chi-square result.
-fn agreement_panel(row: &Value) -> ZPanel {
-    let pooled: Vec<&str> = row["pooled_outcomes"]
-        .as_array()
-        .into_iter()
+fn agreement_panel(row: &AgreementRow) -> ZPanel {
+    let pooled: Vec<&str> = row
+        .pooled_outcomes
+        .iter()
         .flatten()
-        .flat_map(|group| group.as_array().into_iter().flatten())
-        .filter_map(Value::as_str)
+        .map(String::as_str)
         .collect();
-    let z_scores = row["z_scores"].as_array().cloned().unwrap_or_default();
-    let points = row["outcomes"]
-        .as_array()
-        .into_iter()
-        .flatten()
+    let points = row
+        .outcomes
+        .iter()
         .enumerate()
-        .map(|(i, outcome)| {
-            let label = outcome.as_str().unwrap_or_default().to_string();
-            ZPoint {
-                pooled: pooled.contains(&label.as_str()),
-                z: z_scores.get(i).and_then(Value::as_f64),
-                label,
-            }
+        .map(|(i, label)| ZPoint {
+            pooled: pooled.contains(&label.as_str()),
+            z: row.z_scores.get(i).copied().flatten(),
+            label: label.clone(),
         })
         .collect();
-    let verdict = row["verdict"].as_str().unwrap_or_default();
+    let verdict = match row.verdict {
+        VerdictName::Agree => "agree",
+        VerdictName::Disagree => "disagree",
+    };
     // A distribution with no z at all is certain: one outcome has
     // probability 1 (Prisoner's patience 3 x 4 is always won), so no
     // outcome varies; the panel says so rather than stand empty.
-    let certain = z_scores.iter().all(Value::is_null);
+    let certain = row.z_scores.iter().all(Option::is_none);
     let test = if certain {
         "one outcome certain, no z to plot".to_string()
     } else {
-        chi_square_text(row)
+        chi_square_text(Some(row.degrees_of_freedom), row.p_value, row.chi_square)
     };
-    let title = match (test.is_empty(), verdict.is_empty()) {
-        (true, _) => key_text(row),
-        (false, true) => format!("{}: {test}", key_text(row)),
-        (false, false) => format!("{}: {test}: {verdict}", key_text(row)),
+    let title = if test.is_empty() {
+        row.key.clone()
+    } else {
+        format!("{}: {test}: {verdict}", row.key)
     };
     ZPanel { title, points }
 }
 
 /// A panel for one row of a published table's check: its cells' z-scores,
 /// headed by the row label and its chi-square result, if any.
-fn published_panel(row: &Value) -> ZPanel {
-    let points = row["cells"]
-        .as_array()
-        .into_iter()
-        .flatten()
+fn published_panel(row: &PublishedRow) -> ZPanel {
+    let points = row
+        .cells
+        .iter()
         .map(|cell| ZPoint {
-            label: cell["outcome"].as_str().unwrap_or_default().to_string(),
-            z: cell["z"].as_f64(),
+            label: cell.outcome.clone(),
+            z: cell.z,
             pooled: false,
         })
         .collect();
-    let label = row["label"].as_str().unwrap_or_default();
-    let key = row["key"].as_str().unwrap_or_default();
+    let (label, key) = (row.label.as_str(), row.key.as_str());
     let mut title = match key.split_once('=') {
         // `upcard=10` checked from a row labelled `K`: say both.
         Some((_, value)) if value != label => format!("{key} (row {label})"),
         _ if key.is_empty() => label.to_string(),
         _ => key.to_string(),
     };
-    let test = chi_square_text(row);
+    let test = chi_square_text(row.degrees_of_freedom, row.p_value, row.chi_square);
     if !test.is_empty() {
         title = format!("{title}: {test}");
     }
     ZPanel { title, points }
 }
 
-/// A row's key for a heading, as written (`upcard=2`, `K=1`, `stacks`).
-fn key_text(row: &Value) -> String {
-    row["key"].as_str().unwrap_or_default().to_string()
-}
-
 /// `χ² = 12.34, df 5, p = 0.0312`, or empty when the row has no statistic.
 /// An infinite statistic (a count where the exact probability is 0) is
 /// `null` in the JSON, with p = 0.
-fn chi_square_text(row: &Value) -> String {
-    let (Some(df), Some(p)) = (row["degrees_of_freedom"].as_u64(), row["p_value"].as_f64()) else {
+fn chi_square_text(
+    degrees_of_freedom: Option<usize>,
+    p_value: Option<f64>,
+    chi_square: Option<f64>,
+) -> String {
+    let (Some(df), Some(p)) = (degrees_of_freedom, p_value) else {
         return String::new();
     };
-    let chi = match row["chi_square"].as_f64() {
+    let chi = match chi_square {
         Some(chi) => format!("{chi:.2}"),
         None => "∞".to_string(),
     };
@@ -789,6 +899,55 @@ mod tests {
         serde_json::from_str(&results(name)).unwrap()
     }
 
+    /// `value` as deckodds writes it now, if it is a report or a
+    /// comparison written before documents carried a `schema` (the files
+    /// of results/ until they are made again): the `schema` first, and
+    /// each distribution's key's `params` after its `key`.
+    fn upgraded(value: &Value) -> Value {
+        let Value::Object(old) = value else {
+            return value.clone();
+        };
+        let kind = if old.contains_key("schema") || old.contains_key("by_true_count") {
+            return value.clone();
+        } else if old.contains_key("comparison") {
+            ComparisonKind::ID
+        } else if old.contains_key("distributions") {
+            ReportKind::ID
+        } else {
+            return value.clone();
+        };
+        let mut new = Map::new();
+        new.insert("schema".into(), json!(kind));
+        for (name, field) in old {
+            let field = match (name.as_str(), field) {
+                ("distributions", Value::Array(distributions)) => Value::Array(
+                    distributions
+                        .iter()
+                        .map(|distribution| {
+                            let mut entry = Map::new();
+                            for (name, field) in distribution.as_object().unwrap() {
+                                entry.insert(name.clone(), field.clone());
+                                if name == "key" {
+                                    let params = KeyParams::of_key(field.as_str().unwrap());
+                                    entry.insert("params".into(), json!(params));
+                                }
+                            }
+                            Value::Object(entry)
+                        })
+                        .collect(),
+                ),
+                _ => field.clone(),
+            };
+            new.insert(name.clone(), field);
+        }
+        Value::Object(new)
+    }
+
+    /// The chart of `value`, given as its JSON text.
+    fn draw(value: &Value, options: FigureOptions) -> Result<String> {
+        svg_for_report(&upgraded(value).to_string(), options)
+    }
+
     #[test]
     fn significant_digits_without_float_noise() {
         assert_eq!(significant(0.7047000000000001, 3), "0.705");
@@ -802,7 +961,7 @@ mod tests {
         // Idiot's Delight's win is 0 cards left (about 0.70 %), the 52
         // cards' tail far under 1 % of the mode.
         let value = report("idiots-delight-52-uniform.json");
-        let svg = svg_for_report(&value, FigureOptions::default()).unwrap();
+        let svg = draw(&value, FigureOptions::default()).unwrap();
         let shown = texts(&svg);
         let win = shown
             .iter()
@@ -813,10 +972,10 @@ mod tests {
         assert!(shown.contains(&"percent of games (log scale)"), "{shown:?}");
 
         // Exact: the value, marked so.
-        let exact = json!({"game": "klondike", "params": {},
-            "distributions": [{"key": "foundation-cards", "outcomes": [
+        let exact = json!({"game": "klondike", "method": "exact", "params": {},
+            "seed": null, "trials": null, "distributions": [{"key": "foundation-cards", "outcomes": [
                 {"outcome": "0", "value": 0.5}, {"outcome": "52", "value": 0.5}]}]});
-        let shown_svg = svg_for_report(&exact, FigureOptions::default()).unwrap();
+        let shown_svg = draw(&exact, FigureOptions::default()).unwrap();
         let shown = texts(&shown_svg);
         assert!(shown.contains(&"P(win) = 50.0 % (exact)"), "{shown:?}");
         // Even outcomes: linear.
@@ -825,7 +984,7 @@ mod tests {
         // A game without one win outcome gets no annotation.
         let mut other = exact.clone();
         other["game"] = json!("roll-call");
-        let shown_svg = svg_for_report(&other, FigureOptions::default()).unwrap();
+        let shown_svg = draw(&other, FigureOptions::default()).unwrap();
         assert!(!texts(&shown_svg).iter().any(|t| t.starts_with("P(win)")));
     }
 
@@ -848,7 +1007,7 @@ mod tests {
             if !std::path::Path::new(&json_path).exists() {
                 continue;
             }
-            let drawn = svg_for_report(&report(&json_name), FigureOptions::default()).unwrap();
+            let drawn = draw(&report(&json_name), FigureOptions::default()).unwrap();
             assert!(drawn == results(&svg_name), "{svg_name} differs");
             checked += 1;
         }
@@ -858,7 +1017,7 @@ mod tests {
     #[test]
     fn the_dealer_table_is_stacked() {
         let value = report("blackjack-dealer-2-decks-s17.json");
-        let svg = svg_for_report(&value, FigureOptions::default()).unwrap();
+        let svg = draw(&value, FigureOptions::default()).unwrap();
         let shown = texts(&svg);
         for text in [
             "bust",
@@ -875,16 +1034,13 @@ mod tests {
         }
         // Upcard 2 busts 35.33% of the time.
         assert!(shown.contains(&"35.3"), "{shown:?}");
-        assert_eq!(
-            svg,
-            svg_for_report(&value, FigureOptions::default()).unwrap()
-        );
+        assert_eq!(svg, draw(&value, FigureOptions::default()).unwrap());
     }
 
     #[test]
     fn comparisons_are_z_score_plots() {
         let value = report("roll-call-52-same-vs-reversed.json");
-        let svg = svg_for_report(&value, FigureOptions::default()).unwrap();
+        let svg = draw(&value, FigureOptions::default()).unwrap();
         let shown = texts(&svg);
         assert!(shown.contains(&"z = (first - second) / standard error"));
         // One panel per compared distribution.
@@ -896,7 +1052,7 @@ mod tests {
         );
 
         let value = report("roll-call-52-first-pass-vs-exact.json");
-        let svg = svg_for_report(&value, FigureOptions::default()).unwrap();
+        let svg = draw(&value, FigureOptions::default()).unwrap();
         let shown = texts(&svg);
         assert!(shown.contains(&"z = (observed - expected) / standard error"));
         assert!(
@@ -911,20 +1067,29 @@ mod tests {
             "comparison": "published-table",
             "title": "a table",
             "level": 0.05,
+            "sample": {"kind": "per-row", "hands": 1000.0},
             "z_critical": 2.5,
             "cells_tested": 3,
+            "consistent": false,
+            "inconsistent": ["K/bust"],
             "rows": [
-                {"label": "K", "key": "upcard=10", "chi_square": 9.5, "degrees_of_freedom": 2,
-                 "p_value": 0.00865,
+                {"label": "K", "key": "upcard=10", "hands": 1000.0, "chi_square": 9.5,
+                 "degrees_of_freedom": 2, "p_value": 0.00865,
                  "cells": [
-                     {"outcome": "bust", "z": 3.0},
-                     {"outcome": "17", "z": -1.0},
-                     {"outcome": "natural", "z": 0.5},
+                     {"outcome": "bust", "text": "1", "exact_percent": 1.0, "z": 3.0,
+                      "consistent": false},
+                     {"outcome": "17", "text": "1", "exact_percent": 1.0, "z": -1.0,
+                      "consistent": true},
+                     {"outcome": "natural", "text": "1", "exact_percent": 1.0, "z": 0.5,
+                      "consistent": true},
                  ]},
-                {"label": "A", "key": "upcard=A", "cells": [{"outcome": "bust", "z": null}]},
+                {"label": "A", "key": "upcard=A", "hands": null, "chi_square": null,
+                 "degrees_of_freedom": null, "p_value": null,
+                 "cells": [{"outcome": "bust", "text": "1", "exact_percent": 1.0, "z": null,
+                            "consistent": true}]},
             ],
         });
-        let svg = svg_for_report(&value, FigureOptions::default()).unwrap();
+        let svg = draw(&value, FigureOptions::default()).unwrap();
         let shown = texts(&svg);
         for text in [
             "upcard=10 (row K): χ² = 9.50, df 2, p = 0.00865",
@@ -975,7 +1140,7 @@ mod tests {
                     size,
                     ..FigureOptions::default()
                 };
-                let svg = svg_for_report(&value, options).unwrap();
+                let svg = draw(&value, options).unwrap();
                 assert!(
                     svg.starts_with(&format!("<svg width=\"{inches}\" height=\"")),
                     "{name}: {}",
@@ -1027,7 +1192,7 @@ mod tests {
                 y_scale,
                 ..FigureOptions::default()
             };
-            svg_for_report(&value, options).unwrap()
+            draw(&value, options).unwrap()
         };
         assert!(texts(&drawn(YScale::Auto)).contains(&log));
         assert!(texts(&drawn(YScale::Log)).contains(&log));
@@ -1036,8 +1201,8 @@ mod tests {
         assert!(!texts(&linear).contains(&log));
         assert!(texts(&linear).contains(&"percent of games"));
         // Two even outcomes are linear unless log is asked for.
-        let even = json!({"game": "klondike", "params": {},
-            "distributions": [{"key": "won", "outcomes": [
+        let even = json!({"game": "klondike", "method": "exact", "params": {},
+            "seed": null, "trials": null, "distributions": [{"key": "won", "outcomes": [
                 {"outcome": "no", "value": 0.5}, {"outcome": "yes", "value": 0.5}]}]});
         for (y_scale, is_log) in [
             (YScale::Auto, false),
@@ -1048,7 +1213,7 @@ mod tests {
                 y_scale,
                 ..FigureOptions::default()
             };
-            let svg = svg_for_report(&even, options).unwrap();
+            let svg = draw(&even, options).unwrap();
             assert_eq!(
                 texts(&svg).contains(&"percent of games (log scale)"),
                 is_log,
@@ -1063,7 +1228,7 @@ mod tests {
             "blackjack-table-6-decks-hi-lo.json",
             "roll-call-52-continuous-same.json",
         ] {
-            let svg = svg_for_report(&report(name), FigureOptions::default()).unwrap();
+            let svg = draw(&report(name), FigureOptions::default()).unwrap();
             let noisy = svg
                 .split('"')
                 .filter(|part| {
@@ -1082,7 +1247,7 @@ mod tests {
     #[test]
     fn several_distributions_are_panels() {
         let value = report("roll-call-52-continuous-same.json");
-        let svg = svg_for_report(&value, FigureOptions::default()).unwrap();
+        let svg = draw(&value, FigureOptions::default()).unwrap();
         let shown = texts(&svg);
         // One heading per distribution, in the report's order.
         let headings = [
@@ -1123,14 +1288,11 @@ mod tests {
         }
         assert_eq!(shown[0], "Roll-Call");
         assert!(shown[1].starts_with("ranks 13, copies 4"), "{shown:?}");
-        assert_eq!(
-            svg,
-            svg_for_report(&value, FigureOptions::default()).unwrap()
-        );
+        assert_eq!(svg, draw(&value, FigureOptions::default()).unwrap());
 
         // Exact: no intervals.
         let value = report("roll-call-exact-4x3.json");
-        let shown_svg = svg_for_report(&value, FigureOptions::default()).unwrap();
+        let shown_svg = draw(&value, FigureOptions::default()).unwrap();
         let shown = texts(&shown_svg);
         assert!(shown.contains(&"exact probability"), "{shown:?}");
         assert!(!shown.contains(&"95% interval"), "{shown:?}");
@@ -1183,7 +1345,7 @@ mod tests {
             "exceptions": [{"section": "hard", "row": "16", "upcard": "T",
                             "hand": "79", "chart": "H", "best": "stand"}],
         });
-        let svg = svg_for_report(&value, FigureOptions::default()).unwrap();
+        let svg = draw(&value, FigureOptions::default()).unwrap();
         assert_eq!(svg, strategy_chart::svg_from_chart_json(&value).unwrap());
         let shown = texts(&svg);
         for text in [
@@ -1243,7 +1405,7 @@ mod tests {
     #[test]
     fn a_table_report_by_true_count_is_a_chart_of_means() {
         let value = table_report();
-        let svg = svg_for_report(&value, FigureOptions::default()).unwrap();
+        let svg = draw(&value, FigureOptions::default()).unwrap();
         let shown = texts(&svg);
         // The title names the count; the caption under it the other
         // parameters and the method.
@@ -1266,10 +1428,7 @@ mod tests {
         }
         // 19 means (the two ends have none), and the legend's point.
         assert_eq!(svg.matches("<circle").count(), 19 + 1, "{svg}");
-        assert_eq!(
-            svg,
-            svg_for_report(&value, FigureOptions::default()).unwrap()
-        );
+        assert_eq!(svg, draw(&value, FigureOptions::default()).unwrap());
     }
 
     #[test]
@@ -1307,7 +1466,7 @@ mod tests {
         // Scaling by 100 in binary floating point may move the last bit;
         // the pictures agree to the pixel all the same.
         assert_eq!(
-            svg_for_report(&value, FigureOptions::default()).unwrap(),
+            draw(&value, FigureOptions::default()).unwrap(),
             chart::render_means_svg(&by_hand).unwrap()
         );
     }
@@ -1316,7 +1475,7 @@ mod tests {
     fn a_table_report_without_a_count_falls_through() {
         let mut value = table_report();
         value["by_true_count"] = json!([]);
-        let shown_svg = svg_for_report(&value, FigureOptions::default()).unwrap();
+        let shown_svg = draw(&value, FigureOptions::default()).unwrap();
         let shown = texts(&shown_svg);
         // The report's one distribution, as bars.
         assert!(shown.contains(&"percent of games"), "{shown:?}");
@@ -1324,7 +1483,7 @@ mod tests {
         // Rows by true count in another game's report are not read.
         let mut value = table_report();
         value["game"] = json!("blackjack-dealer");
-        let shown_svg = svg_for_report(&value, FigureOptions::default()).unwrap();
+        let shown_svg = draw(&value, FigureOptions::default()).unwrap();
         assert!(!texts(&shown_svg).contains(&"percent of rounds"));
     }
 
@@ -1333,7 +1492,7 @@ mod tests {
         let check = |change: &dyn Fn(&mut Value), expected: &str| {
             let mut value = table_report();
             change(&mut value);
-            let message = svg_for_report(&value, FigureOptions::default())
+            let message = draw(&value, FigureOptions::default())
                 .unwrap_err()
                 .to_string();
             assert_eq!(message, expected);
@@ -1369,32 +1528,81 @@ mod tests {
     }
 
     #[test]
+    fn a_report_or_comparison_with_an_unknown_field_or_a_wrong_type_is_refused_naming_it() {
+        let refused = |value: Value| {
+            let message = draw(&value, FigureOptions::default())
+                .unwrap_err()
+                .to_string();
+            assert!(!message.contains('\n'), "{message}");
+            message
+        };
+        let mut dealer = report("blackjack-dealer-2-decks-s17.json");
+        dealer["distributions"][1]["outcomes"][2]["colour"] = json!("red");
+        let message = refused(dealer);
+        assert!(
+            message.starts_with(
+                "document deckodds.report/v1 field distributions[1].outcomes[2].colour: unknown field `colour`"
+            ),
+            "{message}"
+        );
+        let mut dealer = report("blackjack-dealer-2-decks-s17.json");
+        dealer["trials"] = json!("many");
+        let message = refused(dealer);
+        assert!(
+            message.starts_with(
+                "document deckodds.report/v1 field trials: invalid type: string \"many\""
+            ),
+            "{message}"
+        );
+        let mut comparison = report("roll-call-52-same-vs-reversed.json");
+        comparison["rows"][0]["verdict_text"] = json!("agree");
+        let message = refused(comparison);
+        assert!(
+            message.starts_with(
+                "document deckodds.comparison/v1 field rows[0].verdict_text: unknown field `verdict_text`"
+            ),
+            "{message}"
+        );
+        let mut published = report("blackjack-dealer-1-deck-s17-vs-woo-2b.json");
+        published["rows"][2]["cells"][1]["consistent"] = json!("yes");
+        let message = refused(published);
+        assert!(
+            message.starts_with(
+                "document deckodds.comparison/v1 field rows[2].cells[1].consistent: invalid type"
+            ),
+            "{message}"
+        );
+    }
+
+    #[test]
     fn other_shapes_are_refused_with_what_can_be_drawn() {
         let check = |value: Value, expected: &str| {
-            let message = svg_for_report(&value, FigureOptions::default())
+            let message = draw(&value, FigureOptions::default())
                 .unwrap_err()
                 .to_string();
             assert!(message.contains(expected), "{message}");
         };
         check(
             json!({}),
-            "report of no game with 0 distributions: svg draws a report with one",
+            "document without a \"schema\": written before deckodds documents carried one",
+        );
+        let exact = |distributions: Value| {
+            json!({"game": "roll-call", "method": "exact", "params": {}, "seed": null,
+                   "trials": null, "distributions": distributions})
+        };
+        check(
+            exact(json!([])),
+            "report of roll-call with 0 distributions: svg draws a report with one",
         );
         check(
-            json!({"game": "roll-call", "distributions": [
+            exact(json!([
                 {"key": "K=1", "outcomes": [{"outcome": "0", "value": 1.0}]},
                 {"key": "passes", "outcomes": [{"outcome": "1"}]},
-            ]}),
+            ])),
             "distribution passes, outcome \"1\": needs a numeric",
         );
         check(
-            json!({"comparison": "goodness-of-fit", "rows": [{"key": "a"}]}),
-            "row \"a\" without z-scores",
-        );
-        check(
-            json!({"comparison": "published-table", "z_critical": 1.0, "cells_tested": 0,
-                   "rows": [{"label": "2", "key": "upcard=2",
-                             "cells": [{"outcome": "bust", "z": null}]}]}),
+            report("blackjack-dealer-1-deck-s17-vs-woo-2b.json"),
             "without any z-score: has nothing to plot",
         );
         let mut dealer = report("blackjack-dealer-2-decks-s17.json");

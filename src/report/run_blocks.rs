@@ -1,8 +1,9 @@
 //! The blocks a long run adds after a JSON report's own keys: `"precision"`
 //! (what `--until-halfwidth` did) and `"shard"` (a part's count file, for
-//! `merge`). They reach the renderers in [`RenderOptions`], and every JSON
-//! renderer ends its document with [`RunBlocks::append_to`], so that a
-//! report's JSON is built once, with them in it.
+//! `merge`). They reach the renderers in [`RenderOptions`]. A document of
+//! the contract (a report, a comparison) carries them as its last fields,
+//! so that its JSON is written once, with them in it; a document still
+//! built as a JSON tree ends with [`RunBlocks::append_to`].
 //!
 //! [`RenderOptions`]: super::RenderOptions
 
@@ -21,71 +22,22 @@ pub struct RunBlocks {
     pub shard: Option<Value>,
 }
 
-/// What a precision target did: the `"precision"` block.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PrecisionBlock {
-    /// The target: the widest 95% interval's half-width, as a proportion.
-    pub until_halfwidth: f64,
-    /// The outcome the target watched (`--for`), or `None` for every one.
-    pub outcome: Option<String>,
-    /// The most trials a sampling run could take (`--max-trials`).
-    pub max_trials: u64,
-    /// Each sampling run of the command, in order.
-    pub runs: Vec<PrecisionRun>,
-}
-
-/// Where one sampling run under a precision target stopped.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PrecisionRun {
-    /// The trials it ran.
-    pub trials: u64,
-    /// The outcome with the widest 95% interval, as `KEY/LABEL`.
-    pub widest: String,
-    /// That interval's half-width, as a proportion.
-    pub half_width: f64,
-    /// Whether the target was met (or `--max-trials` reached first).
-    pub met: bool,
-}
+/// What a precision target did, and where each sampling run stopped:
+/// the contract's types.
+pub use crate::contract::report::{PrecisionBlock, PrecisionRun};
 
 impl RunBlocks {
     /// Appends the blocks there are to `root`, a JSON report's top-level
     /// object: `"precision"`, then `"shard"`.
     pub fn append_to(&self, root: &mut Map<String, Value>) {
         if let Some(precision) = &self.precision {
-            root.insert("precision".into(), precision.to_json());
+            // The contract's type serialises with string keys only.
+            let block = serde_json::to_value(precision).unwrap_or(Value::Null);
+            root.insert("precision".into(), block);
         }
         if let Some(shard) = &self.shard {
             root.insert("shard".into(), shard.clone());
         }
-    }
-}
-
-impl PrecisionBlock {
-    /// The block as docs/GUIDE.md shows it: `until_halfwidth`, `for`
-    /// (`null` for every outcome), `max_trials`, and `runs` with each
-    /// run's `trials`, `widest`, `half_width` and `met`.
-    fn to_json(&self) -> Value {
-        let runs = self
-            .runs
-            .iter()
-            .map(|run| {
-                let mut entry = Map::new();
-                entry.insert("trials".into(), Value::from(run.trials));
-                entry.insert("widest".into(), Value::from(run.widest.clone()));
-                entry.insert("half_width".into(), Value::from(run.half_width));
-                entry.insert("met".into(), Value::from(run.met));
-                Value::Object(entry)
-            })
-            .collect();
-        let mut block = Map::new();
-        block.insert("until_halfwidth".into(), Value::from(self.until_halfwidth));
-        block.insert(
-            "for".into(),
-            self.outcome.clone().map_or(Value::Null, Value::from),
-        );
-        block.insert("max_trials".into(), Value::from(self.max_trials));
-        block.insert("runs".into(), Value::Array(runs));
-        Value::Object(block)
     }
 }
 

@@ -45,24 +45,9 @@ impl Format {
     }
 }
 
-/// How a result was obtained.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Method {
-    /// Exact enumeration: probabilities are exact rationals.
-    Exact,
-    /// Monte-Carlo sampling: counts with Wilson intervals.
-    MonteCarlo,
-}
-
-impl Method {
-    /// The name used in JSON (`"exact"`, `"monte-carlo"`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Method::Exact => "exact",
-            Method::MonteCarlo => "monte-carlo",
-        }
-    }
-}
+/// How a result was obtained: the contract's type, so that a report and
+/// its document cannot disagree on the names.
+pub use crate::contract::report::Method;
 
 /// One distribution inside a report.
 #[derive(Clone, Debug, PartialEq)]

@@ -18,6 +18,11 @@
 //! published files are told of the field by its schema); renaming or
 //! removing one, or changing its meaning, is a new version.
 
+// The kinds of file deckodds writes and reads back itself.
+pub mod checkpoint;
+pub mod provenance;
+pub mod shard;
+
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -214,7 +219,12 @@ impl KindEntry {
 /// Every kind of document, in the order `deckodds schema` lists them and
 /// `schema/` holds them: the one list of the contract's kinds.
 pub fn kinds() -> Vec<KindEntry> {
-    vec![]
+    vec![
+        // The files deckodds reads back itself.
+        KindEntry::of::<shard::ShardBlock>(),
+        KindEntry::of::<checkpoint::Checkpoint>(),
+        KindEntry::of::<provenance::Provenance>(),
+    ]
 }
 
 #[cfg(test)]

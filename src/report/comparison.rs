@@ -1422,7 +1422,12 @@ mod tests {
                         met: false,
                     }],
                 }),
-                shard: Some(json!({"format": "f", "part": "0/2", "checksum": "fnv1a64:0"})),
+                shard: Some(crate::contract::shard::ShardBlock {
+                    format: "f".into(),
+                    part: "0/2".into(),
+                    checksum: Some("fnv1a64:0".into()),
+                    ..Default::default()
+                }),
             }
         }
 

@@ -145,8 +145,7 @@ fn parse(
                 .into(),
         );
     }
-    let mut checkpoint: Checkpoint =
-        contract::read(text).map_err(|e| corrupt(&e.to_string()))?;
+    let mut checkpoint: Checkpoint = contract::read(text).map_err(|e| corrupt(&e.to_string()))?;
     let saved_sum = checkpoint
         .checksum
         .take()

@@ -167,7 +167,10 @@ fn parse_part(path: &Path, text: &str) -> std::result::Result<Part, String> {
     let corrupt = |what: &str| format!("corrupt count file: {what}");
     let CountFile { shard: mut block } =
         contract::read::<CountFile>(text).map_err(|e| corrupt(&e.to_string()))?;
-    let recorded = block.checksum.take().ok_or_else(|| corrupt("no checksum"))?;
+    let recorded = block
+        .checksum
+        .take()
+        .ok_or_else(|| corrupt("no checksum"))?;
     if recorded != checksum(&block) {
         return Err(corrupt(
             "its checksum does not match its contents (changed since its part wrote it)",

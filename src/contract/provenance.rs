@@ -104,7 +104,12 @@ mod tests {
         assert!(text.contains("\"profile\": \"quick\","), "{text}");
         assert!(text.find("x.md") < text.find("x.csv"), "{text}");
         assert_eq!(read::<Provenance>(&text), Ok(record));
-        let error = read::<Provenance>(&text.replace("\"quick\"", "\"slow\"")).unwrap_err().0;
-        assert!(error.starts_with("deckodds.provenance/v1 field profile: unknown variant `slow`"), "{error}");
+        let error = read::<Provenance>(&text.replace("\"quick\"", "\"slow\""))
+            .unwrap_err()
+            .0;
+        assert!(
+            error.starts_with("deckodds.provenance/v1 field profile: unknown variant `slow`"),
+            "{error}"
+        );
     }
 }

@@ -145,7 +145,10 @@ mod tests {
         block.enumerations.clear();
         block.checksum = None;
         let text = serde_json::to_string(&block).unwrap();
-        assert!(!text.contains("enumerations") && !text.contains("checksum"), "{text}");
+        assert!(
+            !text.contains("enumerations") && !text.contains("checksum"),
+            "{text}"
+        );
         assert_eq!(read::<ShardBlock>(&text), Ok(block));
     }
 
@@ -154,9 +157,19 @@ mod tests {
         let text = write(&CountFile { shard: block() });
         let unknown = text.replacen("\"tally\"", "\"extra\": 1, \"tally\"", 1);
         let error = read::<CountFile>(&unknown).unwrap_err().0;
-        assert!(error.starts_with("deckodds.counts/v1 field shard.samples[0]: unknown field `extra`"), "{error}");
+        assert!(
+            error.starts_with(
+                "deckodds.counts/v1 field shard.samples[0].extra: unknown field `extra`"
+            ),
+            "{error}"
+        );
         let wrong = text.replacen("\"seed\": 1", "\"seed\": \"1\"", 1);
         let error = read::<CountFile>(&wrong).unwrap_err().0;
-        assert!(error.starts_with("deckodds.counts/v1 field shard.samples[0].seed: invalid type: string"), "{error}");
+        assert!(
+            error.starts_with(
+                "deckodds.counts/v1 field shard.samples[0].seed: invalid type: string"
+            ),
+            "{error}"
+        );
     }
 }

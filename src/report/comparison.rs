@@ -1400,7 +1400,7 @@ mod tests {
     /// The blocks of a long run in the JSON of a report and of a
     /// comparison (here, above both renderers).
     mod run_blocks {
-        use serde_json::{Value, json};
+        use serde_json::Value;
 
         use crate::compare;
         use crate::distribution::CountDistribution;

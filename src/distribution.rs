@@ -68,6 +68,24 @@ impl CountDistribution {
     }
 }
 
+/// The `name=value` pairs of a distribution key, in order: `upcard=2`
+/// gives `[("upcard", "2")]`, `decks=2 upcard=A` two pairs. A key that is
+/// a plain label (`cards-left`, `rounds per shoe`), where some
+/// space-separated part has no `=` or an empty name, gives none.
+///
+/// Guarantee: for a key with pairs, joining `name=value` with single
+/// spaces gives the key again (a value is what follows its part's first
+/// `=`), so the pairs say all the key says.
+pub fn key_params(key: &str) -> Vec<(&str, &str)> {
+    if key.is_empty() {
+        return Vec::new();
+    }
+    key.split(' ')
+        .map(|part| part.split_once('=').filter(|(name, _)| !name.is_empty()))
+        .collect::<Option<Vec<_>>>()
+        .unwrap_or_default()
+}
+
 /// Parses a published table of counts: CSV with a header row, then rows
 /// `outcome,count` (e.g. `cards_left,count` then `0,7057`). Every label in
 /// `outcomes` must appear exactly once; the counts come back in the order
@@ -123,6 +141,54 @@ pub fn rational_to_f64(r: &BigRational) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn key_params_splits_pairs_and_leaves_labels_whole() {
+        assert_eq!(key_params("upcard=2"), [("upcard", "2")]);
+        assert_eq!(
+            key_params("decks=2 upcard=A"),
+            [("decks", "2"), ("upcard", "A")]
+        );
+        assert_eq!(key_params("K=unlimited"), [("K", "unlimited")]);
+        for label in [
+            "",
+            "cards-left",
+            "rounds per shoe",
+            "x=1 y",
+            "=1",
+            "P(win), a=b",
+        ] {
+            assert_eq!(key_params(label), [], "{label:?}");
+        }
+    }
+
+    proptest! {
+        /// Pairs joined into a key come back as they were.
+        #[test]
+        fn key_params_gives_back_the_pairs_a_key_was_made_of(
+            pairs in prop::collection::vec(("[A-Za-z_][A-Za-z0-9_-]{0,6}", "[A-Za-z0-9=.+-]{0,6}"), 1..5)
+        ) {
+            let key = pairs
+                .iter()
+                .map(|(name, value)| format!("{name}={value}"))
+                .collect::<Vec<_>>()
+                .join(" ");
+            let expected: Vec<(&str, &str)> =
+                pairs.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+            prop_assert_eq!(key_params(&key), expected);
+        }
+
+        /// A key with a part lacking `=` is a label: no pairs.
+        #[test]
+        fn a_key_with_a_bare_word_has_no_pairs(
+            before in "([a-z]=[0-9] ){0,3}",
+            word in "[a-z()-]{1,8}",
+        ) {
+            let key = format!("{before}{word}");
+            prop_assert!(key_params(&key).is_empty(), "{}", key);
+        }
+    }
 
     #[test]
     fn proportions_and_intervals_are_each_outcomes_share_of_the_trials() {

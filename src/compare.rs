@@ -774,9 +774,9 @@ impl PublishedTable {
 }
 
 /// Whether a header row is that of deckodds' long-form CSV (`key,outcome,
-/// ...`).
+/// ...`, or `key`, the keys' parameter columns, then `outcome,...`).
 fn is_long_form(header: &csv::StringRecord) -> bool {
-    header.get(0) == Some("key") && header.get(1) == Some("outcome")
+    header.get(0) == Some("key") && header.iter().any(|h| h == "outcome")
 }
 
 /// Where a long-form table keeps its figures.
@@ -796,6 +796,10 @@ fn parse_long_form(
     row_key: &dyn Fn(&str) -> Option<String>,
 ) -> Result<PublishedTable, String> {
     let column = |name: &str| header.iter().position(|h| h == name);
+    // The keys' parameter columns (`upcard`, ...) stand between `key` and
+    // `outcome`; the key says all they say, so they are not read. (A
+    // parameter named as a column is written `key.NAME`.)
+    let outcome_column = column("outcome").unwrap_or(1);
     let figure = match (
         column("probability"),
         column("percent"),
@@ -820,7 +824,7 @@ fn parse_long_form(
         }
         let line = record.position().map_or(0, |p| p.line());
         let field = |i: usize| record.get(i).unwrap_or_default();
-        let (label, outcome) = (field(0).to_string(), field(1).to_string());
+        let (label, outcome) = (field(0).to_string(), field(outcome_column).to_string());
         if label.is_empty() || outcome.is_empty() {
             return Err(format!("line {line}: empty key or outcome"));
         }
@@ -1757,6 +1761,14 @@ mod tests {
             .collect();
         assert_eq!(j, ["a", "b"]);
         assert_eq!(fractions.rows[1].cells[1].percent, q(100, 1));
+
+        // deckodds' CSV has a column per parameter of the keys between
+        // `key` and `outcome` (here `n`, empty for a plain label); the
+        // table is the same without them.
+        let with_parameters = parse(
+            "key,n,outcome,probability,value,percent\nk,1,a,1/3,0.33,33.3\nk,1,b,2/3,0.67,66.7\nj,,b,1,1,100\nj,,a,0,0,0\n",
+        );
+        assert_eq!(with_parameters, fractions);
 
         let percents = parse("key,outcome,percent\nk,a,33.33\nk,b,66.67\n");
         assert!(!percents.rows[0].cells[0].exact);

@@ -19,9 +19,11 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use serde_json::{Value, json};
+use serde::Deserialize;
+use serde_json::Value;
 
 use super::ledger::{Sample, checksum, program, run_arguments};
+use crate::contract::{self, Tag, checkpoint::Checkpoint};
 use crate::engine::Shard;
 use crate::error::{Error, Result};
 
@@ -67,15 +69,19 @@ pub(super) fn catch_interrupts(quiet: bool) -> Result<()> {
         .map_err(|e| Error::invalid("--checkpoint", "(signal handler)", e))
 }
 
-/// The JSON of a checkpoint without its checksum.
-fn body(part: Option<Shard>, samples: &[Sample]) -> Value {
-    json!({
-        "format": FORMAT,
-        "program": program(),
-        "command": run_arguments(),
-        "part": part.map(|shard| shard.to_string()),
-        "samples": samples.iter().map(Sample::to_json).collect::<Vec<Value>>(),
-    })
+/// A checkpoint of the samples done so far, sealed with its checksum.
+fn sealed(part: Option<Shard>, samples: &[Sample]) -> Checkpoint {
+    let mut checkpoint = Checkpoint {
+        schema: Tag::new(),
+        format: FORMAT.into(),
+        program: program(),
+        command: run_arguments(),
+        part: part.map(|shard| shard.to_string()),
+        samples: samples.iter().map(Sample::to_record).collect(),
+        checksum: None,
+    };
+    checkpoint.checksum = Some(checksum(&checkpoint));
+    checkpoint
 }
 
 /// Saves the samples done so far (the last one possibly partial) to `path`,
@@ -83,12 +89,7 @@ fn body(part: Option<Shard>, samples: &[Sample]) -> Value {
 /// new, even after a crash of the machine (it is synced to disk before it
 /// replaces the old one, and the directory after).
 pub(super) fn save(path: &Path, part: Option<Shard>, samples: &[Sample]) -> Result<()> {
-    let mut value = body(part, samples);
-    let sum = checksum(&value);
-    if let Some(object) = value.as_object_mut() {
-        object.insert("checksum".into(), json!(sum));
-    }
-    let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
+    let text = contract::write(&sealed(part, samples)) + "\n";
     super::files::write_durably(path, text.as_bytes())
 }
 
@@ -131,47 +132,64 @@ fn parse(
     let corrupt = |what: &str| {
         format!("damaged checkpoint ({what}): refused; delete it and run afresh with --checkpoint")
     };
-    let mut value: Value = serde_json::from_str(text).map_err(|e| corrupt(&format!("{e}")))?;
-    if value["format"] != FORMAT {
+    // What the file says it is, read leniently first, so that another
+    // kind of file is named as such rather than by its first unknown
+    // field.
+    let mark: Mark = serde_json::from_str(text).map_err(|e| corrupt(&format!("{e}")))?;
+    if mark.format.as_ref().and_then(Value::as_str) != Some(FORMAT) {
         return Err("not a checkpoint (--resume takes a file written by --checkpoint)".into());
     }
-    let saved_sum = value
-        .as_object_mut()
-        .and_then(|object| object.remove("checksum"))
-        .and_then(|sum| sum.as_str().map(String::from))
+    if mark.schema.is_none() {
+        return Err(
+            "a checkpoint of an older layout, without its \"schema\": refused; delete it and run afresh with --checkpoint"
+                .into(),
+        );
+    }
+    let mut checkpoint: Checkpoint = contract::read(text).map_err(|e| corrupt(&e.to_string()))?;
+    let saved_sum = checkpoint
+        .checksum
+        .take()
         .ok_or_else(|| corrupt("no checksum"))?;
-    if saved_sum != checksum(&value) {
+    if saved_sum != checksum(&checkpoint) {
         return Err(corrupt("its checksum does not match its contents"));
     }
-    if value["program"] != program() {
+    if checkpoint.program != program() {
         return Err(format!(
             "saved by {}, and this is {}: resume with the program that saved it",
-            value["program"].as_str().unwrap_or("another program"),
+            checkpoint.program,
             program()
         ));
     }
-    let command: Option<Vec<String>> = value["command"]
-        .as_array()
-        .and_then(|args| args.iter().map(|a| a.as_str().map(String::from)).collect());
-    let command = command.ok_or_else(|| corrupt("no command"))?;
-    if command != command_now {
+    if checkpoint.command != command_now {
         return Err(format!(
             "a checkpoint of another run: `deckodds {}`; resume it with that command line",
-            command.join(" ")
+            checkpoint.command.join(" ")
         ));
     }
-    let saved_part = value["part"].as_str().map(String::from);
-    if saved_part != part.map(|shard| shard.to_string()) {
+    if checkpoint.part != part.map(|shard| shard.to_string()) {
         return Err(format!(
             "a checkpoint of {}, and this run is {}: give the same --shard",
-            saved_part.map_or("a whole run".into(), |p| format!("part {p}")),
+            checkpoint
+                .part
+                .map_or("a whole run".into(), |p| format!("part {p}")),
             part.map_or("whole".into(), |p| format!("part {p}"))
         ));
     }
-    value["samples"]
-        .as_array()
-        .and_then(|samples| samples.iter().map(Sample::from_json).collect())
+    checkpoint
+        .samples
+        .iter()
+        .map(Sample::from_record)
+        .collect::<Option<Vec<Sample>>>()
         .ok_or_else(|| corrupt("its samples"))
+}
+
+/// The marks of a file given to `--resume`, whatever else it holds.
+#[derive(Deserialize)]
+struct Mark {
+    #[serde(default)]
+    format: Option<Value>,
+    #[serde(default)]
+    schema: Option<Value>,
 }
 
 /// The command line that resumes this run from `path`: this process's,

@@ -14,8 +14,9 @@ use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use serde_json::{Value, json};
+use serde::Serialize;
 
+use crate::contract::shard::SampleCounts;
 use crate::distribution::CountDistribution;
 use crate::engine::ArrangementCounts;
 use crate::engine::montecarlo::RunPlan;
@@ -30,33 +31,31 @@ pub(super) struct Sample {
 }
 
 impl Sample {
-    pub(super) fn to_json(&self) -> Value {
-        json!({
-            "trials": self.plan.n_trials,
-            "seed": self.plan.seed,
-            "stream": self.plan.stream,
-            "chunk_size": self.plan.chunk_size,
-            "chunks": [self.chunks.start, self.chunks.end],
-            "tally": self.tally,
-        })
+    /// The sample as a count file or a checkpoint holds it.
+    pub(super) fn to_record(&self) -> SampleCounts {
+        SampleCounts {
+            trials: self.plan.n_trials,
+            seed: self.plan.seed,
+            stream: self.plan.stream,
+            chunk_size: self.plan.chunk_size,
+            chunks: [self.chunks.start, self.chunks.end],
+            tally: self.tally.clone(),
+        }
     }
 
-    pub(super) fn from_json(value: &Value) -> Option<Sample> {
-        let number = |key: &str| value[key].as_u64();
-        let chunks = value["chunks"].as_array()?;
+    /// The sample a count file or a checkpoint holds, or `None` for a
+    /// chunk size of 0 (which plans no chunk).
+    pub(super) fn from_record(record: &SampleCounts) -> Option<Sample> {
+        let [start, end] = record.chunks;
         Some(Sample {
             plan: RunPlan {
-                n_trials: number("trials")?,
-                seed: number("seed")?,
-                stream: number("stream")?,
-                chunk_size: number("chunk_size").filter(|&c| c > 0)?,
+                n_trials: record.trials,
+                seed: record.seed,
+                stream: record.stream,
+                chunk_size: Some(record.chunk_size).filter(|&c| c > 0)?,
             },
-            chunks: chunks.first()?.as_u64()?..chunks.get(1)?.as_u64()?,
-            tally: value["tally"]
-                .as_array()?
-                .iter()
-                .map(Value::as_u64)
-                .collect::<Option<Vec<u64>>>()?,
+            chunks: start..end,
+            tally: record.tally.clone(),
         })
     }
 
@@ -168,9 +167,13 @@ pub(super) fn run_arguments() -> Vec<String> {
     kept
 }
 
-/// The checksum of a checkpoint's body (or a count file's `"shard"`
-/// block) without its checksum: FNV-1a of its compact JSON.
-pub(super) fn checksum(body: &Value) -> String {
+/// The checksum of a checkpoint (or a count file's `"shard"` block)
+/// without its checksum: FNV-1a of the compact JSON of the typed body,
+/// which is the file's own text up to whitespace when the file is as
+/// written.
+pub(super) fn checksum(body: &impl Serialize) -> String {
+    // Serialising a contract type cannot fail (string keys, finite
+    // integers); an empty text would only make the checksum not match.
     fnv1a64(serde_json::to_string(body).unwrap_or_default().as_bytes())
 }
 

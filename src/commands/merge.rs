@@ -25,11 +25,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use clap::Parser;
-use serde_json::{Map, Value, json};
+use serde::Deserialize;
+use serde_json::Value;
 
 use super::context::{Context, RunIn};
 use super::ledger::{Prior, PriorSource, Sample, checksum, program, run_arguments};
 use crate::cli::{Cli, OutputArgs};
+use crate::contract::shard::{CountFile, EnumerationCounts, ShardBlock};
+use crate::contract::{self, Tag};
 use crate::engine::ArrangementCounts;
 use crate::engine::Shard;
 use crate::error::{Error, Result};
@@ -48,43 +51,52 @@ pub(super) fn shard_block(
     shard: Shard,
     samples: &[Sample],
     enumerations: &[ArrangementCounts],
-) -> Value {
-    let mut block = json!({
-        "format": FORMAT,
-        "program": program(),
-        "command": run_arguments(),
-        "part": shard.to_string(),
-        "samples": samples.iter().map(Sample::to_json).collect::<Vec<Value>>(),
-    });
-    if !enumerations.is_empty() {
-        // Counts of arrangements outgrow 64 bits: decimal strings.
-        block["enumerations"] = enumerations
+) -> ShardBlock {
+    let mut block = ShardBlock {
+        schema: Tag::new(),
+        format: FORMAT.into(),
+        program: program(),
+        command: run_arguments(),
+        part: shard.to_string(),
+        samples: samples.iter().map(Sample::to_record).collect(),
+        enumerations: enumerations
             .iter()
-            .map(|counts| {
-                json!({
-                    "counts": counts.counts.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-                    "total": counts.total.to_string(),
-                })
+            .map(|counts| EnumerationCounts {
+                counts: counts.counts.iter().map(BigUint::to_string).collect(),
+                total: counts.total.to_string(),
             })
-            .collect();
-    }
-    // Last, so that reading it back and removing it leaves the block as
+            .collect(),
+        checksum: None,
+    };
+    // Last, so that reading it back and leaving it out gives the block as
     // it was summed.
-    block["checksum"] = json!(checksum(&block));
+    block.checksum = Some(checksum(&block));
     block
 }
 
-/// One exhaustive enumeration's counts, as a count file holds them.
-fn enumeration_from_json(value: &Value) -> Option<ArrangementCounts> {
-    let big = |v: &Value| v.as_str()?.parse::<BigUint>().ok();
+/// One exhaustive enumeration's counts, from their decimal strings.
+fn enumeration_from_record(record: &EnumerationCounts) -> Option<ArrangementCounts> {
+    let big = |text: &String| text.parse::<BigUint>().ok();
     Some(ArrangementCounts {
-        counts: value["counts"]
-            .as_array()?
-            .iter()
-            .map(big)
-            .collect::<Option<_>>()?,
-        total: big(&value["total"])?,
+        counts: record.counts.iter().map(big).collect::<Option<_>>()?,
+        total: big(&record.total)?,
     })
+}
+
+/// The marks of a file given to `merge`, whatever else it holds.
+#[derive(Deserialize)]
+struct Layout {
+    #[serde(default)]
+    shard: Option<BlockMarks>,
+}
+
+/// The marks of a `"shard"` block, whatever else it holds.
+#[derive(Deserialize)]
+struct BlockMarks {
+    #[serde(default)]
+    format: Option<Value>,
+    #[serde(default)]
+    schema: Option<Value>,
 }
 
 /// One count file, read and checked on its own.
@@ -124,72 +136,68 @@ pub fn check(text: &str) -> std::result::Result<(), String> {
 /// The part that the count file at `path`, whose text is `text`, holds;
 /// or what is wrong, in one line.
 fn parse_part(path: &Path, text: &str) -> std::result::Result<Part, String> {
-    let mut value: Value =
+    // What the file says it is, read leniently first, so that a report
+    // without a block, or a block of an older layout, is named as such
+    // rather than by a missing field.
+    let value: Value =
         serde_json::from_str(text).map_err(|e| format!("not a count file: not JSON ({e})"))?;
-    let format = value["shard"]["format"].as_str().map(String::from);
-    if format.as_deref() == Some(FORMAT_WITHOUT_CHECKSUM) {
+    let marks = Layout::deserialize(&value)
+        .ok()
+        .and_then(|layout| layout.shard);
+    let format = marks
+        .as_ref()
+        .and_then(|block| block.format.as_ref())
+        .and_then(Value::as_str);
+    if format == Some(FORMAT_WITHOUT_CHECKSUM) {
         return Err(
             "a count file of an older layout, without a checksum: run its part again".into(),
         );
     }
-    let block: &mut Map<String, Value> = value
-        .get_mut("shard")
-        .and_then(Value::as_object_mut)
-        .filter(|_| format.as_deref() == Some(FORMAT))
-        .ok_or_else(|| {
+    if format != Some(FORMAT) {
+        return Err(
             "not a count file: no \"shard\" block (write one with --shard k/n --out FILE.json)"
-                .to_string()
-        })?;
+                .into(),
+        );
+    }
+    if marks.is_some_and(|block| block.schema.is_none()) {
+        return Err(
+            "a count file of an older layout, without its \"schema\": run its part again".into(),
+        );
+    }
     let corrupt = |what: &str| format!("corrupt count file: {what}");
-    // The checksum was added last, so removing it leaves the block as it
-    // was summed.
+    let CountFile { shard: mut block } =
+        contract::read::<CountFile>(text).map_err(|e| corrupt(&e.to_string()))?;
     let recorded = block
-        .remove("checksum")
-        .and_then(|sum| sum.as_str().map(String::from))
+        .checksum
+        .take()
         .ok_or_else(|| corrupt("no checksum"))?;
-    if recorded != checksum(&Value::Object(block.clone())) {
+    if recorded != checksum(&block) {
         return Err(corrupt(
             "its checksum does not match its contents (changed since its part wrote it)",
         ));
     }
-    let block = &*block;
-    let made_by = block
-        .get("program")
-        .and_then(Value::as_str)
-        .ok_or_else(|| corrupt("no program"))?;
-    if made_by != program() {
+    if block.program != program() {
         return Err(format!(
-            "made by {made_by}, and this is {}: merge with the program that made it",
+            "made by {}, and this is {}: merge with the program that made it",
+            block.program,
             program()
         ));
     }
-    let command = block
-        .get("command")
-        .and_then(Value::as_array)
-        .and_then(|args| args.iter().map(|a| a.as_str().map(String::from)).collect())
-        .ok_or_else(|| corrupt("no command"))?;
-    let part = block
-        .get("part")
-        .and_then(Value::as_str)
-        .ok_or_else(|| corrupt("no part"))?;
-    let shard = Shard::parse(part).map_err(|_| corrupt(&format!("part {part:?}")))?;
+    let shard =
+        Shard::parse(&block.part).map_err(|_| corrupt(&format!("part {:?}", block.part)))?;
     let samples = block
-        .get("samples")
-        .and_then(Value::as_array)
-        .and_then(|samples| {
-            samples
-                .iter()
-                .map(Sample::from_json)
-                .collect::<Option<Vec<Sample>>>()
-        })
+        .samples
+        .iter()
+        .map(Sample::from_record)
+        .collect::<Option<Vec<Sample>>>()
         .ok_or_else(|| corrupt("the samples"))?;
-    let enumerations = match block.get("enumerations") {
-        None => Vec::new(),
-        Some(list) => list
-            .as_array()
-            .and_then(|list| list.iter().map(enumeration_from_json).collect())
-            .ok_or_else(|| corrupt("the enumerations"))?,
-    };
+    let enumerations = block
+        .enumerations
+        .iter()
+        .map(enumeration_from_record)
+        .collect::<Option<Vec<ArrangementCounts>>>()
+        .ok_or_else(|| corrupt("the enumerations"))?;
+    let command = block.command;
     // An enumeration counts each arrangement once in each of the
     // distributions it lays side by side (one, or Roll-Call's eight): no
     // count exceeds the total, and the counts sum to a whole number of

@@ -8,7 +8,6 @@ use std::time::Instant;
 
 use clap::Parser;
 use serde::Deserialize;
-use serde_json::{Value, json};
 use tabled::builder::Builder;
 use tabled::settings::Style;
 
@@ -21,8 +20,9 @@ use crate::analysis::{
 };
 use crate::cli::Cli;
 use crate::contract::comparison::{Comparison, ComparisonKind, VerdictName};
+use crate::contract::provenance::{ProfileName, Provenance};
 use crate::contract::report::{Report, ReportKind};
-use crate::contract::{self, Kind};
+use crate::contract::{self, Kind, Tag};
 use crate::error::{Error, Result};
 use crate::report::figures;
 
@@ -105,7 +105,7 @@ pub(super) fn run(request: Request, context: &Context, run_nested: RunNested) ->
         let elapsed = started.elapsed().as_secs_f64();
         let provenance = provenance(spec, profile, &results, elapsed, context, run_nested)?;
         let path = results.join(format!("{}.provenance.json", spec.name));
-        let text = serde_json::to_string_pretty(&provenance).unwrap_or_default() + "\n";
+        let text = contract::write(&provenance) + "\n";
         write_atomically(&path, text.as_bytes())?;
         let verdict = verdicts(spec, &results)?;
         unexpected.extend(unexpected_verdict(spec, verdict.as_ref()));
@@ -581,14 +581,14 @@ fn check_results(
             &format!("[{}/{}] checking {}", i + 1, specs.len(), spec.name),
         );
         let provenance_path = results.join(format!("{}.provenance.json", spec.name));
-        let recorded: Value =
-            serde_json::from_str(&read(&provenance_path)?).map_err(|e| Error::BadInputFile {
+        let recorded: Provenance =
+            contract::read(&read(&provenance_path)?).map_err(|e| Error::BadInputFile {
                 path: provenance_path.clone(),
                 message: format!("not a provenance record ({e}); run deckodds reproduce"),
             })?;
-        let profile = match recorded["profile"].as_str() {
-            Some("quick") => Profile::Quick,
-            _ => Profile::Full,
+        let profile = match recorded.profile {
+            ProfileName::Quick => Profile::Quick,
+            ProfileName::Full => Profile::Full,
         };
         match &folder_profile {
             None => folder_profile = Some((profile, provenance_path.clone())),
@@ -608,10 +608,11 @@ fn check_results(
             message,
         };
         for path in spec.file_paths(results) {
-            let expected = recorded["files"][file_name(&path)]
-                .as_str()
-                .unwrap_or_default()
-                .to_string();
+            let expected = recorded
+                .files
+                .get(&file_name(&path))
+                .cloned()
+                .unwrap_or_default();
             let actual = fnv1a64(&read_bytes(&path)?);
             if actual != expected {
                 return Err(stale(
@@ -656,8 +657,8 @@ fn check_results(
             }
             Some(_) => {
                 let quick = quick_checksum(spec, &scratch.0, context, run_nested)?;
-                let expected = recorded["quick_checksum"].as_str().unwrap_or_default();
-                if quick != expected {
+                let expected = &recorded.quick_checksum;
+                if quick != *expected {
                     return Err(stale(
                         &provenance_path,
                         format!(
@@ -1034,7 +1035,7 @@ fn provenance(
     elapsed: f64,
     context: &Context,
     run_nested: RunNested,
-) -> Result<Value> {
+) -> Result<Provenance> {
     let outputs = spec.output_paths(results);
     let checksum = counts_checksum(spec, &outputs)?;
     // `--check` recomputes Monte-Carlo tables under the quick profile, so
@@ -1046,26 +1047,31 @@ fn provenance(
             quick_checksum(spec, &scratch.0, context, run_nested)?
         }
     };
-    let mut files = serde_json::Map::new();
-    for path in &spec.file_paths(results) {
-        files.insert(file_name(path), json!(fnv1a64(&read_bytes(path)?)));
-    }
-    Ok(json!({
-        "spec": spec.path.display().to_string(),
-        "description": spec.description,
-        "program": format!("deckodds {}", env!("CARGO_PKG_VERSION")),
-        "profile": match profile { Profile::Full => "full", Profile::Quick => "quick" },
-        "command": format!("deckodds {}", spec.args(profile, results).join(" ")),
-        "seed": spec.sampling.as_ref().map(|s| s.seed),
-        "trials": spec.trials(profile),
-        "files": files,
-        "checksum": checksum,
-        "quick_trials": spec.trials(Profile::Quick),
-        "quick_checksum": quick_checksum,
-        "elapsed_seconds": (elapsed * 10.0).round() / 10.0,
-        "cores": std::thread::available_parallelism().map_or(1, |n| n.get()),
-        "spec_text": spec.text,
-    }))
+    let files = spec
+        .file_paths(results)
+        .iter()
+        .map(|path| Ok((file_name(path), fnv1a64(&read_bytes(path)?))))
+        .collect::<Result<_>>()?;
+    Ok(Provenance {
+        schema: Tag::new(),
+        spec: spec.path.display().to_string(),
+        description: spec.description.clone(),
+        program: format!("deckodds {}", env!("CARGO_PKG_VERSION")),
+        profile: match profile {
+            Profile::Full => ProfileName::Full,
+            Profile::Quick => ProfileName::Quick,
+        },
+        command: format!("deckodds {}", spec.args(profile, results).join(" ")),
+        seed: spec.sampling.as_ref().map(|s| s.seed),
+        trials: spec.trials(profile),
+        files,
+        checksum,
+        quick_trials: spec.trials(Profile::Quick),
+        quick_checksum,
+        elapsed_seconds: (elapsed * 10.0).round() / 10.0,
+        cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        spec_text: spec.text.clone(),
+    })
 }
 
 /// FNV-1a (64 bits) of what the run counted: each distribution's key and

@@ -16,6 +16,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
 use super::report::PrecisionBlock;
+use super::shard::ShardBlock;
 use super::{Document, Kind, ReadError, Tag};
 
 crate::contract_kind!(
@@ -122,7 +123,7 @@ pub struct Agreements {
     pub precision: Option<PrecisionBlock>,
     /// A part's counts for `merge` (`--shard`); absent for a whole run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<Value>,
+    pub shard: Option<ShardBlock>,
 }
 
 impl Document for Agreements {
@@ -223,7 +224,7 @@ pub struct PublishedCheck {
     pub precision: Option<PrecisionBlock>,
     /// A part's counts for `merge` (`--shard`); absent for a whole run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<Value>,
+    pub shard: Option<ShardBlock>,
 }
 
 impl Document for PublishedCheck {

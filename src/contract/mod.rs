@@ -18,9 +18,12 @@
 //! published files are told of the field by its schema); renaming or
 //! removing one, or changing its meaning, is a new version.
 
+pub mod checkpoint;
 pub mod comparison;
 mod kinds;
+pub mod provenance;
 pub mod report;
+pub mod shard;
 
 // The list of kinds names every document type, which each name this
 // module's items: it lives in its own file, so that no import goes round

@@ -23,6 +23,7 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
+use super::shard::ShardBlock;
 use super::{Document, Tag};
 
 crate::contract_kind!(
@@ -60,7 +61,7 @@ pub struct Report {
     pub precision: Option<PrecisionBlock>,
     /// A part's counts for `merge` (`--shard`); absent for a whole run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<Value>,
+    pub shard: Option<ShardBlock>,
 }
 
 impl Document for Report {

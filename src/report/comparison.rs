@@ -10,6 +10,7 @@ use tabled::builder::Builder;
 use tabled::settings::object::Columns;
 use tabled::settings::{Alignment, Style};
 
+use super::key_columns::KeyColumns;
 use super::table::latex_escape;
 use super::{Format, RenderOptions, RunBlocks};
 use crate::compare::{
@@ -219,6 +220,9 @@ fn agreements_csv(agreements: &[Agreement]) -> String {
         "z",
         "pooled_with",
     ];
+    // One column per parameter of the keys after `key`, as in a report's
+    // CSV.
+    let key_columns = KeyColumns::of(agreements.iter().map(|a| a.key.as_str()));
     let mut records = Vec::new();
     for a in agreements {
         for (i, outcome) in a.outcomes.iter().enumerate() {
@@ -228,9 +232,9 @@ fn agreements_csv(agreements: &[Agreement]) -> String {
                 .find(|group| group.contains(&i))
                 .map(|group| group_labels(a, group).join("+"))
                 .unwrap_or_default();
-            records.push(vec![
-                a.test.name().to_string(),
-                a.key.clone(),
+            let mut record = vec![a.test.name().to_string(), a.key.clone()];
+            record.extend(key_columns.cells(&a.key));
+            record.extend([
                 outcome.clone(),
                 a.trials.to_string(),
                 a.trials_b.map(|n| n.to_string()).unwrap_or_default(),
@@ -249,9 +253,14 @@ fn agreements_csv(agreements: &[Agreement]) -> String {
                     .unwrap_or_default(),
                 pooled_with,
             ]);
+            records.push(record);
         }
     }
-    csv_text(&header, &records)
+    let header = key_columns.spliced_header(&header, 2);
+    csv_text(
+        &header.iter().map(String::as_str).collect::<Vec<_>>(),
+        &records,
+    )
 }
 
 fn agreements_json(title: &str, agreements: &[Agreement], blocks: &RunBlocks) -> String {
@@ -511,12 +520,15 @@ fn published_csv(check: &PublishedCheck) -> String {
         "level",
         "z_critical",
     ];
+    // One column per parameter of the keys after `key`, as in a report's
+    // CSV.
+    let key_columns = KeyColumns::of(check.rows.iter().map(|row| row.key.as_str()));
     let mut records = Vec::new();
     for row in &check.rows {
         for cell in &row.cells {
-            records.push(vec![
-                row.label.clone(),
-                row.key.clone(),
+            let mut record = vec![row.label.clone(), row.key.clone()];
+            record.extend(key_columns.cells(&row.key));
+            record.extend([
                 cell.outcome.clone(),
                 cell.text.clone(),
                 full(cell.exact_percent),
@@ -531,9 +543,14 @@ fn published_csv(check: &PublishedCheck) -> String {
                 full(check.level),
                 full(check.z_critical),
             ]);
+            records.push(record);
         }
     }
-    csv_text(&header, &records)
+    let header = key_columns.spliced_header(&header, 2);
+    csv_text(
+        &header.iter().map(String::as_str).collect::<Vec<_>>(),
+        &records,
+    )
 }
 
 fn published_json(
@@ -1163,24 +1180,30 @@ mod tests {
         let mut reader = csv::Reader::from_reader(text.as_bytes());
         let header = reader.headers().expect("header").clone();
         assert_eq!(&header[0], "test");
-        assert_eq!(&header[12], "z");
+        let column = |name: &str| header.iter().position(|h| h == name).expect(name);
+        // The keys' parameter (`upcard`) has its column after `key`.
+        assert_eq!((column("key"), column("upcard")), (1, 2));
         let records: Vec<csv::StringRecord> = reader
             .records()
             .collect::<Result<_, _>>()
             .expect("valid CSV");
         assert_eq!(records.len(), 3 + 4 + 4);
-        assert_eq!(&records[0][1], "upcard=2");
-        assert_eq!(&records[0][2], "bust");
-        let z: f64 = records[0][12].parse().expect("a number");
+        assert_eq!(&records[0][column("key")], "upcard=2");
+        assert_eq!(&records[0][column("upcard")], "2");
+        assert_eq!(&records[0][column("outcome")], "bust");
+        let z: f64 = records[0][column("z")].parse().expect("a number");
         assert_eq!(z, all[0].z_scores[0].expect("defined"));
-        let p: f64 = records[0][7].parse().expect("a number");
+        let p: f64 = records[0][column("p_value")].parse().expect("a number");
         assert_eq!(p, all[0].p_value);
         // Undefined z is empty; the infinite statistic is spelled out.
-        assert_eq!(&records[10][12], "");
-        assert_eq!(&records[10][5], "inf");
-        assert_eq!(&records[10][7], "0");
+        assert_eq!(&records[10][column("z")], "");
+        assert_eq!(&records[10][column("chi_square")], "inf");
+        assert_eq!(&records[10][column("p_value")], "0");
         // The misfit's z bin (expected 2.5) pooled into y.
-        let pooled: Vec<&str> = records[3..7].iter().map(|r| &r[13]).collect();
+        let pooled: Vec<&str> = records[3..7]
+            .iter()
+            .map(|r| &r[column("pooled_with")])
+            .collect();
         assert_eq!(pooled, ["", "y+z", "y+z", ""]);
     }
 
@@ -1189,6 +1212,9 @@ mod tests {
         let check = published(SampleSize::PerRow(1000.0));
         let text = render_published_check("t", &check, &[], Format::Csv, &RenderOptions::default());
         let mut reader = csv::Reader::from_reader(text.as_bytes());
+        let header = reader.headers().expect("header").clone();
+        let column = |name: &str| header.iter().position(|h| h == name).expect(name);
+        assert_eq!((column("row"), column("key"), column("upcard")), (0, 1, 2));
         let records: Vec<csv::StringRecord> = reader
             .records()
             .collect::<Result<_, _>>()
@@ -1196,13 +1222,21 @@ mod tests {
         assert_eq!(records.len(), 9);
         let natural_2 = &records[2];
         assert_eq!(
-            (&natural_2[0], &natural_2[2], &natural_2[6]),
-            ("2", "natural", "")
+            (
+                &natural_2[column("row")],
+                &natural_2[column("upcard")],
+                &natural_2[column("outcome")],
+                &natural_2[column("z")]
+            ),
+            ("2", "2", "natural", "")
         );
-        assert_eq!(&natural_2[7], "true");
+        assert_eq!(&natural_2[column("consistent")], "true");
         let j_bust = &records[6];
-        assert_eq!(&j_bust[0], "J");
-        assert_eq!(&j_bust[7], "false");
+        assert_eq!(
+            (&j_bust[column("row")], &j_bust[column("upcard")]),
+            ("J", "10")
+        );
+        assert_eq!(&j_bust[column("consistent")], "false");
     }
 
     #[test]
@@ -1409,7 +1443,7 @@ mod tests {
     /// The blocks of a long run in the JSON of a report and of a
     /// comparison (here, above both renderers).
     mod run_blocks {
-        use serde_json::{Value, json};
+        use serde_json::Value;
 
         use crate::compare;
         use crate::distribution::CountDistribution;
@@ -1431,7 +1465,12 @@ mod tests {
                         met: false,
                     }],
                 }),
-                shard: Some(json!({"format": "f", "part": "0/2", "checksum": "fnv1a64:0"})),
+                shard: Some(crate::contract::shard::ShardBlock {
+                    format: "f".into(),
+                    part: "0/2".into(),
+                    checksum: Some("fnv1a64:0".into()),
+                    ..Default::default()
+                }),
             }
         }
 

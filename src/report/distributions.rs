@@ -36,6 +36,7 @@ use crate::contract::report::{
 };
 use crate::contract::{self, Tag};
 use crate::report::headline::Headline;
+use crate::report::key_columns::KeyColumns;
 use crate::stats::{Interval, Z95};
 
 /// Percentages never get more decimals than this. Beyond it an `f64`
@@ -730,10 +731,10 @@ fn render_csv(view: &View) -> String {
 fn csv_bytes(view: &View) -> Result<Vec<u8>, csv::Error> {
     let mut writer = csv::Writer::from_writer(Vec::new());
     let exact_layout = view.report.method == Method::Exact;
-    if exact_layout {
-        writer.write_record(["key", "outcome", "probability", "value", "percent"])?;
+    let header: &[&str] = if exact_layout {
+        &["key", "outcome", "probability", "value", "percent"]
     } else {
-        writer.write_record([
+        &[
             "key",
             "outcome",
             "count",
@@ -741,8 +742,12 @@ fn csv_bytes(view: &View) -> Result<Vec<u8>, csv::Error> {
             "estimate",
             "ci95_low",
             "ci95_high",
-        ])?;
-    }
+        ]
+    };
+    // One column per parameter of the keys (`upcard`, `K`, ...) after
+    // `key`, for data frames; `key` stays for the readers of before.
+    let key_columns = KeyColumns::of(view.distributions.iter().map(|d| d.key));
+    writer.write_record(key_columns.spliced_header(header, 1))?;
     for d in &view.distributions {
         for o in &d.outcomes {
             // A distribution of the other kind (a mixed report) fills the
@@ -780,7 +785,9 @@ fn csv_bytes(view: &View) -> Result<Vec<u8>, csv::Error> {
                     String::new(),
                 ],
             };
-            let mut full = vec![d.key.to_string(), o.outcome.to_string()];
+            let mut full = vec![d.key.to_string()];
+            full.extend(key_columns.cells(d.key));
+            full.push(o.outcome.to_string());
             full.extend(record);
             writer.write_record(&full)?;
         }
@@ -805,7 +812,9 @@ fn csv_bytes(view: &View) -> Result<Vec<u8>, csv::Error> {
                 vec![count, trials, summary_value(figure).to_string(), low, high]
             }
         };
-        let mut full = vec!["summary".to_string(), item.key.clone()];
+        let mut full = vec!["summary".to_string()];
+        full.extend(key_columns.cells(""));
+        full.push(item.key.clone());
         full.extend(record);
         writer.write_record(&full)?;
     }
@@ -1286,16 +1295,16 @@ mod tests {
     fn csv_exact_is_long_form_at_full_precision() {
         let text = render(&exact_matrix_report(), Format::Csv, &options());
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[0], "key,outcome,probability,value,percent");
+        assert_eq!(lines[0], "key,upcard,outcome,probability,value,percent");
         assert_eq!(lines.len(), 1 + 8);
         assert_eq!(
             lines[1],
             // The percent is the nearest f64 to 100/3, not 100 * (1/3.0).
-            "upcard=2,bust,1/3,0.3333333333333333,33.333333333333336"
+            "upcard=2,2,bust,1/3,0.3333333333333333,33.333333333333336"
         );
-        assert_eq!(lines[3], "upcard=2,18,1/2,0.5,50");
-        assert_eq!(lines[4], "upcard=2,natural,0,0,0");
-        assert_eq!(lines[8], "upcard=A,natural,1,1,100");
+        assert_eq!(lines[3], "upcard=2,2,18,1/2,0.5,50");
+        assert_eq!(lines[4], "upcard=2,2,natural,0,0,0");
+        assert_eq!(lines[8], "upcard=A,A,natural,1,1,100");
     }
 
     #[test]
@@ -1304,13 +1313,13 @@ mod tests {
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(
             lines[0],
-            "key,outcome,count,trials,estimate,ci95_low,ci95_high"
+            "key,upcard,outcome,count,trials,estimate,ci95_low,ci95_high"
         );
         let interval = wilson_interval(354, 1000, Z95);
         assert_eq!(
             lines[1],
             format!(
-                "upcard=2,bust,354,1000,0.354,{},{}",
+                "upcard=2,2,bust,354,1000,0.354,{},{}",
                 interval.low, interval.high
             )
         );
@@ -1326,6 +1335,49 @@ mod tests {
             text.lines().nth(1),
             Some("\"a,b\",\"say \"\"hi\"\"\",1,1,100")
         );
+    }
+
+    /// One column per parameter of the keys, the union in first-seen
+    /// order, empty where a key lacks one (a plain label, a summary row).
+    #[test]
+    fn csv_has_a_column_per_key_parameter_empty_where_a_key_lacks_it() {
+        let mut report = exact_matrix_report();
+        report.distributions = vec![
+            exact("version=2 K=1", &["win", "loss"], vec![q(1, 4), q(3, 4)]),
+            exact("stacks", &["win", "loss"], vec![q(1, 2), q(1, 2)]),
+            exact("K=unlimited", &["win", "loss"], vec![q(1, 1), q(0, 1)]),
+        ];
+        let text = render(&report, Format::Csv, &options());
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "key,version,K,outcome,probability,value,percent");
+        assert_eq!(lines[1], "version=2 K=1,2,1,win,1/4,0.25,25");
+        assert_eq!(lines[3], "stacks,,,win,1/2,0.5,50");
+        assert_eq!(lines[6], "K=unlimited,,unlimited,loss,0,0,0");
+    }
+
+    /// deckodds reads its own CSV back as a published table
+    /// (`compare --published`): the parameter columns do not disturb it,
+    /// and every cell is the exact probability.
+    #[test]
+    fn csv_with_parameter_columns_reads_back_as_a_published_table() {
+        let report = exact_matrix_report();
+        let text = render(&report, Format::Csv, &options());
+        assert!(text.starts_with("key,upcard,outcome,"), "{text}");
+        let table = crate::compare::PublishedTable::parse_csv(&text, &|key| Some(key.to_string()))
+            .expect("deckodds' CSV parses");
+        assert_eq!(table.rows.len(), report.distributions.len());
+        for (row, distribution) in table.rows.iter().zip(&report.distributions) {
+            let ReportDistribution::Exact(distribution) = distribution else {
+                panic!("an exact report");
+            };
+            assert_eq!(row.key, distribution.key);
+            let outcomes: Vec<&str> = row.cells.iter().map(|c| c.outcome.as_str()).collect();
+            assert_eq!(outcomes, distribution.outcomes, "{}", row.key);
+            for (cell, probability) in row.cells.iter().zip(&distribution.probabilities) {
+                assert!(cell.exact);
+                assert_eq!(cell.percent, probability * q(100, 1), "{}", row.key);
+            }
+        }
     }
 
     // -- LaTeX ---------------------------------------------------------------
@@ -1629,8 +1681,9 @@ mod tests {
         assert_eq!(summary[2]["count"], 10);
         assert_eq!(summary[2]["ci95"][0], interval.low);
         let csv = render(&report, Format::Csv, &options());
-        assert!(csv.contains("summary,total-net,,,-12500,,\n"), "{csv}");
-        assert!(csv.contains(&format!("summary,went-out,10,1000,0.01,{},", interval.low)));
+        // Summary rows leave the key's parameter columns (`upcard`) empty.
+        assert!(csv.contains("summary,,total-net,,,-12500,,\n"), "{csv}");
+        assert!(csv.contains(&format!("summary,,went-out,10,1000,0.01,{},", interval.low)));
     }
 
     // -- rare events and headlines --------------------------------------

@@ -29,6 +29,7 @@ pub mod distributions;
 pub mod eor;
 pub mod figures;
 pub mod headline;
+pub mod key_columns;
 pub mod player;
 pub mod power;
 pub mod run_blocks;

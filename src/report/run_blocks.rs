@@ -9,6 +9,8 @@
 
 use serde_json::{Map, Value};
 
+use crate::contract::shard::ShardBlock;
+
 /// The blocks of a long run, appended in this order after a JSON report's
 /// own keys; none for most runs, whose JSON is then exactly the report's.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -16,10 +18,10 @@ pub struct RunBlocks {
     /// `--until-halfwidth`: the target, and where each sampling run
     /// stopped.
     pub precision: Option<PrecisionBlock>,
-    /// `--shard`: the part's counts for `merge`. The count file is the
-    /// commands layer's format (it writes the block, with its checksum,
-    /// and reads it back), so the block comes here built.
-    pub shard: Option<Value>,
+    /// `--shard`: the part's counts for `merge`, with their checksum,
+    /// which the commands layer computes (it writes the block and reads
+    /// it back), so the block comes here built.
+    pub shard: Option<ShardBlock>,
 }
 
 /// What a precision target did, and where each sampling run stopped:
@@ -36,7 +38,10 @@ impl RunBlocks {
             root.insert("precision".into(), block);
         }
         if let Some(shard) = &self.shard {
-            root.insert("shard".into(), shard.clone());
+            // Serialising a contract type cannot fail (string keys,
+            // integers and strings only).
+            let block = serde_json::to_value(shard).unwrap_or(Value::Null);
+            root.insert("shard".into(), block);
         }
     }
 }
@@ -64,7 +69,10 @@ mod tests {
                     met: true,
                 }],
             }),
-            shard: Some(json!({"part": "0/2"})),
+            shard: Some(ShardBlock {
+                part: "0/2".into(),
+                ..ShardBlock::default()
+            }),
         };
         blocks.append_to(&mut root);
         let keys: Vec<&String> = root.keys().collect();

@@ -438,6 +438,13 @@ fn the_tool_reads_its_own_csv_back() {
 
     let partial = dir.path().join("partial.csv");
     let text = fs::read_to_string(&exact).unwrap();
+    // The upcard has its own column (tidy data), beside the key it is
+    // read by.
+    assert!(
+        text.starts_with("key,upcard,outcome,probability,"),
+        "{text}"
+    );
+    assert!(text.contains("\nupcard=A,A,bust,"), "{text}");
     let kept: String = text
         .lines()
         .filter(|l| !l.starts_with("upcard=7,") && !l.starts_with("upcard=A,"))

@@ -144,7 +144,7 @@ fn special_files_are_written_in_place_and_links_kept() {
         Path::new("table.csv")
     );
     let csv = fs::read_to_string(&target).unwrap();
-    assert!(csv.starts_with("key,outcome,probability,"), "{csv}");
+    assert!(csv.starts_with("key,upcard,outcome,probability,"), "{csv}");
 
     // A link to a FIFO: written into the FIFO.
     std::os::unix::fs::symlink("report.fifo", dir.path().join("to-fifo.json")).unwrap();

@@ -321,6 +321,22 @@ fn damaged_or_foreign_checkpoints_are_refused() {
             value["samples"][0]["chunk_size"] = Value::from(1000);
         });
     });
+    // Typed reading (the data contract, deckodds.checkpoint/v1):
+    // an unknown field or a value of the wrong type is refused naming the
+    // field, even with the checksum made to match.
+    let unknown_field = variant("unknown.checkpoint", &|path| {
+        forge(path, |value| {
+            value["samples"][0]["weight"] = Value::from(1);
+        });
+    });
+    let wrong_type = variant("type.checkpoint", &|path| {
+        forge(path, |value| value["samples"][0]["seed"] = "3".into());
+    });
+    let without_schema = variant("older.checkpoint", &|path| {
+        forge(path, |value| {
+            value.as_object_mut().unwrap().remove("schema");
+        });
+    });
     let not_a_checkpoint = variant("report.checkpoint", &|path| {
         fs::write(
             path,
@@ -341,6 +357,18 @@ fn damaged_or_foreign_checkpoints_are_refused() {
         (
             line("--resume", &other_chunking, args),
             "does not hold the sampling runs this command makes",
+        ),
+        (
+            line("--resume", &unknown_field, args),
+            "unknown.checkpoint: damaged checkpoint (deckodds.checkpoint/v1 field samples[0].weight: unknown field `weight`",
+        ),
+        (
+            line("--resume", &wrong_type, args),
+            "type.checkpoint: damaged checkpoint (deckodds.checkpoint/v1 field samples[0].seed: invalid type: string \"3\", expected u64",
+        ),
+        (
+            line("--resume", &without_schema, args),
+            "older.checkpoint: a checkpoint of an older layout, without its \"schema\"",
         ),
         (
             line("--resume", &not_a_checkpoint, args),

@@ -223,6 +223,40 @@ seed = 3
     );
     fails_naming("game.txt");
     fs::write(results.join("game.txt"), original).unwrap();
+    // A provenance record is read as its type (deckodds.provenance/v1):
+    // an unknown field or a value of the wrong type is refused naming the
+    // field.
+    let refused_naming_field = |edit: &dyn Fn(&mut Value), field: &str| {
+        let path = results.join("small.provenance.json");
+        let original = fs::read_to_string(&path).unwrap();
+        let mut value: Value = serde_json::from_str(&original).unwrap();
+        edit(&mut value);
+        fs::write(&path, serde_json::to_string_pretty(&value).unwrap()).unwrap();
+        let output = run(true);
+        assert_eq!(output.status.code(), Some(2), "{field}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains(
+                "small.provenance.json: not a provenance record (deckodds.provenance/v1 field "
+            ) && stderr.contains(field),
+            "{field}: {stderr}"
+        );
+        fs::write(&path, original).unwrap();
+    };
+    refused_naming_field(
+        &|value| value["extra"] = Value::from(1),
+        "field extra: unknown field `extra`",
+    );
+    refused_naming_field(
+        &|value| value["files"]["small.md"] = Value::from(7),
+        "field files.small.md: invalid type: integer `7`, expected a string",
+    );
+    refused_naming_field(
+        &|value| value["seed"] = Value::from("5"),
+        "field seed: invalid type: string \"5\", expected u64",
+    );
+    assert!(run(true).status.success());
     // Recorded counts that the program does not give.
     alter(
         "small.provenance.json",

@@ -446,6 +446,78 @@ fn merge_refuses_count_files_whose_counts_do_not_add_up() {
     assert!(fs::read(&merged).unwrap() == whole);
 }
 
+/// A count file's block is read as its type (`deckodds.counts/v1`): an
+/// unknown field or a value of the wrong type is refused in one line
+/// naming the file and the field by its path, even with the checksum made
+/// to match, exit status 2, nothing written; so is a block of the layout
+/// before the schema tag.
+#[test]
+fn merge_refuses_a_count_file_with_an_unknown_field_or_a_wrong_type() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = "klondike mc --trials 200000 --seed 6";
+    let parts: Vec<PathBuf> = (0..2)
+        .map(|k| run_part(dir.path(), args, k, 2, 2))
+        .collect();
+    let part_one: Value = serde_json::from_str(&fs::read_to_string(&parts[1]).unwrap()).unwrap();
+    let variant = |name: &str, edit: &dyn Fn(&mut Value)| {
+        let mut value = part_one.clone();
+        edit(&mut value);
+        let path = dir.path().join(name);
+        fs::write(
+            &path,
+            resealed(&serde_json::to_string_pretty(&value).unwrap()),
+        )
+        .unwrap();
+        path
+    };
+    let unknown = variant("unknown.json", &|value| {
+        value["shard"]["weight"] = Value::from(1);
+    });
+    let nested = variant("nested.json", &|value| {
+        value["shard"]["samples"][0]["weight"] = Value::from(1);
+    });
+    let wrong_type = variant("type.json", &|value| {
+        value["shard"]["samples"][0]["tally"][0] = Value::from("1");
+    });
+    let older = variant("older.json", &|value| {
+        value["shard"].as_object_mut().unwrap().remove("schema");
+    });
+    let merged = dir.path().join("merged.json");
+    let cases: [(&Path, &str); 4] = [
+        (
+            &unknown,
+            "unknown.json: corrupt count file: deckodds.counts/v1 field shard.weight: unknown field `weight`",
+        ),
+        (
+            &nested,
+            "nested.json: corrupt count file: deckodds.counts/v1 field shard.samples[0].weight: unknown field `weight`",
+        ),
+        (
+            &wrong_type,
+            "type.json: corrupt count file: deckodds.counts/v1 field shard.samples[0].tally[0]: invalid type: string \"1\", expected u64",
+        ),
+        (
+            &older,
+            "older.json: a count file of an older layout, without its \"schema\": run its part again",
+        ),
+    ];
+    for (file, expected) in cases {
+        let output = deckodds()
+            .arg("merge")
+            .args([&parts[0], file])
+            .arg("--out")
+            .arg(&merged)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{expected}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(expected), "{expected}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert!(!merged.exists(), "{expected}: wrote {}", merged.display());
+    }
+}
+
 /// `part` without its checksum.
 fn unsealed_value(part: &Value) -> Value {
     let mut value = part.clone();

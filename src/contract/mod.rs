@@ -335,7 +335,7 @@ mod tests {
         assert_eq!(schema_id(r#"{"rows": 1}"#), Ok(None));
         let error = schema_id(r#"{"schema": 2}"#).unwrap_err().0;
         assert!(error.starts_with("field schema: invalid type"), "{error}");
-        let error = schema_id("[1]").unwrap_err().0;
+        let error = schema_id("\"text\"").unwrap_err().0;
         assert!(error.starts_with("not a deckodds document: "), "{error}");
     }
 

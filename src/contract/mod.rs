@@ -25,6 +25,8 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+pub mod blackjack;
+
 /// A kind of document: its name in `deckodds.<kind>/v1` and in `deckodds
 /// schema <kind>`.
 pub trait Kind {
@@ -214,7 +216,18 @@ impl KindEntry {
 /// Every kind of document, in the order `deckodds schema` lists them and
 /// `schema/` holds them: the one list of the contract's kinds.
 pub fn kinds() -> Vec<KindEntry> {
-    vec![]
+    vec![
+        // The blackjack player's and table's documents, and the power study.
+        KindEntry::of::<blackjack::PlayerDocument>(),
+        KindEntry::of::<blackjack::StrategyDocument>(),
+        KindEntry::of::<blackjack::HouseEdgeDocument>(),
+        KindEntry::of::<blackjack::HouseEdgeGridDocument>(),
+        KindEntry::of::<blackjack::PlayerCompareDocument>(),
+        KindEntry::of::<blackjack::TableDocument>(),
+        KindEntry::of::<blackjack::TableCompareDocument>(),
+        KindEntry::of::<blackjack::CutCardEffectDocument>(),
+        KindEntry::of::<blackjack::PowerDocument>(),
+    ]
 }
 
 #[cfg(test)]

@@ -634,7 +634,7 @@ pub struct TableCompareDocument {
     pub agreement: MeanAgreement,
     /// A published claim checked (`--published`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub claim: Option<ClaimCheck>,
+    pub claim: Option<PublishedCheck>,
     /// `agree` or `disagree`.
     pub verdict: String,
     /// `net per round` and `rounds per shoe` as count distributions.
@@ -759,7 +759,7 @@ pub struct MeanAgreement {
 /// A simulator's published house edge, checked.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ClaimCheck {
+pub struct PublishedCheck {
     /// Where it was published, if given.
     pub source: Option<String>,
     /// The published house edge in percent.

@@ -1,8 +1,7 @@
-//! The blackjack player's and table's documents (RULES.md section 6), and
-//! Idiot's Delight's power study: what `blackjack player`, `strategy`,
-//! `house-edge`, `house-edge-grid`, `player compare`, `table`, `table
-//! compare`, `cut-card-effect` and `idiots-delight power` write with
-//! `--format json`. The dealer's reports (`blackjack exact`, `mc`,
+//! The blackjack player's and table's documents (RULES.md section 6):
+//! what `blackjack player`, `strategy`, `house-edge`, `house-edge-grid`,
+//! `player compare`, `table`, `table compare` and `cut-card-effect` write
+//! with `--format json`. The dealer's reports (`blackjack exact`, `mc`,
 //! `compare`, `eor`) are distributions reports and comparisons, in
 //! `contract::report` and `contract::comparison`.
 //!
@@ -878,76 +877,387 @@ impl Document for CutCardEffectDocument {
     type Kind = CutCardEffectKind;
 }
 
-// ---------------------------------------------------------------------------
-// `idiots-delight power`.
+#[cfg(test)]
+pub(crate) mod tests {
+    use std::fmt::Debug;
 
-contract_kind!(
-    PowerKind,
-    "power",
-    "a power study: how many games it takes a chi-square test to detect a biased shuffle (idiots-delight power)"
-);
+    use serde_json::json;
 
-/// `idiots-delight power`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct PowerDocument {
-    /// `deckodds.power/v1`.
-    pub schema: Tag<PowerKind>,
-    /// The game's report name.
-    pub game: String,
-    /// The command's parameters by name.
-    pub params: Params,
-    /// The master seed of the reference runs.
-    pub seed: u64,
-    /// Games in each reference run.
-    pub trials: u64,
-    /// The test's significance level.
-    pub level: f64,
-    /// The reference runs' test: the biased shuffle against uniform.
-    pub reference: PowerReference,
-    /// The chi-square noncentrality per game.
-    pub lambda_per_game: f64,
-    /// Games for 50% power, `null` when no bias was detectable.
-    pub games_for_power_50: Option<u64>,
-    /// Games for 90% power, `null` when no bias was detectable.
-    pub games_for_power_90: Option<u64>,
-    /// Independent samples tested at the predicted size, if run.
-    pub replicate_check: Option<ReplicateCheck>,
-    /// A part's count file (`--shard`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<ShardBlock>,
-}
+    use super::*;
+    use crate::contract::{Kind, read, write};
 
-/// The reference runs' chi-square test.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct PowerReference {
-    /// The statistic, `null` when infinite (a count where none can fall).
-    pub chi_square: Option<f64>,
-    /// Its degrees of freedom.
-    pub degrees_of_freedom: u64,
-    /// Its p-value.
-    pub p_value: f64,
-    /// The largest `|z|` of the outcomes kept whole, `null` if none.
-    pub max_abs_z: Option<f64>,
-    /// The total variation distance.
-    pub total_variation: f64,
-}
+    /// `document` is written with its schema first and reads back equal;
+    /// an unknown field added to the object at `pointer` (a JSON pointer)
+    /// is refused, naming the field by its path (`path` is the object's,
+    /// `.` for the document itself).
+    pub(crate) fn round_trips_and_refuses_unknown_fields<D>(document: &D, pointer: &str, path: &str)
+    where
+        D: Document + PartialEq + Debug,
+    {
+        let text = write(document);
+        let first_line = format!("{{\n  \"schema\": \"{}\",\n", D::Kind::ID);
+        assert!(text.starts_with(&first_line), "{text}");
+        assert_eq!(read::<D>(&text).as_ref(), Ok(document));
+        let mut value: Value = serde_json::from_str(&text).unwrap();
+        value
+            .pointer_mut(pointer)
+            .and_then(Value::as_object_mut)
+            .unwrap_or_else(|| panic!("{pointer} is an object"))
+            .insert("colour".into(), json!("red"));
+        let error = read::<D>(&value.to_string()).unwrap_err().0;
+        let field = if path == "." {
+            "colour".to_string()
+        } else {
+            format!("{path}.colour")
+        };
+        let expected = format!("{} field {field}: unknown field `colour`", D::Kind::ID);
+        assert!(error.starts_with(&expected), "{error}");
+        assert!(!error.contains('\n'), "{error}");
+    }
 
-/// Independent samples, each tested against the uniform reference run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ReplicateCheck {
-    /// Samples.
-    pub replicates: u64,
-    /// Samples rejected.
-    pub rejections: u64,
-    /// Games in each.
-    pub games_each: u64,
-    /// The rejection rate the power predicts.
-    pub predicted_rejection_rate: f64,
-}
+    fn params() -> Params {
+        json!({"decks": "6", "soft17": "stand", "split_model": "cdz"})
+            .as_object()
+            .unwrap()
+            .clone()
+    }
 
-impl Document for PowerDocument {
-    type Kind = PowerKind;
+    fn exact(value: &str, decimal: f64) -> PlayerValue {
+        PlayerValue {
+            value: Some(value.into()),
+            decimal,
+        }
+    }
+
+    fn overall() -> OverallValue {
+        OverallValue {
+            value: Some("-1/250".into()),
+            decimal: -0.004,
+            house_edge_percent: 0.4,
+        }
+    }
+
+    #[test]
+    fn a_player_document_round_trips() {
+        let hand = HandValues {
+            hand: "88".into(),
+            upcard: "6".into(),
+            probability: exact("1/2000", 0.0005),
+            stand: exact("-1/6", -1.0 / 6.0),
+            hit: PlayerValue {
+                value: None,
+                decimal: -0.4,
+            },
+            double: None,
+            split: Some(exact("2/5", 0.4)),
+            surrender: None,
+            best: "split".into(),
+            insurance: None,
+        };
+        let document = PlayerDocument {
+            schema: Tag::new(),
+            game: "blackjack-player".into(),
+            method: "exact".into(),
+            params: params(),
+            overall: overall(),
+            insurance: Some(exact("-1/13", -1.0 / 13.0)),
+            hands: vec![hand],
+        };
+        round_trips_and_refuses_unknown_fields(&document, "", ".");
+        round_trips_and_refuses_unknown_fields(&document, "/hands/0/split", "hands[0].split");
+        // A value absent in f64 is no key at all, not `null`.
+        let text = write(&document);
+        assert!(!text.contains("\"value\": null"), "{text}");
+    }
+
+    #[test]
+    fn a_strategy_document_round_trips_its_rows_in_order() {
+        let row = |code: &str| {
+            UpcardCells::from_cells(std::array::from_fn(|i| (i < 9).then(|| code.to_string())))
+        };
+        let rows = |labels: &[&str]| labels.iter().map(|l| (l.to_string(), row("H"))).collect();
+        let document = StrategyDocument {
+            schema: Tag::new(),
+            game: "blackjack-player".into(),
+            method: "float".into(),
+            params: params(),
+            chart: Chart {
+                // Not in key order: the order written is kept.
+                hard: rows(&["9", "10", "16"]),
+                soft: rows(&["18"]),
+                pairs: rows(&["TT", "88"]),
+                multi_card: MultiCardChart {
+                    hard: rows(&["16"]),
+                    soft: LabelMap::default(),
+                },
+            },
+            exceptions: vec![ChartException {
+                section: "hard".into(),
+                row: "12".into(),
+                upcard: "4".into(),
+                hand: "2T".into(),
+                chart: "S".into(),
+                best: "hit".into(),
+            }],
+        };
+        round_trips_and_refuses_unknown_fields(&document, "/chart/pairs/88", "chart.pairs.88");
+        round_trips_and_refuses_unknown_fields(&document, "/exceptions/0", "exceptions[0]");
+        let text = write(&document);
+        let hard = &text[text.find("\"hard\"").unwrap()..];
+        assert!(hard.find("\"9\": {").unwrap() < hard.find("\"10\": {").unwrap());
+        assert!(text.contains("\"A\": null"), "{text}");
+        // A label given twice is refused, naming the section.
+        let twice = text.replacen("\"10\": {", "\"9\": {", 1);
+        let error = read::<StrategyDocument>(&twice).unwrap_err().0;
+        assert!(
+            error.contains("field chart.hard: label \"9\" given twice"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn house_edge_documents_round_trip() {
+        let document = HouseEdgeDocument {
+            schema: Tag::new(),
+            game: "blackjack-house-edge".into(),
+            method: "exact".into(),
+            params: params(),
+            overall: overall(),
+            insurance: None,
+            effect_of_removal: Some(EffectOfRemoval {
+                method: "float".into(),
+                unit: "percentage points of the bet".into(),
+                removals: vec![Removal {
+                    removed: "A".into(),
+                    cards_in_shoe: 24,
+                    overall: exact("-1/100", -0.01),
+                    change_points: exact("-3/5", -0.6),
+                }],
+                weighted_sum_points: exact("1/10", 0.1),
+            }),
+            notes: vec!["a note".into()],
+        };
+        round_trips_and_refuses_unknown_fields(
+            &document,
+            "/effect_of_removal/removals/0",
+            "effect_of_removal.removals[0]",
+        );
+        let grid = HouseEdgeGridDocument {
+            schema: Tag::new(),
+            game: "blackjack-house-edge-grid".into(),
+            method: "float".into(),
+            split_model: "cdz".into(),
+            rows: vec![GridRow {
+                params: params(),
+                overall: overall(),
+            }],
+        };
+        round_trips_and_refuses_unknown_fields(&grid, "/rows/0/overall", "rows[0].overall");
+    }
+
+    #[test]
+    fn a_player_compare_document_round_trips() {
+        let document = PlayerCompareDocument {
+            schema: Tag::new(),
+            game: "blackjack-player".into(),
+            method: "monte-carlo-vs-exact".into(),
+            params: params(),
+            trials: 1000,
+            seed: 1,
+            exact: overall(),
+            monte_carlo: RoundStatistics {
+                mean: -0.01,
+                standard_deviation: Some(1.1),
+                standard_error: None,
+            },
+            agreement: RoundAgreement {
+                z: None,
+                p_value: None,
+                level: 0.05,
+                z_critical: 1.96,
+                agrees: false,
+            },
+            verdict: "disagree".into(),
+            net: LabelMap(vec![("-1".into(), 600), ("+1".into(), 400)]),
+            shard: Some(json!({"part": "0/2"})),
+        };
+        round_trips_and_refuses_unknown_fields(&document, "/monte_carlo", "monte_carlo");
+    }
+
+    fn agreement() -> MeanAgreement {
+        MeanAgreement {
+            exact: -0.005,
+            mean: -0.004,
+            standard_error: Some(0.001),
+            z: Some(1.0),
+            p_value: Some(0.32),
+            level: 0.05,
+            z_critical: 1.96,
+            agrees: true,
+        }
+    }
+
+    fn distributions() -> Vec<TableDistribution> {
+        vec![TableDistribution {
+            key: "net per round".into(),
+            outcomes: vec![CountOutcome {
+                outcome: "-1".into(),
+                count: 3,
+                estimate: 1.0,
+                ci95: [0.4, 1.0],
+            }],
+        }]
+    }
+
+    fn true_counts() -> Vec<TrueCountRow> {
+        vec![TrueCountRow {
+            true_count: "<=-5".into(),
+            rounds: 1,
+            frequency: 0.5,
+            mean: None,
+            sd: None,
+            ci95: None,
+        }]
+    }
+
+    #[test]
+    fn table_documents_round_trip() {
+        let value = TableValue {
+            mean: -0.004,
+            ci95: [None, None],
+            sd: None,
+            standard_error: None,
+        };
+        let outcomes = TableOutcomes {
+            win: 1,
+            loss: 2,
+            push: 0,
+        };
+        let rounds_per_shoe = RoundsPerShoe {
+            mean: 1.5,
+            reshuffled_shoes: 0,
+        };
+        let events = LabelMap(vec![("bust".into(), 1), ("dealer_natural".into(), 0)]);
+        let table = TableDocument {
+            schema: Tag::new(),
+            game: "blackjack-table".into(),
+            method: "monte-carlo".into(),
+            params: params(),
+            seed: 3,
+            shoes: 2,
+            rounds: 3,
+            value: value.clone(),
+            house_edge_percent: 0.4,
+            outcomes: outcomes.clone(),
+            events: events.clone(),
+            rounds_per_shoe: rounds_per_shoe.clone(),
+            by_true_count: true_counts(),
+            distributions: distributions(),
+            shard: None,
+        };
+        round_trips_and_refuses_unknown_fields(&table, "/by_true_count/0", "by_true_count[0]");
+        let compare = TableCompareDocument {
+            schema: Tag::new(),
+            game: "blackjack-table".into(),
+            method: "monte-carlo".into(),
+            params: params(),
+            seed: 3,
+            shoes: 2,
+            rounds: 3,
+            value,
+            house_edge_percent: 0.4,
+            outcomes,
+            events,
+            rounds_per_shoe,
+            by_true_count: Vec::new(),
+            exact_off_the_top: -0.005,
+            difference: TableDifference {
+                what: "cut-card effect".into(),
+                mean: 0.001,
+                ci95: [Some(-0.001), Some(0.003)],
+            },
+            agreement: agreement(),
+            claim: Some(PublishedCheck {
+                source: None,
+                house_edge_percent: 0.5,
+                rounds: 1_000_000,
+                standard_error: Some(0.001),
+                against_exact: agreement(),
+                against_simulation: agreement(),
+                rates: vec![RateCheck {
+                    rate: "win".into(),
+                    agreement: agreement(),
+                }],
+                consistent_with_exact: true,
+                consistent_with_simulation: true,
+            }),
+            verdict: "agree".into(),
+            distributions: distributions(),
+            shard: Some(json!({"part": "1/2"})),
+        };
+        round_trips_and_refuses_unknown_fields(
+            &compare,
+            "/claim/rates/0/agreement",
+            "claim.rates[0].agreement",
+        );
+        // Each kind refuses the other's document.
+        let error = read::<TableDocument>(&write(&compare)).unwrap_err().0;
+        assert!(
+            error.starts_with("deckodds.blackjack-table/v1 field schema: is \""),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_cut_card_document_round_trips() {
+        let run = CutCardRun {
+            house_edge_percent: 0.5,
+            ci95: [Some(0.3), Some(0.7)],
+            rounds: 1000,
+            shoes: 1000,
+            rounds_per_shoe: 1.0,
+            z_against_exact: None,
+        };
+        let document = CutCardEffectDocument {
+            schema: Tag::new(),
+            game: "blackjack-cut-card-effect".into(),
+            method: "monte-carlo-vs-float".into(),
+            params: params(),
+            seed: 1,
+            rows: vec![CutCardRow {
+                decks: "1".into(),
+                soft17: "S17".into(),
+                exact_house_edge_percent: 0.01,
+                one_round_per_shoe: run.clone(),
+                cut_card: run,
+                cut_card_effect_percent: CutCardEffect {
+                    estimate: 0.2,
+                    ci95: [Some(0.1), Some(0.3)],
+                },
+            }],
+            shard: None,
+        };
+        round_trips_and_refuses_unknown_fields(&document, "/rows/0/cut_card", "rows[0].cut_card");
+    }
+
+    #[test]
+    fn a_wrong_type_is_refused_naming_the_field() {
+        let text = r#"{"schema": "deckodds.blackjack-house-edge-grid/v1", "game": "g",
+            "method": "exact", "split_model": "cdz",
+            "rows": [{"params": {}, "overall": {"decimal": "x", "house_edge_percent": 1}}]}"#;
+        let error = read::<HouseEdgeGridDocument>(text).unwrap_err().0;
+        assert!(
+            error.starts_with(
+                "deckodds.blackjack-house-edge-grid/v1 field rows[0].overall.decimal: invalid type: string \"x\""
+            ),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn finite_is_none_for_what_json_cannot_hold() {
+        assert_eq!(finite(1.5), Some(1.5));
+        assert_eq!(finite(f64::NAN), None);
+        assert_eq!(finite(f64::INFINITY), None);
+    }
 }

@@ -26,6 +26,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 pub mod blackjack;
+pub mod power;
 
 /// A kind of document: its name in `deckodds.<kind>/v1` and in `deckodds
 /// schema <kind>`.
@@ -226,7 +227,7 @@ pub fn kinds() -> Vec<KindEntry> {
         KindEntry::of::<blackjack::TableDocument>(),
         KindEntry::of::<blackjack::TableCompareDocument>(),
         KindEntry::of::<blackjack::CutCardEffectDocument>(),
-        KindEntry::of::<blackjack::PowerDocument>(),
+        KindEntry::of::<power::PowerDocument>(),
     ]
 }
 

@@ -934,7 +934,7 @@ mod tests {
         value["chart"]["soft"]["18"]["colour"] = json!("red");
         let message = refusal(&value);
         assert!(
-            message.contains("field chart.soft.18: unknown field `colour`"),
+            message.contains("field chart.soft.18.colour: unknown field `colour`"),
             "{message}"
         );
         let mut value = written();

@@ -230,8 +230,8 @@ fn strategy(solve: &PlayerSolveArgs, output: &OutputArgs, context: &Context) -> 
     } else {
         strategy_chart(&solve_table::<BigRational>(&params, context)?)?
     };
-    outputs.emit(context, |format, options| {
-        render_strategy_chart(&chart, BLACKJACK_PLAYER_REPORT, format, options)
+    outputs.emit(context, |format, _| {
+        render_strategy_chart(&chart, BLACKJACK_PLAYER_REPORT, format)
     })
 }
 

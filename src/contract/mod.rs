@@ -18,9 +18,11 @@
 //! published files are told of the field by its schema); renaming or
 //! removing one, or changing its meaning, is a new version.
 
+pub mod blackjack;
 pub mod checkpoint;
 pub mod comparison;
 mod kinds;
+pub mod power;
 pub mod provenance;
 pub mod report;
 pub mod shard;

@@ -2,13 +2,19 @@
 //! report (RULES.md section 6, "At the table"; docs/CONTRACTS.md,
 //! "blackjack table").
 
-use serde_json::{Map, Value, json};
-
 use super::Format;
 use super::RenderOptions;
-use super::player::{TitledGrid, csv_text, decimal_text, lay_out, params_json, rules_text};
+use super::player::{
+    TitledGrid, csv_text, decimal_text, document_text, lay_out, params_json, rules_text,
+};
 use super::table::{Grid, interval95, thousands};
-use crate::compare::MeanAgreement;
+use crate::compare::{self, MeanAgreement as Agreement};
+use crate::contract::blackjack::{
+    CountOutcome, CutCardEffect, CutCardEffectDocument, CutCardRun, LabelMap, MeanAgreement,
+    Params, PublishedCheck, RateCheck, RoundsPerShoe, TableCompareDocument, TableDifference,
+    TableDistribution, TableDocument, TableOutcomes, TableValue, TrueCountRow, finite,
+};
+use crate::contract::{self, Tag};
 use crate::games::blackjack::Soft17;
 use crate::games::blackjack::player::round::{NET_BINS, net_label};
 use crate::games::blackjack::player::{PlayerParams, PlayerRules};
@@ -39,7 +45,7 @@ pub struct TableReport<'a> {
 #[derive(Clone, Debug)]
 pub struct TableComparison {
     /// The mean against the exact value of a round off the top.
-    pub agreement: MeanAgreement,
+    pub agreement: Agreement,
     /// What the difference is: `None` when the two must agree (a fixed
     /// number of rounds per shoe, the exact engine's decisions), else its
     /// name (`cut-card effect`, `the chart's cost`, ...).
@@ -68,175 +74,209 @@ fn ci95(mean: f64, standard_error: f64) -> [f64; 2] {
 
 /// The `"params"`: the rules, then the dealing, the strategy and the
 /// count.
-fn params(report: &TableReport) -> Map<String, Value> {
+fn params(report: &TableReport) -> Params {
     let mut json = params_json(report.params);
     match report.dealing {
         Dealing::CutCard { cut, cards } => {
-            json.insert("shoe_cards".into(), json!(cards));
+            json.insert("shoe_cards".into(), cards.into());
             json.insert(
                 "penetration".into(),
-                json!(f64::from(cut) / f64::from(cards)),
+                (f64::from(cut) / f64::from(cards)).into(),
             );
-            json.insert("cut_card_after".into(), json!(cut));
+            json.insert("cut_card_after".into(), cut.into());
         }
         Dealing::RoundsPerShoe { rounds } => {
-            json.insert("rounds_per_shoe".into(), json!(rounds));
+            json.insert("rounds_per_shoe".into(), rounds.into());
         }
     }
-    json.insert("strategy".into(), json!(report.strategy));
+    json.insert("strategy".into(), report.strategy.clone().into());
     if let Some(count) = report.count {
-        json.insert("count".into(), json!(count.name));
-        json.insert("count_tags".into(), json!(count.tags_text()));
+        json.insert("count".into(), count.name.clone().into());
+        json.insert("count_tags".into(), count.tags_text().into());
     }
     json
 }
 
 /// A count distribution as the other reports write them: each outcome's
 /// count, share and 95% Wilson interval.
-fn distribution_json(key: &str, labels: &[String], counts: &[u64]) -> Value {
+fn table_distribution(key: &str, labels: &[String], counts: &[u64]) -> TableDistribution {
     let total: u64 = counts.iter().sum();
-    let outcomes: Vec<Value> = labels
+    let outcomes = labels
         .iter()
         .zip(counts)
         .map(|(label, &count)| {
             let interval = interval95(count, total);
-            json!({
-                "outcome": label,
-                "count": count,
-                "estimate": if total == 0 { 0.0 } else { count as f64 / total as f64 },
-                "ci95": [interval.low, interval.high],
-            })
+            CountOutcome {
+                outcome: label.clone(),
+                count,
+                estimate: if total == 0 {
+                    0.0
+                } else {
+                    count as f64 / total as f64
+                },
+                ci95: [interval.low, interval.high],
+            }
         })
         .collect();
-    json!({"key": key, "outcomes": outcomes})
-}
-
-fn agreement_json(agreement: &MeanAgreement) -> Value {
-    json!({
-        "exact": agreement.exact,
-        "mean": agreement.mean,
-        "standard_error": agreement.standard_error,
-        "z": agreement.z,
-        "p_value": agreement.p_value,
-        "level": agreement.level,
-        "z_critical": agreement.z_critical,
-        "agrees": agreement.agrees,
-    })
-}
-
-fn to_json(report: &TableReport) -> Map<String, Value> {
-    let summary = report.summary;
-    let mut root = Map::new();
-    root.insert("game".into(), json!(BLACKJACK_TABLE_REPORT));
-    root.insert("method".into(), json!("monte-carlo"));
-    root.insert("params".into(), Value::Object(params(report)));
-    root.insert("seed".into(), json!(report.seed));
-    root.insert("shoes".into(), json!(summary.n_shoes));
-    root.insert("rounds".into(), json!(summary.n_rounds));
-    root.insert(
-        "value".into(),
-        json!({
-            "mean": summary.mean,
-            "ci95": summary.ci95,
-            "sd": summary.standard_deviation,
-            "standard_error": summary.standard_error,
-        }),
-    );
-    root.insert(
-        "house_edge_percent".into(),
-        json!(summary.house_edge_percent()),
-    );
-    root.insert(
-        "outcomes".into(),
-        json!({"win": summary.wins, "loss": summary.losses, "push": summary.pushes}),
-    );
-    let events: Map<String, Value> = summary
-        .events
-        .iter()
-        .map(|(name, rounds)| (name.replace(' ', "_"), json!(rounds)))
-        .collect();
-    root.insert("events".into(), Value::Object(events));
-    root.insert(
-        "rounds_per_shoe".into(),
-        json!({
-            "mean": summary.mean_rounds_per_shoe(),
-            "reshuffled_shoes": summary.reshuffled_shoes,
-        }),
-    );
-    let by_true_count: Vec<Value> = summary
-        .by_true_count
-        .iter()
-        .map(|row| {
-            json!({
-                "true_count": row.label,
-                "rounds": row.rounds,
-                "frequency": row.rounds as f64 / summary.n_rounds as f64,
-                "mean": row.mean,
-                "sd": row.standard_deviation,
-                "ci95": row.ci95,
-            })
-        })
-        .collect();
-    root.insert("by_true_count".into(), Value::Array(by_true_count));
-    if let Some(comparison) = &report.comparison {
-        root.insert(
-            "exact_off_the_top".into(),
-            json!(comparison.agreement.exact),
-        );
-        let difference = summary.mean - comparison.agreement.exact;
-        root.insert(
-            "difference".into(),
-            json!({
-                "what": comparison.difference.unwrap_or("none expected"),
-                "mean": difference,
-                "ci95": ci95(difference, summary.standard_error),
-            }),
-        );
-        root.insert("agreement".into(), agreement_json(&comparison.agreement));
-        if let Some(claim) = &comparison.claim {
-            let rates: Vec<Value> = claim
-                .rates
-                .iter()
-                .map(
-                    |rate| json!({"rate": rate.name, "agreement": agreement_json(&rate.agreement)}),
-                )
-                .collect();
-            root.insert(
-                "claim".into(),
-                json!({
-                    "source": claim.claim.source,
-                    "house_edge_percent": claim.claim.house_edge_percent,
-                    "rounds": claim.claim.rounds,
-                    "standard_error": claim.standard_error,
-                    "against_exact": agreement_json(&claim.against_exact),
-                    "against_simulation": agreement_json(&claim.against_simulation),
-                    "rates": rates,
-                    "consistent_with_exact": claim.consistent_with_exact(),
-                    "consistent_with_simulation": claim.consistent_with_simulation(),
-                }),
-            );
-        }
-        root.insert(
-            "verdict".into(),
-            json!(if comparison.agrees() {
-                "agree"
-            } else {
-                "disagree"
-            }),
-        );
+    TableDistribution {
+        key: key.into(),
+        outcomes,
     }
+}
+
+fn mean_agreement(agreement: &compare::MeanAgreement) -> MeanAgreement {
+    MeanAgreement {
+        exact: agreement.exact,
+        mean: agreement.mean,
+        standard_error: finite(agreement.standard_error),
+        z: finite(agreement.z),
+        p_value: finite(agreement.p_value),
+        level: agreement.level,
+        z_critical: agreement.z_critical,
+        agrees: agreement.agrees,
+    }
+}
+
+/// The figures of a table run that `blackjack table` and `table compare`
+/// both write, in their order.
+struct TableFigures {
+    params: Params,
+    value: TableValue,
+    outcomes: TableOutcomes,
+    events: LabelMap<u64>,
+    rounds_per_shoe: RoundsPerShoe,
+    by_true_count: Vec<TrueCountRow>,
+    distributions: Vec<TableDistribution>,
+}
+
+fn table_figures(report: &TableReport) -> TableFigures {
+    let summary = report.summary;
     let net_labels: Vec<String> = (0..NET_BINS).map(net_label).collect();
     let rounds_labels: Vec<String> = (0..summary.rounds_per_shoe.len())
         .map(|rounds| rounds.to_string())
         .collect();
-    root.insert(
-        "distributions".into(),
-        json!([
-            distribution_json("net per round", &net_labels, &summary.net),
-            distribution_json("rounds per shoe", &rounds_labels, &summary.rounds_per_shoe),
-        ]),
-    );
-    root
+    TableFigures {
+        params: params(report),
+        value: TableValue {
+            mean: summary.mean,
+            ci95: summary.ci95.map(finite),
+            sd: finite(summary.standard_deviation),
+            standard_error: finite(summary.standard_error),
+        },
+        outcomes: TableOutcomes {
+            win: summary.wins,
+            loss: summary.losses,
+            push: summary.pushes,
+        },
+        events: summary
+            .events
+            .iter()
+            .map(|(name, rounds)| (name.replace(' ', "_"), *rounds))
+            .collect(),
+        rounds_per_shoe: RoundsPerShoe {
+            mean: summary.mean_rounds_per_shoe(),
+            reshuffled_shoes: summary.reshuffled_shoes,
+        },
+        by_true_count: summary
+            .by_true_count
+            .iter()
+            .map(|row| TrueCountRow {
+                true_count: row.label.clone(),
+                rounds: row.rounds,
+                frequency: row.rounds as f64 / summary.n_rounds as f64,
+                mean: row.mean,
+                sd: row.standard_deviation,
+                ci95: row.ci95,
+            })
+            .collect(),
+        distributions: vec![
+            table_distribution("net per round", &net_labels, &summary.net),
+            table_distribution("rounds per shoe", &rounds_labels, &summary.rounds_per_shoe),
+        ],
+    }
+}
+
+/// The `blackjack-table` document of a run without a comparison.
+pub fn table_document(report: &TableReport, options: &RenderOptions) -> TableDocument {
+    let summary = report.summary;
+    let figures = table_figures(report);
+    TableDocument {
+        schema: Tag::new(),
+        game: BLACKJACK_TABLE_REPORT.into(),
+        method: "monte-carlo".into(),
+        params: figures.params,
+        seed: report.seed,
+        shoes: summary.n_shoes,
+        rounds: summary.n_rounds,
+        value: figures.value,
+        house_edge_percent: summary.house_edge_percent(),
+        outcomes: figures.outcomes,
+        events: figures.events,
+        rounds_per_shoe: figures.rounds_per_shoe,
+        by_true_count: figures.by_true_count,
+        distributions: figures.distributions,
+        shard: options.blocks.shard.clone(),
+    }
+}
+
+/// The `blackjack-table-compare` document of a run and its comparison.
+pub fn table_compare_document(
+    report: &TableReport,
+    comparison: &TableComparison,
+    options: &RenderOptions,
+) -> TableCompareDocument {
+    let summary = report.summary;
+    let figures = table_figures(report);
+    let difference = summary.mean - comparison.agreement.exact;
+    let claim = comparison.claim.as_ref().map(|claim| PublishedCheck {
+        source: claim.claim.source.clone(),
+        house_edge_percent: claim.claim.house_edge_percent,
+        rounds: claim.claim.rounds,
+        standard_error: finite(claim.standard_error),
+        against_exact: mean_agreement(&claim.against_exact),
+        against_simulation: mean_agreement(&claim.against_simulation),
+        rates: claim
+            .rates
+            .iter()
+            .map(|rate| RateCheck {
+                rate: rate.name.into(),
+                agreement: mean_agreement(&rate.agreement),
+            })
+            .collect(),
+        consistent_with_exact: claim.consistent_with_exact(),
+        consistent_with_simulation: claim.consistent_with_simulation(),
+    });
+    TableCompareDocument {
+        schema: Tag::new(),
+        game: BLACKJACK_TABLE_REPORT.into(),
+        method: "monte-carlo".into(),
+        params: figures.params,
+        seed: report.seed,
+        shoes: summary.n_shoes,
+        rounds: summary.n_rounds,
+        value: figures.value,
+        house_edge_percent: summary.house_edge_percent(),
+        outcomes: figures.outcomes,
+        events: figures.events,
+        rounds_per_shoe: figures.rounds_per_shoe,
+        by_true_count: figures.by_true_count,
+        exact_off_the_top: comparison.agreement.exact,
+        difference: TableDifference {
+            what: comparison.difference.unwrap_or("none expected").into(),
+            mean: difference,
+            ci95: ci95(difference, summary.standard_error).map(finite),
+        },
+        agreement: mean_agreement(&comparison.agreement),
+        claim,
+        verdict: if comparison.agrees() {
+            "agree"
+        } else {
+            "disagree"
+        }
+        .into(),
+        distributions: figures.distributions,
+        shard: options.blocks.shard.clone(),
+    }
 }
 
 /// The dealing in words.
@@ -334,11 +374,10 @@ fn csv_rows(report: &TableReport) -> Vec<[String; 8]> {
 /// - Table, Md, Latex: the figures for people.
 pub fn render_table_run(report: &TableReport, format: Format, options: &RenderOptions) -> String {
     let mut text = match format {
-        Format::Json => {
-            let mut root = to_json(report);
-            options.blocks.append_to(&mut root);
-            format!("{:#}\n", Value::Object(root))
-        }
+        Format::Json => match &report.comparison {
+            None => document_text(&table_document(report, options)),
+            Some(comparison) => document_text(&table_compare_document(report, comparison, options)),
+        },
         Format::Csv => csv_text(&csv_rows(report)),
         Format::Table | Format::Md | Format::Latex => people_text(report, format, options),
     };
@@ -646,6 +685,61 @@ fn cut_card_effect(row: &CutCardRow) -> (f64, [f64; 2]) {
     )
 }
 
+/// The z-score of a run's mean against the exact value of a round.
+fn z_against(summary: &TableSummary, exact: f64) -> f64 {
+    (summary.mean - exact) / summary.standard_error
+}
+
+/// The `blackjack-cut-card-effect` document of `report`, with the shard
+/// block of `options`.
+pub fn cut_card_document(report: &CutCardReport, options: &RenderOptions) -> CutCardEffectDocument {
+    let rows = report
+        .rows
+        .iter()
+        .map(|row| {
+            let run = |summary: &TableSummary| CutCardRun {
+                house_edge_percent: summary.house_edge_percent(),
+                ci95: house_edge_interval(summary).map(finite),
+                rounds: summary.n_rounds,
+                shoes: summary.n_shoes,
+                rounds_per_shoe: summary.mean_rounds_per_shoe(),
+                z_against_exact: finite(z_against(summary, row.exact)),
+            };
+            let (effect, interval) = cut_card_effect(row);
+            contract::blackjack::CutCardRow {
+                decks: row.rules.decks.to_string(),
+                soft17: soft17_name(&row.rules).into(),
+                exact_house_edge_percent: -100.0 * row.exact,
+                one_round_per_shoe: run(&row.one_round),
+                cut_card: run(&row.cut_card),
+                cut_card_effect_percent: CutCardEffect {
+                    estimate: effect,
+                    ci95: interval.map(finite),
+                },
+            }
+        })
+        .collect();
+    let mut params = Params::new();
+    if let Some(first) = report.rows.first() {
+        for (name, value) in first.rules.named() {
+            if name != "decks" && name != "soft17" {
+                params.insert(name.into(), value.into());
+            }
+        }
+    }
+    params.insert("penetration".into(), report.penetration.into());
+    params.insert("strategy".into(), "cd".into());
+    CutCardEffectDocument {
+        schema: Tag::new(),
+        game: BLACKJACK_CUT_CARD_REPORT.into(),
+        method: "monte-carlo-vs-float".into(),
+        params,
+        seed: report.seed,
+        rows,
+        shard: options.blocks.shard.clone(),
+    }
+}
+
 /// Renders the cut-card table in `format`.
 ///
 /// - Json (docs/CONTRACTS.md, "blackjack cut-card-effect"): game, method,
@@ -662,53 +756,9 @@ pub fn render_cut_card_effect(
     options: &RenderOptions,
 ) -> String {
     let decimals = options.percent_decimals;
-    let z = |summary: &TableSummary, exact: f64| (summary.mean - exact) / summary.standard_error;
+    let z = z_against;
     let mut text = match format {
-        Format::Json => {
-            let rows: Vec<Value> = report
-                .rows
-                .iter()
-                .map(|row| {
-                    let run = |summary: &TableSummary| {
-                        json!({
-                            "house_edge_percent": summary.house_edge_percent(),
-                            "ci95": house_edge_interval(summary),
-                            "rounds": summary.n_rounds,
-                            "shoes": summary.n_shoes,
-                            "rounds_per_shoe": summary.mean_rounds_per_shoe(),
-                            "z_against_exact": z(summary, row.exact),
-                        })
-                    };
-                    let (effect, interval) = cut_card_effect(row);
-                    json!({
-                        "decks": row.rules.decks.to_string(),
-                        "soft17": soft17_name(&row.rules),
-                        "exact_house_edge_percent": -100.0 * row.exact,
-                        "one_round_per_shoe": run(&row.one_round),
-                        "cut_card": run(&row.cut_card),
-                        "cut_card_effect_percent": {"estimate": effect, "ci95": interval},
-                    })
-                })
-                .collect();
-            let mut params = Map::new();
-            if let Some(first) = report.rows.first() {
-                for (name, value) in first.rules.named() {
-                    if name != "decks" && name != "soft17" {
-                        params.insert(name.into(), json!(value));
-                    }
-                }
-            }
-            params.insert("penetration".into(), json!(report.penetration));
-            params.insert("strategy".into(), json!("cd"));
-            let mut root = Map::new();
-            root.insert("game".into(), json!(BLACKJACK_CUT_CARD_REPORT));
-            root.insert("method".into(), json!("monte-carlo-vs-float"));
-            root.insert("params".into(), Value::Object(params));
-            root.insert("seed".into(), json!(report.seed));
-            root.insert("rows".into(), Value::Array(rows));
-            options.blocks.append_to(&mut root);
-            format!("{:#}\n", Value::Object(root))
-        }
+        Format::Json => document_text(&cut_card_document(report, options)),
         Format::Csv => {
             let mut records = vec![
                 [

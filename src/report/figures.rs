@@ -14,6 +14,10 @@ use super::chart::{
     ReferenceLine, Segment, Series, StackedBarChart, ZPanel, ZPoint, ZScorePlot,
 };
 use super::strategy_chart;
+use crate::contract::blackjack::{
+    Params, TableCompareDocument, TableCompareKind, TableDocument, TableKind, TableValue,
+    TrueCountRow,
+};
 use crate::contract::comparison::{
     AgreementRow, Comparison, ComparisonKind, PublishedRow, PublishedTag, TestName, VerdictName,
 };
@@ -23,7 +27,6 @@ use crate::contract::report::{
 use crate::contract::{self, Kind, ReadError};
 use crate::error::{Error, Result};
 use crate::games::registry;
-use crate::games::registry::BLACKJACK_TABLE_REPORT;
 
 // Counts are grouped in `report::table`; their users outside the report
 // layer (commands, analysis, tests) know the function here.
@@ -118,8 +121,8 @@ pub fn svg_for_report(json: &str, options: FigureOptions) -> Result<String> {
         Drawable::Report(report) => distributions_svg(&report, options),
         Drawable::Comparison(comparison) => z_scores_svg(&comparison, options),
         Drawable::Other(report) => {
-            if let Some(rows) = true_count_rows(&report) {
-                return means_svg(&report, rows, options);
+            if let Some(table) = true_count_rows(&report)? {
+                return means_svg(&table, options);
             }
             if strategy_chart::is_chart_json(&report) {
                 return strategy_chart::svg_from_chart_json(&report);
@@ -221,21 +224,11 @@ fn read_drawable(json: &str) -> Result<Drawable> {
             .map(Drawable::Comparison)
             .map_err(refused),
         Some(_) => Ok(Drawable::Other(parse_json(json)?)),
-        None => {
-            let value = parse_json(json)?;
-            let other = true_count_rows(&value).is_some()
-                || strategy_chart::is_chart_json(&value)
-                || value.get("distributions").is_some();
-            if other {
-                Ok(Drawable::Other(value))
-            } else {
-                Err(Error::invalid(
-                    "document",
-                    "without a \"schema\"",
-                    "written before deckodds documents carried one: make it again with this version",
-                ))
-            }
-        }
+        None => Err(Error::invalid(
+            "document",
+            "without a \"schema\"",
+            "written before deckodds documents carried one: make it again with this version",
+        )),
     }
 }
 
@@ -374,118 +367,124 @@ fn game_name(report_name: &str) -> &str {
 // ---------------------------------------------------------------------------
 // Blackjack at the table: the value per round by true count.
 
-/// The rows of a `blackjack-table` report's `by_true_count`, if it is one
-/// and they are not empty (they are when no counting system was given).
-fn true_count_rows(report: &Value) -> Option<&[Value]> {
-    if report["game"].as_str() != Some(BLACKJACK_TABLE_REPORT) {
-        return None;
+/// What the chart by true count draws of a `blackjack-table` or
+/// `blackjack-table-compare` document.
+struct TrueCountTable {
+    params: Params,
+    seed: u64,
+    rounds: u64,
+    value: TableValue,
+    by_true_count: Vec<TrueCountRow>,
+}
+
+/// A table report (`blackjack table`, `table compare`: known by its
+/// `"schema"`), read with the contract, if it is one and has rows by true
+/// count (it has none without a counting system, and falls through to the
+/// shapes below). A table report the contract refuses is an error naming
+/// the field.
+fn true_count_rows(report: &Value) -> Result<Option<TrueCountTable>> {
+    #[derive(serde::Deserialize)]
+    struct SchemaOnly {
+        schema: Option<String>,
     }
-    let rows = report["by_true_count"].as_array()?;
-    (!rows.is_empty()).then_some(rows.as_slice())
+    let schema = <SchemaOnly as serde::Deserialize>::deserialize(report)
+        .ok()
+        .and_then(|only| only.schema);
+    let refuse = |error: contract::ReadError| {
+        Error::invalid(
+            "report",
+            error,
+            "a table report as this version of deckodds writes it",
+        )
+    };
+    let table = match schema.as_deref() {
+        Some(TableKind::ID) => {
+            let document: TableDocument = contract::read(&report.to_string()).map_err(refuse)?;
+            TrueCountTable {
+                params: document.params,
+                seed: document.seed,
+                rounds: document.rounds,
+                value: document.value,
+                by_true_count: document.by_true_count,
+            }
+        }
+        Some(TableCompareKind::ID) => {
+            let document: TableCompareDocument =
+                contract::read(&report.to_string()).map_err(refuse)?;
+            TrueCountTable {
+                params: document.params,
+                seed: document.seed,
+                rounds: document.rounds,
+                value: document.value,
+                by_true_count: document.by_true_count,
+            }
+        }
+        _ => return Ok(None),
+    };
+    Ok((!table.by_true_count.is_empty()).then_some(table))
 }
 
 /// The chart of the value per round by true count: one mean (in percent
 /// of the bet) with its 95% interval per row, in the report's order, the
 /// mean of all rounds as the reference line, and each row's share of the
 /// rounds as bars underneath. A row's `mean` and `ci95` are `null` when it
-/// has too few rounds: it keeps its place without a point.
-fn means_svg(report: &Value, rows: &[Value], options: FigureOptions) -> Result<String> {
-    let mut categories = Vec::with_capacity(rows.len());
-    let mut means = Vec::with_capacity(rows.len());
-    let mut intervals = Vec::with_capacity(rows.len());
-    let mut frequencies = Vec::with_capacity(rows.len());
-    for (index, row) in rows.iter().enumerate() {
-        let label = row["true_count"].as_str().ok_or_else(|| {
-            Error::invalid(
-                "report",
-                format!("by_true_count, row {}", index + 1),
-                "needs a \"true_count\" label",
-            )
-        })?;
-        let refuse = |field: &str, allowed: &str| {
-            Error::invalid(
-                "report",
-                format!("by_true_count, true count {label}: {field} {}", row[field]),
-                allowed,
-            )
-        };
-        let mean = match &row["mean"] {
-            Value::Null => None,
-            value => Some(
-                value
-                    .as_f64()
-                    .ok_or_else(|| refuse("mean", "must be a number or null"))?,
-            ),
-        };
-        let interval = match &row["ci95"] {
-            Value::Null => None,
-            value => Some(
-                pair(value)
-                    .ok_or_else(|| refuse("ci95", "must be [low, high] in numbers, or null"))?,
-            ),
-        };
-        let frequency = row["frequency"]
-            .as_f64()
-            .ok_or_else(|| refuse("frequency", "must be a number"))?;
-        // Percent of the bet, as the y axis says.
-        means.push(mean.map(|m| m * 100.0));
-        intervals.push(interval.map(|(low, high)| (low * 100.0, high * 100.0)));
-        frequencies.push(frequency);
-        categories.push(label.replace("<=", "≤").replace(">=", "≥"));
-    }
+/// has too few rounds: it keeps its place without a point. The count is
+/// named in the title, the other parameters and the method in the
+/// caption.
+fn means_svg(table: &TrueCountTable, options: FigureOptions) -> Result<String> {
+    let rows = &table.by_true_count;
+    let categories = rows
+        .iter()
+        .map(|row| row.true_count.replace("<=", "≤").replace(">=", "≥"))
+        .collect();
+    // Percent of the bet, as the y axis says.
+    let means = rows.iter().map(|row| row.mean.map(|m| m * 100.0)).collect();
+    let intervals = rows
+        .iter()
+        .map(|row| row.ci95.map(|[low, high]| (low * 100.0, high * 100.0)))
+        .collect();
+    let frequencies = rows.iter().map(|row| row.frequency).collect();
 
-    let overall = &report["value"];
-    let reference = overall["mean"].as_f64().map(|mean| ReferenceLine {
+    let mean = table.value.mean;
+    let reference = Some(ReferenceLine {
         value: mean * 100.0,
-        name: match pair(&overall["ci95"]) {
-            Some((low, high)) => format!(
+        name: match table.value.ci95 {
+            [Some(low), Some(high)] => format!(
                 "all rounds: {:.2} % (95% interval {:.2} to {:.2} %)",
                 mean * 100.0,
                 low * 100.0,
                 high * 100.0
             ),
-            None => format!("all rounds: {:.2} %", mean * 100.0),
+            _ => format!("all rounds: {:.2} %", mean * 100.0),
         },
     });
 
-    let count = report["params"]["count"].as_str();
-    // A title given by the report is its own; else the count is named in
-    // the title, the other parameters and the method in the caption.
-    let (title, caption) = match report["title"].as_str() {
-        Some(title) if !title.is_empty() => split_title(title),
-        _ => {
-            let mut params = report["params"].clone();
-            if let Some(params) = params.as_object_mut() {
-                params.remove("count");
-                // A named system's tags are its name's; only custom tags
-                // need spelling out.
-                if count.is_some_and(|count| count != "custom") {
-                    params.remove("count_tags");
-                }
-            }
-            let how = match report["rounds"].as_u64() {
-                Some(rounds) => format!(
-                    "Monte Carlo, {} rounds, seed {}",
-                    thousands(rounds),
-                    report["seed"]
-                ),
-                None => String::new(),
-            };
-            let details: Vec<String> = [params_text(&serde_json::json!({ "params": params })), how]
-                .into_iter()
-                .filter(|text| !text.is_empty())
-                .collect();
-            let name = match count {
-                Some(count) => format!("Value per round by true count, {count}"),
-                None => "Value per round by true count".to_string(),
-            };
-            (name, details.join("; "))
-        }
+    // The count's entry of the open `params` object.
+    let count = table.params.get("count").and_then(Value::as_str);
+    let mut params = table.params.clone();
+    params.remove("count");
+    // A named system's tags are its name's; only custom tags need
+    // spelling out.
+    if count.is_some_and(|count| count != "custom") {
+        params.remove("count_tags");
+    }
+    let how = format!(
+        "Monte Carlo, {} rounds, seed {}",
+        thousands(table.rounds),
+        table.seed
+    );
+    let details: Vec<String> = [params_text(&serde_json::json!({ "params": params })), how]
+        .into_iter()
+        .filter(|text| !text.is_empty())
+        .collect();
+    let title = match count {
+        Some(count) => format!("Value per round by true count, {count}"),
+        None => "Value per round by true count".to_string(),
     };
 
     let chart = MeanChart {
         title,
-        caption,
+        caption: details.join("; "),
         size: options.size,
         x_label: "true count (running count per deck left to deal, rounded down)".to_string(),
         y_label: "value per round (% of the bet)".to_string(),
@@ -499,14 +498,6 @@ fn means_svg(report: &Value, rows: &[Value], options: FigureOptions) -> Result<S
         }),
     };
     chart::render_means_svg(&chart)
-}
-
-/// A JSON `[low, high]` of two numbers.
-fn pair(value: &Value) -> Option<(f64, f64)> {
-    match value.as_array()?.as_slice() {
-        [low, high] => Some((low.as_f64()?, high.as_f64()?)),
-        _ => None,
-    }
 }
 
 // ---------------------------------------------------------------------------
@@ -1333,6 +1324,7 @@ mod tests {
                    "7": "H", "8": "H", "9": "H", "T": "H", "A": null})
         };
         let value = json!({
+            "schema": "deckodds.blackjack-strategy/v1",
             "game": "a-chart",
             "method": "exact",
             "params": {"decks": "inf", "soft17": "hit"},
@@ -1365,41 +1357,116 @@ mod tests {
     /// hi-lo` writes it: 21 true-count rows, `<=-10` to `>=+10`, the two
     /// ends with too few rounds for a mean; the means rise by 0.5% of the
     /// bet per true count from -0.5% at 0.
-    fn table_report() -> Value {
-        let rows: Vec<Value> = (-10..=10)
+    fn table_document() -> TableDocument {
+        use crate::contract::Tag;
+        use crate::contract::blackjack::{
+            CountOutcome, LabelMap, RoundsPerShoe, TableDistribution, TableOutcomes,
+        };
+        let by_true_count = (-10..=10)
             .map(|tc: i32| {
-                let label = match tc {
+                let true_count = match tc {
                     -10 => "<=-10".to_string(),
                     10 => ">=+10".to_string(),
                     tc if tc > 0 => format!("+{tc}"),
                     tc => tc.to_string(),
                 };
-                let rounds = 1000 / (1 + tc.unsigned_abs());
                 if tc.abs() == 10 {
-                    return json!({"true_count": label, "rounds": 1, "frequency": 0.0001,
-                                  "mean": null, "sd": null, "ci95": null});
+                    return TrueCountRow {
+                        true_count,
+                        rounds: 1,
+                        frequency: 0.0001,
+                        mean: None,
+                        sd: None,
+                        ci95: None,
+                    };
                 }
+                let rounds = 1000 / (1 + u64::from(tc.unsigned_abs()));
                 let mean = (f64::from(tc) - 1.0) * 0.005;
-                json!({"true_count": label, "rounds": rounds,
-                       "frequency": f64::from(rounds) / 4000.0, "mean": mean, "sd": 1.1,
-                       "ci95": [mean - 0.02, mean + 0.02]})
+                TrueCountRow {
+                    true_count,
+                    rounds,
+                    frequency: rounds as f64 / 4000.0,
+                    mean: Some(mean),
+                    sd: Some(1.1),
+                    ci95: Some([mean - 0.02, mean + 0.02]),
+                }
             })
             .collect();
-        json!({
-            "game": "blackjack-table",
-            "params": {"decks": 6, "soft17": "stand", "penetration": 0.75, "count": "hi-lo"},
-            "seed": 7,
-            "rounds": 1_000_000,
-            "value": {"mean": -0.0041, "ci95": [-0.0050, -0.0032], "sd": 1.15,
-                      "standard_error": 0.0004},
-            "by_true_count": rows,
-            "distributions": [
-                {"key": "net", "outcomes": [{"outcome": "-1", "estimate": 0.5,
-                                              "ci95": [0.49, 0.51]},
-                                             {"outcome": "+1", "estimate": 0.5,
-                                              "ci95": [0.49, 0.51]}]},
-            ],
-        })
+        let params = json!({"decks": "6", "soft17": "stand", "penetration": 0.75,
+                            "strategy": "cd", "count": "hi-lo",
+                            "count_tags": "-1,1,1,1,1,1,0,0,0,-1"});
+        let outcome = |outcome: &str| CountOutcome {
+            outcome: outcome.into(),
+            count: 500_000,
+            estimate: 0.5,
+            ci95: [0.49, 0.51],
+        };
+        TableDocument {
+            schema: Tag::new(),
+            game: "blackjack-table".into(),
+            method: "monte-carlo".into(),
+            params: params.as_object().unwrap().clone(),
+            seed: 7,
+            shoes: 20_000,
+            rounds: 1_000_000,
+            value: TableValue {
+                mean: -0.0041,
+                ci95: [Some(-0.0050), Some(-0.0032)],
+                sd: Some(1.15),
+                standard_error: Some(0.0004),
+            },
+            house_edge_percent: 0.41,
+            outcomes: TableOutcomes {
+                win: 430_000,
+                loss: 480_000,
+                push: 90_000,
+            },
+            events: LabelMap(vec![("bust".into(), 160_000)]),
+            rounds_per_shoe: RoundsPerShoe {
+                mean: 50.0,
+                reshuffled_shoes: 0,
+            },
+            by_true_count,
+            distributions: vec![TableDistribution {
+                key: "net per round".into(),
+                outcomes: vec![outcome("-1"), outcome("+1")],
+            }],
+            shard: None,
+        }
+    }
+
+    fn table_report() -> Value {
+        serde_json::to_value(table_document()).unwrap()
+    }
+
+    /// The chart of `rows` by hand, in percent, for the caption and
+    /// reference of [`table_document`].
+    fn means_by_hand(
+        categories: &[&str],
+        means: Vec<Option<f64>>,
+        intervals: Vec<Option<(f64, f64)>>,
+        frequencies: Vec<f64>,
+    ) -> MeanChart {
+        MeanChart {
+            title: "Value per round by true count, hi-lo".to_string(),
+            caption: "decks 6, soft17 stand, penetration 0.75, strategy cd; \
+                      Monte Carlo, 1,000,000 rounds, seed 7"
+                .to_string(),
+            size: Default::default(),
+            x_label: "true count (running count per deck left to deal, rounded down)".to_string(),
+            y_label: "value per round (% of the bet)".to_string(),
+            categories: categories.iter().map(|c| c.to_string()).collect(),
+            means,
+            intervals,
+            reference: Some(ReferenceLine {
+                value: -0.41,
+                name: "all rounds: -0.41 % (95% interval -0.50 to -0.32 %)".to_string(),
+            }),
+            frequencies: Some(Frequencies {
+                y_label: "percent of rounds".to_string(),
+                values: frequencies,
+            }),
+        }
     }
 
     #[test]
@@ -1412,7 +1479,7 @@ mod tests {
         assert_eq!(shown[0], "Value per round by true count, hi-lo");
         assert_eq!(
             shown[1],
-            "decks 6, soft17 stand, penetration 0.75; Monte Carlo, 1,000,000 rounds, seed 7"
+            "decks 6, soft17 stand, penetration 0.75, strategy cd; Monte Carlo, 1,000,000 rounds, seed 7"
         );
         for text in [
             "value per round (% of the bet)",
@@ -1429,42 +1496,59 @@ mod tests {
         // 19 means (the two ends have none), and the legend's point.
         assert_eq!(svg.matches("<circle").count(), 19 + 1, "{svg}");
         assert_eq!(svg, draw(&value, FigureOptions::default()).unwrap());
+        // A table compare document is drawn the same way.
+        let mut compare = value.clone();
+        compare["schema"] = json!("deckodds.blackjack-table-compare/v1");
+        let message = draw(&compare, FigureOptions::default())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message
+                .contains("deckodds.blackjack-table-compare/v1: missing field `exact_off_the_top`"),
+            "{message}"
+        );
     }
 
     #[test]
     fn a_table_chart_is_in_percent_of_the_bet() {
         // Three rows drawn from the JSON, and the same drawn from a chart
         // written out by hand in percent.
-        let mut value = table_report();
-        value["title"] = json!("three counts");
-        value["by_true_count"] = json!([
-            {"true_count": "<=-1", "rounds": 1, "frequency": 0.25,
-             "mean": null, "sd": null, "ci95": null},
-            {"true_count": "0", "rounds": 50, "frequency": 0.5,
-             "mean": -0.01, "sd": 1.0, "ci95": [-0.03, 0.01]},
-            {"true_count": ">=+1", "rounds": 25, "frequency": 0.25,
-             "mean": 0.02, "sd": 1.0, "ci95": [0.0, 0.04]},
-        ]);
-        let by_hand = MeanChart {
-            title: "three counts".to_string(),
-            caption: String::new(),
-            size: Default::default(),
-            x_label: "true count (running count per deck left to deal, rounded down)".to_string(),
-            y_label: "value per round (% of the bet)".to_string(),
-            categories: ["≤-1", "0", "≥+1"].map(String::from).to_vec(),
-            means: vec![None, Some(-1.0), Some(2.0)],
-            intervals: vec![None, Some((-3.0, 1.0)), Some((0.0, 4.0))],
-            reference: Some(ReferenceLine {
-                value: -0.41,
-                name: "all rounds: -0.41 % (95% interval -0.50 to -0.32 %)".to_string(),
-            }),
-            frequencies: Some(Frequencies {
-                y_label: "percent of rounds".to_string(),
-                values: vec![0.25, 0.5, 0.25],
-            }),
-        };
+        let mut document = table_document();
+        document.by_true_count = vec![
+            TrueCountRow {
+                true_count: "<=-1".into(),
+                rounds: 1,
+                frequency: 0.25,
+                mean: None,
+                sd: None,
+                ci95: None,
+            },
+            TrueCountRow {
+                true_count: "0".into(),
+                rounds: 50,
+                frequency: 0.5,
+                mean: Some(-0.01),
+                sd: Some(1.0),
+                ci95: Some([-0.03, 0.01]),
+            },
+            TrueCountRow {
+                true_count: ">=+1".into(),
+                rounds: 25,
+                frequency: 0.25,
+                mean: Some(0.02),
+                sd: Some(1.0),
+                ci95: Some([0.0, 0.04]),
+            },
+        ];
+        let by_hand = means_by_hand(
+            &["≤-1", "0", "≥+1"],
+            vec![None, Some(-1.0), Some(2.0)],
+            vec![None, Some((-3.0, 1.0)), Some((0.0, 4.0))],
+            vec![0.25, 0.5, 0.25],
+        );
         // Scaling by 100 in binary floating point may move the last bit;
         // the pictures agree to the pixel all the same.
+        let value = serde_json::to_value(&document).unwrap();
         assert_eq!(
             draw(&value, FigureOptions::default()).unwrap(),
             chart::render_means_svg(&by_hand).unwrap()
@@ -1480,9 +1564,9 @@ mod tests {
         // The report's one distribution, as bars.
         assert!(shown.contains(&"percent of games"), "{shown:?}");
         assert!(!shown.contains(&"percent of rounds"), "{shown:?}");
-        // Rows by true count in another game's report are not read.
+        // Rows by true count in another kind of document are not read.
         let mut value = table_report();
-        value["game"] = json!("blackjack-dealer");
+        value["schema"] = json!("deckodds.report/v1");
         let shown_svg = draw(&value, FigureOptions::default()).unwrap();
         assert!(!texts(&shown_svg).contains(&"percent of rounds"));
     }
@@ -1495,20 +1579,20 @@ mod tests {
             let message = draw(&value, FigureOptions::default())
                 .unwrap_err()
                 .to_string();
-            assert_eq!(message, expected);
+            assert!(message.contains(expected), "{message}");
+            assert!(!message.contains('\n'), "{message}");
         };
         check(
             &|v| v["by_true_count"][3]["true_count"] = json!(null),
-            "report by_true_count, row 4: needs a \"true_count\" label",
+            "deckodds.blackjack-table/v1 field by_true_count[3].true_count: invalid type: null",
         );
         check(
             &|v| v["by_true_count"][3]["mean"] = json!("high"),
-            "report by_true_count, true count -7: mean \"high\": must be a number or null",
+            "field by_true_count[3].mean: invalid type: string \"high\"",
         );
         check(
             &|v| v["by_true_count"][3]["ci95"] = json!([0.1]),
-            "report by_true_count, true count -7: ci95 [0.1]: \
-             must be [low, high] in numbers, or null",
+            "field by_true_count[3].ci95: invalid length 1",
         );
         check(
             &|v| {
@@ -1517,7 +1601,11 @@ mod tests {
                     .unwrap()
                     .remove("frequency");
             },
-            "report by_true_count, true count -7: frequency null: must be a number",
+            "field by_true_count[3]: missing field `frequency`",
+        );
+        check(
+            &|v| v["by_true_count"][3]["skew"] = json!(0.1),
+            "field by_true_count[3].skew: unknown field `skew`",
         );
         // What the chart refuses, in the chart's words.
         check(

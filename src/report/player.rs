@@ -14,13 +14,19 @@
 use std::fmt::Write as _;
 
 use num_rational::BigRational;
-use serde_json::{Map, Value, json};
+use serde_json::json;
 
 use super::table::{
     Grid, fraction_text, latex_tabular, markdown_escape, markdown_table, one_line, tabled_text,
 };
 use super::{Format, RenderOptions};
 use crate::compare::MeanAgreement;
+use crate::contract::blackjack::{
+    HandValues, HouseEdgeDocument, HouseEdgeGridDocument, OverallValue, Params,
+    PlayerCompareDocument, PlayerDocument, PlayerValue, Removal, RoundAgreement, RoundStatistics,
+    finite,
+};
+use crate::contract::{self, Document, Tag};
 use crate::distribution::CountDistribution;
 use crate::games::blackjack::player::grid::GridRow;
 use crate::games::blackjack::player::house_edge::EffectOfRemoval;
@@ -74,8 +80,8 @@ pub fn method_name<T: Number>() -> &'static str {
 /// The parameters of a solve as the JSON's `"params"` records them: every
 /// rule by `PlayerRules::named` (RULES.md's names and spellings), then the
 /// split model, and the cards removed before the round if any.
-pub fn params_json(params: &PlayerParams) -> Map<String, Value> {
-    let mut json = Map::new();
+pub fn params_json(params: &PlayerParams) -> Params {
+    let mut json = Params::new();
     for (name, value) in params.rules.named() {
         json.insert(name.into(), json!(value));
     }
@@ -133,15 +139,13 @@ pub fn rules_text(params: &PlayerParams) -> String {
     text
 }
 
-/// A value as JSON: `{"value": "p/q", "decimal": x}`, `"value"` only when
-/// exact.
-fn value_json<T: Number>(value: &T) -> Value {
-    let mut json = Map::new();
-    if let Some(exact) = value.exact() {
-        json.insert("value".into(), json!(fraction_text(exact)));
+/// A value as the contract writes it: `{"value": "p/q", "decimal": x}`,
+/// `"value"` only when exact.
+fn player_value<T: Number>(value: &T) -> PlayerValue {
+    PlayerValue {
+        value: value.exact().map(fraction_text),
+        decimal: value.to_f64(),
     }
-    json.insert("decimal".into(), json!(value.to_f64()));
-    Value::Object(json)
 }
 
 /// A number with `decimals` places, never `-0.00`.
@@ -171,15 +175,12 @@ fn house_edge_percent<T: Number>(overall: &T) -> f64 {
 }
 
 /// The `"overall"` object: the value, and the house edge in percent.
-fn overall_json<T: Number>(overall: &T) -> Value {
-    let mut json = value_json(overall);
-    if let Some(object) = json.as_object_mut() {
-        object.insert(
-            "house_edge_percent".into(),
-            json!(house_edge_percent(overall)),
-        );
+fn overall_value<T: Number>(overall: &T) -> OverallValue {
+    OverallValue {
+        value: overall.exact().map(fraction_text),
+        decimal: overall.to_f64(),
+        house_edge_percent: house_edge_percent(overall),
     }
-    json
 }
 
 // ---------------------------------------------------------------------------
@@ -193,7 +194,7 @@ fn overall_json<T: Number>(overall: &T) -> Value {
 ///   insurance off the top, then one object per hand and upcard (hand,
 ///   upcard, probability, stand, hit, double, split, surrender, best,
 ///   insurance), hands in name order (AA, A2, .., TT), each against the
-///   upcards 2..9, T, A; then `options.blocks`.
+///   upcards 2..9, T, A: a [`PlayerDocument`], `"schema"` first.
 /// - Csv: one row per hand, upcard and action allowed (hand, upcard,
 ///   action, value, decimal, best), insurance as an action against the
 ///   ace; first two rows the round (`all,all,overall`) and insurance off
@@ -216,7 +217,7 @@ pub fn render_player_values<T: Number>(
         .collect();
     let decimals = options.percent_decimals.min(MAX_DECIMALS);
     let mut text = match format {
-        Format::Json => player_json(table, &rows, options),
+        Format::Json => document_text(&player_document(table, &rows)),
         Format::Csv => player_csv(table, &rows),
         Format::Table | Format::Md | Format::Latex => {
             let heading = player_heading(table, decimals);
@@ -236,41 +237,39 @@ pub fn render_player_values<T: Number>(
     text
 }
 
-fn player_json<T: Number>(
-    table: &PlayerTable<T>,
-    rows: &[&HandRow<T>],
-    options: &RenderOptions,
-) -> String {
-    let mut root = Map::new();
-    root.insert("game".into(), json!(BLACKJACK_PLAYER_REPORT));
-    root.insert("method".into(), json!(method_name::<T>()));
-    root.insert("params".into(), Value::Object(params_json(&table.params)));
-    root.insert("overall".into(), overall_json(&table.overall));
-    root.insert(
-        "insurance".into(),
-        table.insurance.as_ref().map_or(Value::Null, value_json),
-    );
-    let hands: Vec<Value> = rows.iter().map(|row| hand_json(row)).collect();
-    root.insert("hands".into(), Value::Array(hands));
-    options.blocks.append_to(&mut root);
-    format!("{:#}\n", Value::Object(root))
+/// The `blackjack-player` document of `rows`. `blackjack player` runs
+/// no long-run option, so it carries no long-run block.
+pub fn player_document<T: Number>(table: &PlayerTable<T>, rows: &[&HandRow<T>]) -> PlayerDocument {
+    PlayerDocument {
+        schema: Tag::new(),
+        game: BLACKJACK_PLAYER_REPORT.into(),
+        method: method_name::<T>().into(),
+        params: params_json(&table.params),
+        overall: overall_value(&table.overall),
+        insurance: table.insurance.as_ref().map(player_value),
+        hands: rows.iter().map(|row| hand_values(row)).collect(),
+    }
 }
 
-fn hand_json<T: Number>(row: &HandRow<T>) -> Value {
-    let optional = |value: Option<&T>| value.map_or(Value::Null, value_json);
+fn hand_values<T: Number>(row: &HandRow<T>) -> HandValues {
     let values = &row.values;
-    json!({
-        "hand": hand_name(row.first, row.second),
-        "upcard": value_letter(row.upcard),
-        "probability": value_json(&row.probability),
-        "stand": value_json(&values.stand),
-        "hit": value_json(&values.hit),
-        "double": optional(values.double.as_ref()),
-        "split": optional(values.split.as_ref()),
-        "surrender": optional(values.surrender.as_ref()),
-        "best": row.best.name(),
-        "insurance": optional(row.insurance.as_ref()),
-    })
+    HandValues {
+        hand: hand_name(row.first, row.second),
+        upcard: value_letter(row.upcard).into(),
+        probability: player_value(&row.probability),
+        stand: player_value(&values.stand),
+        hit: player_value(&values.hit),
+        double: values.double.as_ref().map(player_value),
+        split: values.split.as_ref().map(player_value),
+        surrender: values.surrender.as_ref().map(player_value),
+        best: row.best.name().into(),
+        insurance: row.insurance.as_ref().map(player_value),
+    }
+}
+
+/// A document as its file holds it: the contract's JSON and a newline.
+pub(super) fn document_text<D: Document>(document: &D) -> String {
+    format!("{}\n", contract::write(document))
 }
 
 fn player_csv<T: Number>(table: &PlayerTable<T>, rows: &[&HandRow<T>]) -> String {
@@ -539,7 +538,7 @@ pub struct HouseEdgeReport<'a, T, U> {
 ///   game, method, params, overall (value, decimal, house_edge_percent),
 ///   insurance, effect_of_removal (its method, the unit, one entry per
 ///   value A..10: removed, cards_in_shoe, overall, change_points; and the
-///   weighted sum) or null, notes; then `options.blocks`.
+///   weighted sum) or null, notes: a [`HouseEdgeDocument`].
 /// - Csv: one row per figure (quantity, removed, value, decimal).
 /// - Table, Md, Latex: the rules, the value and the house edge, a table of
 ///   the effects, the weighted sum and the notes.
@@ -552,7 +551,7 @@ pub fn render_house_edge<T: Number, U: Number>(
 ) -> String {
     let decimals = options.percent_decimals.min(MAX_DECIMALS);
     let mut text = match format {
-        Format::Json => house_edge_json(report, options),
+        Format::Json => document_text(&house_edge_document(report)),
         Format::Csv => house_edge_csv(report),
         Format::Table | Format::Md | Format::Latex => {
             let mut heading = vec![format!(
@@ -623,43 +622,38 @@ fn effects_grid<U: Number>(effects: &EffectOfRemoval<U>, decimals: usize) -> Tit
     }
 }
 
-fn house_edge_json<T: Number, U: Number>(
+/// The `blackjack-house-edge` document of `report`. `blackjack
+/// house-edge` runs no long-run option, so it carries no long-run block.
+pub fn house_edge_document<T: Number, U: Number>(
     report: &HouseEdgeReport<'_, T, U>,
-    options: &RenderOptions,
-) -> String {
-    let mut root = Map::new();
-    root.insert("game".into(), json!(BLACKJACK_HOUSE_EDGE_REPORT));
-    root.insert("method".into(), json!(method_name::<T>()));
-    root.insert("params".into(), Value::Object(params_json(report.params)));
-    root.insert("overall".into(), overall_json(report.overall));
-    root.insert(
-        "insurance".into(),
-        report.insurance.map_or(Value::Null, value_json),
-    );
-    let effects = report.effects.map_or(Value::Null, |effects| {
-        let removals: Vec<Value> = effects
-            .effects
-            .iter()
-            .map(|effect| {
-                json!({
-                    "removed": value_letter(effect.removed),
-                    "cards_in_shoe": effect.count_in_shoe,
-                    "overall": value_json(&effect.overall),
-                    "change_points": value_json(&effect.percentage_points()),
+) -> HouseEdgeDocument {
+    let effect_of_removal = report
+        .effects
+        .map(|effects| contract::blackjack::EffectOfRemoval {
+            method: method_name::<U>().into(),
+            unit: "percentage points of the bet".into(),
+            removals: effects
+                .effects
+                .iter()
+                .map(|effect| Removal {
+                    removed: value_letter(effect.removed).into(),
+                    cards_in_shoe: u64::from(effect.count_in_shoe),
+                    overall: player_value(&effect.overall),
+                    change_points: player_value(&effect.percentage_points()),
                 })
-            })
-            .collect();
-        json!({
-            "method": method_name::<U>(),
-            "unit": "percentage points of the bet",
-            "removals": removals,
-            "weighted_sum_points": value_json(&effects.weighted_sum().scaled(100, 1)),
-        })
-    });
-    root.insert("effect_of_removal".into(), effects);
-    root.insert("notes".into(), json!(report.notes));
-    options.blocks.append_to(&mut root);
-    format!("{:#}\n", Value::Object(root))
+                .collect(),
+            weighted_sum_points: player_value(&effects.weighted_sum().scaled(100, 1)),
+        });
+    HouseEdgeDocument {
+        schema: Tag::new(),
+        game: BLACKJACK_HOUSE_EDGE_REPORT.into(),
+        method: method_name::<T>().into(),
+        params: params_json(report.params),
+        overall: overall_value(report.overall),
+        insurance: report.insurance.map(player_value),
+        effect_of_removal,
+        notes: report.notes.to_vec(),
+    }
 }
 
 fn house_edge_csv<T: Number, U: Number>(report: &HouseEdgeReport<'_, T, U>) -> String {
@@ -730,7 +724,8 @@ pub struct RoundComparisonReport<'a, T> {
 ///   exact (the overall object), monte_carlo (mean, standard_deviation,
 ///   standard_error), agreement (z, p_value, level, z_critical, agrees),
 ///   verdict (`agree` or `disagree`), net (the counts by net result, only
-///   results that occurred); then `options.blocks`.
+///   results that occurred), then a part's `shard` block: a
+///   [`PlayerCompareDocument`].
 /// - Csv: one row per figure (quantity, value).
 /// - Table, Md, Latex: the rules, then a table of the figures.
 ///
@@ -748,48 +743,7 @@ pub fn render_round_comparison<T: Number>(
         "disagree"
     };
     let mut text = match format {
-        Format::Json => {
-            let mut root = Map::new();
-            root.insert("game".into(), json!(BLACKJACK_PLAYER_REPORT));
-            root.insert(
-                "method".into(),
-                json!(format!("monte-carlo-vs-{}", method_name::<T>())),
-            );
-            root.insert("params".into(), Value::Object(params_json(report.params)));
-            root.insert("trials".into(), json!(report.summary.n_rounds));
-            root.insert("seed".into(), json!(report.seed));
-            root.insert("exact".into(), overall_json(report.exact));
-            root.insert(
-                "monte_carlo".into(),
-                json!({
-                    "mean": report.summary.mean,
-                    "standard_deviation": report.summary.standard_deviation,
-                    "standard_error": report.summary.standard_error,
-                }),
-            );
-            root.insert(
-                "agreement".into(),
-                json!({
-                    "z": agreement.z,
-                    "p_value": agreement.p_value,
-                    "level": agreement.level,
-                    "z_critical": agreement.z_critical,
-                    "agrees": agreement.agrees,
-                }),
-            );
-            root.insert("verdict".into(), json!(verdict));
-            let net: Map<String, Value> = report
-                .net
-                .outcomes
-                .iter()
-                .zip(&report.net.counts)
-                .filter(|(_, count)| **count > 0)
-                .map(|(outcome, count)| (outcome.clone(), json!(count)))
-                .collect();
-            root.insert("net".into(), Value::Object(net));
-            options.blocks.append_to(&mut root);
-            format!("{:#}\n", Value::Object(root))
-        }
+        Format::Json => document_text(&round_comparison_document(report, options)),
         Format::Csv => {
             let figures = round_comparison_figures(report);
             let mut records: Vec<[String; 2]> = vec![["quantity".into(), "value".into()]];
@@ -849,6 +803,51 @@ pub fn render_round_comparison<T: Number>(
     text
 }
 
+/// The `blackjack-player-compare` document of `report`, with the shard
+/// block of `options` (the command runs no precision target).
+pub fn round_comparison_document<T: Number>(
+    report: &RoundComparisonReport<'_, T>,
+    options: &RenderOptions,
+) -> PlayerCompareDocument {
+    let agreement = &report.agreement;
+    PlayerCompareDocument {
+        schema: Tag::new(),
+        game: BLACKJACK_PLAYER_REPORT.into(),
+        method: format!("monte-carlo-vs-{}", method_name::<T>()),
+        params: params_json(report.params),
+        trials: report.summary.n_rounds,
+        seed: report.seed,
+        exact: overall_value(report.exact),
+        monte_carlo: RoundStatistics {
+            mean: report.summary.mean,
+            standard_deviation: finite(report.summary.standard_deviation),
+            standard_error: finite(report.summary.standard_error),
+        },
+        agreement: RoundAgreement {
+            z: finite(agreement.z),
+            p_value: finite(agreement.p_value),
+            level: agreement.level,
+            z_critical: agreement.z_critical,
+            agrees: agreement.agrees,
+        },
+        verdict: if agreement.agrees {
+            "agree"
+        } else {
+            "disagree"
+        }
+        .into(),
+        net: report
+            .net
+            .outcomes
+            .iter()
+            .zip(&report.net.counts)
+            .filter(|(_, count)| **count > 0)
+            .map(|(outcome, &count)| (outcome.clone(), count))
+            .collect(),
+        shard: options.blocks.shard.clone(),
+    }
+}
+
 /// The figures of a round comparison by name, as its CSV lists them.
 fn round_comparison_figures<T: Number>(
     report: &RoundComparisonReport<'_, T>,
@@ -901,7 +900,7 @@ fn grid_variant(rules: &PlayerRules) -> String {
 /// - Json (docs/CONTRACTS.md, "blackjack house-edge-grid"): game
 ///   `blackjack-house-edge-grid`, method, split_model, then `rows`: one
 ///   per rule set, in the grid's order, with its params and overall
-///   (value, decimal, house_edge_percent); then `options.blocks`.
+///   (value, decimal, house_edge_percent): a [`HouseEdgeGridDocument`].
 /// - Csv: one row per rule set: its rules, value, decimal,
 ///   house_edge_percent.
 /// - Table, Md, Latex: the house edge in percent, a row per deck count and
@@ -917,24 +916,19 @@ pub fn render_house_edge_grid<T: Number>(
     let decimals = options.percent_decimals.min(MAX_DECIMALS);
     let params_of = |rules: &PlayerRules| PlayerParams::full_shoe(*rules, split_model);
     let mut text = match format {
-        Format::Json => {
-            let mut root = Map::new();
-            root.insert("game".into(), json!(BLACKJACK_HOUSE_EDGE_GRID_REPORT));
-            root.insert("method".into(), json!(method_name::<T>()));
-            root.insert("split_model".into(), json!(split_model.name()));
-            let rows: Vec<Value> = rows
+        Format::Json => document_text(&HouseEdgeGridDocument {
+            schema: Tag::new(),
+            game: BLACKJACK_HOUSE_EDGE_GRID_REPORT.into(),
+            method: method_name::<T>().into(),
+            split_model: split_model.name().into(),
+            rows: rows
                 .iter()
-                .map(|row| {
-                    json!({
-                        "params": Value::Object(params_json(&params_of(&row.rules))),
-                        "overall": overall_json(&row.overall),
-                    })
+                .map(|row| contract::blackjack::GridRow {
+                    params: params_json(&params_of(&row.rules)),
+                    overall: overall_value(&row.overall),
                 })
-                .collect();
-            root.insert("rows".into(), Value::Array(rows));
-            options.blocks.append_to(&mut root);
-            format!("{:#}\n", Value::Object(root))
-        }
+                .collect(),
+        }),
         Format::Csv => {
             let mut records: Vec<Vec<String>> = Vec::new();
             let names: Vec<&str> = PlayerRules::default()

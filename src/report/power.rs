@@ -1,53 +1,66 @@
 //! Rendering of a power study (`idiots-delight power`): how many games it
 //! takes to detect a biased shuffle.
 
-use serde_json::{Map, Value, json};
-
 use super::{Format, RenderOptions};
+use crate::contract::blackjack::{Params, finite};
+use crate::contract::power::{PowerDocument, PowerReference, ReplicateCheck};
+use crate::contract::{self, Tag};
 use crate::games::idiots_delight::power::PowerStudy;
+
+/// The `power` document of `study`, with the shard block of `options`.
+pub fn power_document(
+    study: &PowerStudy,
+    game: &str,
+    params: &Params,
+    options: &RenderOptions,
+) -> PowerDocument {
+    let plan = &study.plan;
+    PowerDocument {
+        schema: Tag::new(),
+        game: game.into(),
+        params: params.clone(),
+        seed: plan.seed,
+        trials: plan.n_trials,
+        level: plan.level,
+        reference: PowerReference {
+            chi_square: finite(study.reference.chi_square),
+            degrees_of_freedom: study.reference.degrees_of_freedom as u64,
+            p_value: study.reference.p_value,
+            max_abs_z: study.reference.max_abs_z,
+            total_variation: study.reference.total_variation,
+        },
+        lambda_per_game: study.lambda_per_game,
+        games_for_power_50: study.games_50,
+        games_for_power_90: study.games_90,
+        replicate_check: study.replicate_check.as_ref().map(|check| ReplicateCheck {
+            replicates: check.replicates,
+            rejections: check.rejections,
+            games_each: check.games,
+            predicted_rejection_rate: check.predicted,
+        }),
+        shard: options.blocks.shard.clone(),
+    }
+}
 
 /// Renders `study` in `format`: JSON (`game`, `params`, `seed`, `trials`,
 /// `level`, the `reference` test, `lambda_per_game`, the games for 50% and
-/// 90% power, and the `replicate_check`, then `options.blocks`), or for
+/// 90% power, and the `replicate_check`, then a part's `shard` block: a
+/// [`PowerDocument`]), or for
 /// every other format a few lines of text. `game` and `params` are the
 /// report's, as the command names them. The text ends with a newline.
 pub fn render_power(
     study: &PowerStudy,
     game: &str,
-    params: &Map<String, Value>,
+    params: &Params,
     format: Format,
     options: &RenderOptions,
 ) -> String {
     let plan = &study.plan;
     if format == Format::Json {
-        let games = |g: Option<u64>| g.map_or(Value::Null, Value::from);
-        let mut value = json!({
-            "game": game,
-            "params": params,
-            "seed": plan.seed,
-            "trials": plan.n_trials,
-            "level": plan.level,
-            "reference": {
-                "chi_square": study.reference.chi_square,
-                "degrees_of_freedom": study.reference.degrees_of_freedom,
-                "p_value": study.reference.p_value,
-                "max_abs_z": study.reference.max_abs_z,
-                "total_variation": study.reference.total_variation,
-            },
-            "lambda_per_game": study.lambda_per_game,
-            "games_for_power_50": games(study.games_50),
-            "games_for_power_90": games(study.games_90),
-            "replicate_check": study.replicate_check.as_ref().map(|check| json!({
-                "replicates": check.replicates,
-                "rejections": check.rejections,
-                "games_each": check.games,
-                "predicted_rejection_rate": check.predicted,
-            })),
-        });
-        if let Some(root) = value.as_object_mut() {
-            options.blocks.append_to(root);
-        }
-        return format!("{value:#}\n");
+        return format!(
+            "{}\n",
+            contract::write(&power_document(study, game, params, options))
+        );
     }
     let mut text = format!(
         "Idiot's Delight {}: detecting the {} shuffle against uniform (chi-square, level {})\n",

@@ -1,19 +1,25 @@
 //! Rendering of the basic-strategy chart (RULES.md section 6, "Basic
 //! strategy chart"): the terminal table, Markdown, CSV, JSON (the chart's
-//! contract) and LaTeX from a [`StrategyChart`], and the coloured SVG
-//! strategy card from the chart's JSON, so that an `svg` output (drawn
-//! from the JSON by `report::figures`) and a direct rendering are the same
-//! picture.
+//! contract, a [`StrategyDocument`]) and LaTeX from a [`StrategyChart`],
+//! and the coloured SVG strategy card from the chart's document, so that an
+//! `svg` output (drawn from the JSON by `report::figures`) and a direct
+//! rendering are the same picture.
 //!
 //! Guarantees: pure functions of their arguments, deterministic, no I/O.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use serde_json::{Map, Value, json};
+use serde::Deserialize;
+use serde_json::Value;
 
 use super::table::{Grid, latex_tabular, markdown_table, tabled_text};
-use super::types::{Format, RenderOptions};
+use super::types::Format;
+use crate::contract::blackjack::{
+    Chart, ChartException, LabelMap, MultiCardChart, Params, StrategyDocument, StrategyKind,
+    UpcardCells,
+};
+use crate::contract::{self, Kind, Tag};
 use crate::error::{Error, Result};
 use crate::games::blackjack::player::chart::{
     CHART_UPCARDS, Cell, ChartRow, Section, StrategyChart,
@@ -24,115 +30,119 @@ use crate::games::blackjack::value_name;
 /// The chart's parameters as its JSON records them: every rule by
 /// [`crate::games::blackjack::player::PlayerRules::named`], then
 /// `split_model`, then `removed` (value names) when cards were taken out.
-pub fn chart_params(params: &PlayerParams) -> Map<String, Value> {
-    let mut map: Map<String, Value> = params
+pub fn chart_params(params: &PlayerParams) -> Params {
+    let mut map: Params = params
         .rules
         .named()
         .into_iter()
         .map(|(name, value)| (name.to_string(), Value::String(value)))
         .collect();
-    map.insert("split_model".into(), json!(params.split_model.name()));
+    map.insert("split_model".into(), params.split_model.name().into());
     if !params.removed.is_empty() {
-        let removed: Vec<&str> = params.removed.iter().map(|&v| value_name(v)).collect();
-        map.insert("removed".into(), json!(removed));
+        let removed: Vec<Value> = params
+            .removed
+            .iter()
+            .map(|&v| value_name(v).into())
+            .collect();
+        map.insert("removed".into(), Value::Array(removed));
     }
     map
 }
 
-fn rows_json(rows: &[ChartRow]) -> Value {
-    let mut object = Map::new();
-    for row in rows {
-        let cells: Map<String, Value> = CHART_UPCARDS
-            .iter()
-            .zip(&row.cells)
-            .map(|(&upcard, cell)| {
-                (
-                    value_letter(upcard).to_string(),
-                    cell.map_or(Value::Null, |c| json!(c.as_str())),
-                )
-            })
-            .collect();
-        object.insert(row.label.clone(), Value::Object(cells));
-    }
-    Value::Object(object)
+/// A section's rows by label, each row's codes against the upcards
+/// [`CHART_UPCARDS`] (2..9, T, A: the order of [`UpcardCells`]).
+fn labelled_rows(rows: &[ChartRow]) -> LabelMap<UpcardCells> {
+    rows.iter()
+        .map(|row| {
+            let codes = row.cells.map(|cell| cell.map(|c| c.as_str().to_string()));
+            (row.label.clone(), UpcardCells::from_cells(codes))
+        })
+        .collect()
 }
 
-/// The chart's JSON, the contract of issue 20 (docs/CONTRACTS.md):
+/// The chart's document, the contract of issue 20 (docs/CONTRACTS.md):
 /// `{"game", "method": "exact"|"float", "params": {...every rule...,
 /// "split_model"}, "chart": {"hard": {"16": {"2": "S", .., "T": "H", "A":
 /// "H"}, ..}, "soft": {"18": ..} (rows by total), "pairs": {"88": ..},
 /// "multi_card": {"hard": .., "soft": ..}}, "exceptions": [{"section",
 /// "row", "upcard", "hand", "chart", "best"}]}`. Upcards are `2`..`9`,
-/// `T`, `A`; a cell no hand reaches is `null`.
-pub fn strategy_chart_json(chart: &StrategyChart, game: &str) -> Value {
-    let exceptions: Vec<Value> = chart
+/// `T`, `A`; a cell no hand reaches is `null`. `"schema"` comes first.
+pub fn strategy_document(chart: &StrategyChart, game: &str) -> StrategyDocument {
+    let exceptions = chart
         .exceptions
         .iter()
-        .map(|e| {
-            json!({
-                "section": e.section.name(),
-                "row": e.row,
-                "upcard": value_letter(e.upcard),
-                "hand": e.hand,
-                "chart": e.cell.as_str(),
-                "best": e.best.name(),
-            })
+        .map(|e| ChartException {
+            section: e.section.name().into(),
+            row: e.row.clone(),
+            upcard: value_letter(e.upcard).into(),
+            hand: e.hand.clone(),
+            chart: e.cell.as_str().into(),
+            best: e.best.name().into(),
         })
         .collect();
-    json!({
-        "game": game,
-        "method": if chart.exact { "exact" } else { "float" },
-        "params": chart_params(&chart.params),
-        "chart": {
-            "hard": rows_json(&chart.hard),
-            "soft": rows_json(&chart.soft),
-            "pairs": rows_json(&chart.pairs),
-            "multi_card": {
-                "hard": rows_json(&chart.multi_card_hard),
-                "soft": rows_json(&chart.multi_card_soft),
+    StrategyDocument {
+        schema: Tag::new(),
+        game: game.into(),
+        method: if chart.exact { "exact" } else { "float" }.into(),
+        params: chart_params(&chart.params),
+        chart: Chart {
+            hard: labelled_rows(&chart.hard),
+            soft: labelled_rows(&chart.soft),
+            pairs: labelled_rows(&chart.pairs),
+            multi_card: MultiCardChart {
+                hard: labelled_rows(&chart.multi_card_hard),
+                soft: labelled_rows(&chart.multi_card_soft),
             },
         },
-        "exceptions": exceptions,
-    })
+        exceptions,
+    }
 }
 
-/// Renders `chart` in `format`. JSON: [`strategy_chart_json`] then
-/// `options.blocks`. CSV: one line per cell (`kind` `cell`, the code in
+/// Renders `chart` in `format`. JSON: [`strategy_document`]
+/// (`blackjack strategy` runs no long-run option, so no block follows).
+/// CSV: one line per cell (`kind` `cell`, the code in
 /// `action`) and per exception (`kind` `exception`, the hand's own best
 /// action in `action`). Table, Markdown, LaTeX: a title naming the rules,
 /// the hard, soft and pair sections, the rows for three or more cards,
 /// the legend and the exceptions. The text ends with a newline.
-pub fn render_strategy_chart(
-    chart: &StrategyChart,
-    game: &str,
-    format: Format,
-    options: &RenderOptions,
-) -> String {
+pub fn render_strategy_chart(chart: &StrategyChart, game: &str, format: Format) -> String {
     match format {
-        Format::Json => {
-            let mut value = strategy_chart_json(chart, game);
-            if let Some(root) = value.as_object_mut() {
-                options.blocks.append_to(root);
-            }
-            format!("{value:#}\n")
-        }
+        Format::Json => format!("{}\n", contract::write(&strategy_document(chart, game))),
         Format::Csv => csv(chart),
         Format::Table | Format::Md | Format::Latex => text(chart, format),
     }
 }
 
-/// The SVG strategy card of `chart` (see [`svg_from_chart_json`]).
+/// The SVG strategy card of `chart` (see [`svg_from_chart`]).
 pub fn strategy_chart_svg(chart: &StrategyChart, game: &str) -> Result<String> {
-    svg_from_chart_json(&strategy_chart_json(chart, game))
+    svg_from_chart(&strategy_document(chart, game))
 }
 
-/// Whether a report's JSON is a strategy chart's (it has a `"chart"`
-/// object with hard, soft and pair rows).
+/// A document's `"schema"`, read without the rest of it.
+#[derive(Deserialize)]
+struct SchemaOnly {
+    schema: Option<String>,
+}
+
+/// Whether a report's JSON is a strategy chart's: its `"schema"` is
+/// `deckodds.blackjack-strategy/v1`.
 pub fn is_chart_json(report: &Value) -> bool {
-    let chart = &report["chart"];
-    ["hard", "soft", "pairs"]
-        .iter()
-        .all(|key| chart[key].is_object())
+    SchemaOnly::deserialize(report)
+        .is_ok_and(|only| only.schema.as_deref() == Some(StrategyKind::ID))
+}
+
+/// The strategy card of a chart's JSON, read as a [`StrategyDocument`]
+/// (an unknown field or a wrong type is refused, naming the field), then
+/// drawn by [`svg_from_chart`].
+pub fn svg_from_chart_json(report: &Value) -> Result<String> {
+    let document: StrategyDocument = contract::read(&report.to_string()).map_err(|error| {
+        Error::invalid(
+            "report",
+            error,
+            "a strategy card is drawn from a deckodds.blackjack-strategy/v1 document",
+        )
+    })?;
+    svg_from_chart(&document)
 }
 
 // ---------------------------------------------------------------------------
@@ -141,12 +151,12 @@ pub fn is_chart_json(report: &Value) -> bool {
 /// The rules in words, from a chart's `params`: `6 decks, dealer stands on
 /// soft 17, peek, ...`. Parameters it does not know are written `name
 /// value`.
-fn rules_in_words(params: &Map<String, Value>) -> String {
+fn rules_in_words(params: &Params) -> String {
     let text = |value: &Value| value.as_str().map_or(value.to_string(), str::to_string);
     params
         .iter()
-        .map(|(name, value)| {
-            let value = text(value);
+        .map(|(name, raw)| {
+            let value = text(raw);
             match (name.as_str(), value.as_str()) {
                 ("decks", "inf") => "infinite deck".to_string(),
                 ("decks", "1") => "1 deck".to_string(),
@@ -167,12 +177,8 @@ fn rules_in_words(params: &Map<String, Value>) -> String {
                 ("surrender", kind) => format!("{kind} surrender"),
                 ("split_model", model) => format!("split model {model}"),
                 ("removed", _) => {
-                    let cards: Vec<String> = params["removed"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .map(text)
-                        .collect();
+                    let cards: Vec<String> =
+                        raw.as_array().into_iter().flatten().map(text).collect();
                     format!("removed {}", cards.join(" "))
                 }
                 (name, value) => format!("{name} {value}"),
@@ -390,37 +396,26 @@ struct CardSection {
     rows: Vec<(String, Vec<Option<Cell>>)>,
 }
 
-/// The rows of a JSON section object, checked.
-fn read_rows(value: &Value, what: &str) -> Result<Vec<(String, Vec<Option<Cell>>)>> {
-    let Some(object) = value.as_object() else {
-        return Err(Error::invalid(
-            "report",
-            format!("chart {what}"),
-            "must be an object of rows",
-        ));
-    };
-    object
+/// The rows of a chart's section, their codes checked.
+fn read_rows(rows: &LabelMap<UpcardCells>, what: &str) -> Result<Vec<(String, Vec<Option<Cell>>)>> {
+    rows.0
         .iter()
         .map(|(label, row)| {
             let cells = CHART_UPCARDS
                 .iter()
-                .map(|&upcard| {
-                    let key = value_letter(upcard);
-                    match &row[key] {
-                        Value::Null => Ok(None),
-                        Value::String(code) => Cell::parse(code).map(Some).ok_or_else(|| {
-                            Error::invalid(
-                                "report",
-                                format!("chart {what} {label} against {key}: \"{code}\""),
-                                "must be one of S, H, D, Ds, P, R, Rs, Rp or null",
-                            )
-                        }),
-                        other => Err(Error::invalid(
+                .zip(row.cells())
+                .map(|(&upcard, code)| match code {
+                    None => Ok(None),
+                    Some(code) => Cell::parse(code).map(Some).ok_or_else(|| {
+                        Error::invalid(
                             "report",
-                            format!("chart {what} {label} against {key}: {other}"),
+                            format!(
+                                "chart {what} {label} against {}: \"{code}\"",
+                                value_letter(upcard)
+                            ),
                             "must be one of S, H, D, Ds, P, R, Rs, Rp or null",
-                        )),
-                    }
+                        )
+                    }),
                 })
                 .collect::<Result<Vec<_>>>()?;
             Ok((label.clone(), cells))
@@ -444,33 +439,26 @@ const LABEL_W: i32 = 118;
 const MARGIN: i32 = 16;
 const WIDTH: i32 = MARGIN * 2 + LABEL_W + CELL_W * 10;
 
-/// Draws the strategy card of a chart's JSON ([`strategy_chart_json`]):
+/// Draws the strategy card of a chart's document ([`strategy_document`]):
 /// rows hard 5..20, soft 13..20 and pairs against upcards 2..10, A, each
 /// cell coloured by its action and printing its code, a small black corner
 /// on cells where some hand of the class plays otherwise (the JSON's
 /// `exceptions`), then the rows for three or more cards where they differ
 /// from the two-card rows (doubling and surrender set aside), the legend,
-/// and the rules in the title. Deterministic. Errors name what in the JSON
-/// is not a chart.
-pub fn svg_from_chart_json(report: &Value) -> Result<String> {
-    if !is_chart_json(report) {
-        return Err(Error::invalid(
-            "report",
-            "without a chart",
-            "a strategy card needs \"chart\" with \"hard\", \"soft\" and \"pairs\" rows",
-        ));
-    }
-    let chart = &report["chart"];
+/// and the rules in the title. Deterministic. Errors name a cell whose
+/// code is not one of the chart's.
+pub fn svg_from_chart(report: &StrategyDocument) -> Result<String> {
+    let chart = &report.chart;
     let mut sections = vec![
         CardSection {
             heading: "Hard totals".into(),
             section: Section::Hard,
-            rows: read_rows(&chart["hard"], "hard")?,
+            rows: read_rows(&chart.hard, "hard")?,
         },
         CardSection {
             heading: "Soft totals".into(),
             section: Section::Soft,
-            rows: read_rows(&chart["soft"], "soft")?
+            rows: read_rows(&chart.soft, "soft")?
                 .into_iter()
                 .map(|(label, cells)| {
                     let name = label
@@ -487,7 +475,7 @@ pub fn svg_from_chart_json(report: &Value) -> Result<String> {
         CardSection {
             heading: "Pairs".into(),
             section: Section::Pairs,
-            rows: read_rows(&chart["pairs"], "pairs")?
+            rows: read_rows(&chart.pairs, "pairs")?
                 .into_iter()
                 .map(|(label, cells)| {
                     let name = label.replace('T', "10");
@@ -504,14 +492,20 @@ pub fn svg_from_chart_json(report: &Value) -> Result<String> {
         },
     ];
     // Three or more cards, where a row differs from its two-card row.
-    for (key, section, two_card) in [
-        ("hard", Section::MultiCardHard, &chart["hard"]),
-        ("soft", Section::MultiCardSoft, &chart["soft"]),
+    for (key, section, two_card, multi) in [
+        (
+            "hard",
+            Section::MultiCardHard,
+            &chart.hard,
+            &chart.multi_card.hard,
+        ),
+        (
+            "soft",
+            Section::MultiCardSoft,
+            &chart.soft,
+            &chart.multi_card.soft,
+        ),
     ] {
-        let multi = &chart["multi_card"][key];
-        if multi.is_null() {
-            continue;
-        }
         let two_card = read_rows(two_card, key)?;
         let rows: Vec<(String, Vec<Option<Cell>>)> =
             read_rows(multi, &format!("multi_card {key}"))?
@@ -547,20 +541,15 @@ pub fn svg_from_chart_json(report: &Value) -> Result<String> {
             });
         }
     }
-    let marked: BTreeSet<(String, String, String)> = report["exceptions"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|e| {
-            let field = |name: &str| e[name].as_str().unwrap_or_default().to_string();
-            (field("section"), field("row"), field("upcard"))
-        })
+    let marked: BTreeSet<(&str, &str, &str)> = report
+        .exceptions
+        .iter()
+        .map(|e| (e.section.as_str(), e.row.as_str(), e.upcard.as_str()))
         .collect();
 
-    let params = report["params"].as_object().cloned().unwrap_or_default();
-    let method = report["method"].as_str().unwrap_or_default();
+    let method = report.method.as_str();
     let mut title_lines = vec!["Basic strategy".to_string()];
-    let rules = rules_in_words(&params);
+    let rules = rules_in_words(&report.params);
     title_lines.extend(wrap(
         &if method.is_empty() {
             rules
@@ -634,11 +623,7 @@ pub fn svg_from_chart_json(report: &Value) -> Result<String> {
                         cell.as_str()
                     );
                 }
-                let key = (
-                    card.section.name().to_string(),
-                    row_key.clone(),
-                    value_letter(upcard).to_string(),
-                );
+                let key = (card.section.name(), row_key.as_str(), value_letter(upcard));
                 if marked.contains(&key) {
                     body.push_str(&corner_mark(x, y));
                 }
@@ -746,6 +731,7 @@ mod tests {
     use crate::games::blackjack::player::chart::strategy_chart;
     use crate::games::blackjack::player::{PlayerRules, SplitModel, solve_float};
     use crate::report::chart::testing::texts;
+    use serde_json::json;
 
     const GAME: &str = "blackjack-player";
 
@@ -759,7 +745,7 @@ mod tests {
     }
 
     fn render(format: Format) -> String {
-        render_strategy_chart(six_decks(), GAME, format, &RenderOptions::default())
+        render_strategy_chart(six_decks(), GAME, format)
     }
 
     #[test]
@@ -870,9 +856,11 @@ mod tests {
     #[test]
     fn the_card_is_drawn_from_the_json() {
         let chart = six_decks();
-        let value = strategy_chart_json(chart, GAME);
         let svg = strategy_chart_svg(chart, GAME).unwrap();
-        assert_eq!(svg, svg_from_chart_json(&value).unwrap());
+        assert_eq!(
+            svg,
+            svg_from_chart(&strategy_document(chart, GAME)).unwrap()
+        );
         // And from the JSON as written and read back.
         let written: Value = serde_json::from_str(&render(Format::Json)).unwrap();
         assert_eq!(svg, svg_from_chart_json(&written).unwrap());
@@ -932,17 +920,37 @@ mod tests {
 
     #[test]
     fn a_card_refuses_what_is_not_a_chart() {
-        let mut value = strategy_chart_json(six_decks(), GAME);
+        let written = || serde_json::to_value(strategy_document(six_decks(), GAME)).unwrap();
+        let refusal = |value: &Value| svg_from_chart_json(value).unwrap_err().to_string();
+        let mut value = written();
         value["chart"]["hard"]["16"]["T"] = json!("X");
-        let message = svg_from_chart_json(&value).unwrap_err().to_string();
+        let message = refusal(&value);
         assert!(
             message.contains("chart hard 16 against T: \"X\""),
             "{message}"
         );
         assert!(message.contains("must be one of S, H"), "{message}");
-        let message = svg_from_chart_json(&json!({"chart": {}}))
-            .unwrap_err()
-            .to_string();
-        assert!(message.contains("needs \"chart\" with"), "{message}");
+        let mut value = written();
+        value["chart"]["soft"]["18"]["colour"] = json!("red");
+        let message = refusal(&value);
+        assert!(
+            message.contains("field chart.soft.18.colour: unknown field `colour`"),
+            "{message}"
+        );
+        let mut value = written();
+        value["exceptions"][0]["row"] = json!(12);
+        let message = refusal(&value);
+        assert!(
+            message.contains("field exceptions[0].row: invalid type: integer `12`"),
+            "{message}"
+        );
+        let message = refusal(&json!({"schema": StrategyKind::ID, "chart": {}}));
+        assert!(message.contains("missing field"), "{message}");
+        assert!(!message.contains('\n'), "{message}");
+        // A chart is known by its schema, not its shape.
+        assert!(is_chart_json(&written()));
+        let mut value = written();
+        value["schema"] = json!("deckodds.blackjack-player/v1");
+        assert!(!is_chart_json(&value));
     }
 }

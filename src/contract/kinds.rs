@@ -6,7 +6,7 @@ use super::checkpoint::Checkpoint;
 use super::comparison::Comparison;
 use super::power::PowerDocument;
 use super::provenance::Provenance;
-use super::report::Report;
+use super::report::{Report, VersionsDocument};
 use super::shard::ShardBlock;
 
 /// Every kind of document, in the order `deckodds schema` lists them and
@@ -16,6 +16,7 @@ pub fn kinds() -> Vec<KindEntry> {
         // What the commands print and results/ holds.
         KindEntry::of::<Report>(),
         KindEntry::of::<Comparison>(),
+        KindEntry::of::<VersionsDocument>(),
         // The blackjack player's and table's documents, and the power study.
         KindEntry::of::<blackjack::PlayerDocument>(),
         KindEntry::of::<blackjack::StrategyDocument>(),

@@ -56,6 +56,11 @@ pub struct Report {
     /// absent when there are none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub summary: Vec<SummaryEntry>,
+    /// The cells the report leaves without a figure, one line each saying
+    /// why (`blackjack eor`: a removal that leaves no such hand); absent
+    /// when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_computed: Vec<String>,
     /// What `--until-halfwidth` did; absent without a precision target.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub precision: Option<PrecisionBlock>,
@@ -66,6 +71,81 @@ pub struct Report {
 
 impl Document for Report {
     type Kind = ReportKind;
+}
+
+crate::contract_kind!(
+    VersionsKind,
+    "versions",
+    "one game's figures for each of its versions side by side (`roll-call mc --count all --order all`), each version with its question's figures and its full report"
+);
+
+/// A table of versions: the head of a report, then one entry per version.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VersionsDocument {
+    /// Always `deckodds.versions/v1`.
+    pub schema: Tag<VersionsKind>,
+    /// The game's report name, e.g. `roll-call`.
+    pub game: String,
+    /// Exact or Monte Carlo.
+    pub method: Method,
+    /// The parameters common to every version.
+    pub params: Map<String, Value>,
+    /// The master seed (Monte Carlo), or `null`.
+    pub seed: Option<u64>,
+    /// Trials per distribution (Monte Carlo), or `null`.
+    pub trials: Option<u64>,
+    /// One entry per version, in the table's order.
+    pub versions: Vec<VersionEntry>,
+    /// What `--until-halfwidth` did; absent without a precision target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precision: Option<PrecisionBlock>,
+    /// A part's counts for `merge` (`--shard`); absent for a whole run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardBlock>,
+}
+
+impl Document for VersionsDocument {
+    type Kind = VersionsKind;
+}
+
+/// One version of a game: which (`{"count": "continuous", "order":
+/// "same"}`), its figures, and its full report.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VersionEntry {
+    /// The version's settings by name, as strings.
+    pub version: KeyParams,
+    /// One figure per question of the table, in its order.
+    pub figures: Vec<VersionFigure>,
+    /// The version's whole report; absent where the table has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<Report>,
+}
+
+/// One question's figure for a version: a proportion (`count`, `trials`,
+/// `estimate`, `ci95`) or an exact `probability`; neither where the
+/// version has no such figure.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VersionFigure {
+    /// The question, e.g. `P(win)`.
+    pub question: String,
+    /// Monte Carlo: the trials that answered yes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<u64>,
+    /// Monte Carlo: the trials.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trials: Option<u64>,
+    /// Monte Carlo: the proportion.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<f64>,
+    /// Monte Carlo: its 95% Wilson interval.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ci95: Option<[f64; 2]>,
+    /// Exact: the probability as a reduced fraction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probability: Option<String>,
 }
 
 /// How a result was obtained.

@@ -922,27 +922,6 @@ pub fn document(report: &Report, blocks: &RunBlocks) -> ReportDocument {
     document_of(&View::new(report), blocks)
 }
 
-/// The report's document as a JSON value (with its `schema`), for the
-/// documents that still nest a report as JSON.
-pub fn to_json(report: &Report) -> Value {
-    serde_json::to_value(document(report, &RunBlocks::default())).unwrap_or(Value::Null)
-}
-
-/// The head of a report's JSON, in the contract's order: `game`, `method`,
-/// `params`, `seed`, `trials`, for the documents that extend it.
-pub(super) fn json_head(report: &Report) -> Map<String, Value> {
-    let mut root = Map::new();
-    root.insert("game".into(), Value::from(report.game.clone()));
-    root.insert("method".into(), Value::from(report.method.name()));
-    root.insert("params".into(), Value::Object(report.params.clone()));
-    root.insert("seed".into(), report.seed.map_or(Value::Null, Value::from));
-    root.insert(
-        "trials".into(),
-        report.trials.map_or(Value::Null, Value::from),
-    );
-    root
-}
-
 fn document_of(view: &View, blocks: &RunBlocks) -> ReportDocument {
     let report = view.report;
     ReportDocument {
@@ -963,6 +942,7 @@ fn document_of(view: &View, blocks: &RunBlocks) -> ReportDocument {
             })
             .collect(),
         summary: report.summary.iter().map(summary_entry).collect(),
+        not_computed: Vec::new(),
         precision: blocks.precision.clone(),
         shard: blocks.shard.clone(),
     }

@@ -1,9 +1,9 @@
 //! Rendering of effects of removal (`blackjack eor`): one report per
 //! dealer outcome, and the cells a removal leaves without meaning.
 
-use serde_json::{Value, json};
-
-use super::{Format, RenderOptions, Report, distributions};
+use super::{Format, RenderOptions, Report, RunBlocks, distributions};
+use crate::contract;
+use crate::contract::report::Report as ReportDocument;
 
 /// Renders `reports` (one per outcome asked for) in `format`, with
 /// `not_computed` (one line per undefined cell, saying why):
@@ -24,26 +24,28 @@ pub fn render_removal_effects(
 ) -> String {
     match format {
         Format::Json => {
-            let mut values: Vec<Value> = reports
-                .iter()
-                .map(|r| {
-                    let mut value = distributions::to_json(r);
-                    if let Some(object) = value.as_object_mut()
-                        && !not_computed.is_empty()
-                    {
-                        object.insert("not_computed".into(), json!(not_computed));
-                    }
-                    value
-                })
-                .collect();
-            let mut value = match values.len() {
-                1 => values.remove(0),
-                _ => json!(values),
+            // One report is a document; several are an array of documents,
+            // each a report with its `schema` (the long-run blocks go with
+            // one report only, as a part or a precision run has one).
+            let document = |report: &Report, blocks: &RunBlocks| {
+                let mut document = distributions::document(report, blocks);
+                document.not_computed = not_computed.to_vec();
+                document
             };
-            if let Some(root) = value.as_object_mut() {
-                options.blocks.append_to(root);
+            match reports {
+                [report] => format!("{}\n", contract::write(&document(report, &options.blocks))),
+                _ => {
+                    let documents: Vec<ReportDocument> = reports
+                        .iter()
+                        .map(|report| document(report, &RunBlocks::default()))
+                        .collect();
+                    // Serialising the contract's types cannot fail (see
+                    // `contract::write`).
+                    let text = serde_json::to_string_pretty(&documents)
+                        .unwrap_or_else(|_| "null".to_string());
+                    format!("{text}\n")
+                }
             }
-            format!("{value:#}\n")
         }
         Format::Csv => {
             // One CSV: the header once, then every report's rows.

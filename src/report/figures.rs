@@ -183,6 +183,7 @@ impl OtherDistributions {
                 })
                 .collect(),
             summary: Vec::new(),
+            not_computed: Vec::new(),
             precision: None,
             shard: None,
         }

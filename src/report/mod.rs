@@ -38,7 +38,7 @@ pub mod strategy_chart;
 mod table;
 mod types;
 
-pub use distributions::{render, to_json};
+pub use distributions::render;
 pub use run_blocks::{PrecisionBlock, PrecisionRun, RunBlocks};
 pub use types::{
     Format, Method, RenderOptions, Report, ReportDistribution, SummaryFigure, SummaryItem,

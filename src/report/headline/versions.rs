@@ -6,10 +6,10 @@
 //! Percentages here are the terminal table's: `percent_decimals` places,
 //! but a probability that is not zero never prints as zero.
 
-use serde_json::{Map, Value, json};
-
 use super::render::{plain_percent, proportion};
-use crate::report::distributions::{header_line, json_head};
+use crate::contract::report::{KeyParams, VersionEntry, VersionFigure, VersionsDocument};
+use crate::contract::{self, Tag};
+use crate::report::distributions::{self, header_line};
 use crate::report::headline::{HeadlineValue, VersionTable};
 use crate::report::table::{
     Grid, fraction_text, interval95, latex_tabular, markdown_escape, markdown_table, one_line,
@@ -176,52 +176,68 @@ fn version_json(
     reports: &[Report],
     blocks: &RunBlocks,
 ) -> String {
-    let mut root = json_head(report);
-    let versions: Vec<Value> = table
+    let versions = table
         .rows
         .iter()
         .enumerate()
-        .map(|(i, (version, cells))| {
-            let mut parts = Map::new();
-            for (name, value) in table.version_names.iter().zip(version) {
-                parts.insert(name.clone(), Value::from(value.clone()));
-            }
-            let mut entry = Map::new();
-            entry.insert("version".into(), Value::Object(parts));
-            let figures: Vec<Value> = table
+        .map(|(i, (version, cells))| VersionEntry {
+            version: KeyParams(
+                table
+                    .version_names
+                    .iter()
+                    .cloned()
+                    .zip(version.iter().cloned())
+                    .collect(),
+            ),
+            figures: table
                 .columns
                 .iter()
                 .zip(cells)
-                .map(|(question, cell)| {
-                    let mut figure = Map::new();
-                    figure.insert("question".into(), Value::from(question.clone()));
-                    match cell {
-                        Some(HeadlineValue::Estimate { count, trials }) => {
-                            let interval = interval95(*count, *trials);
-                            figure.insert("count".into(), json!(count));
-                            figure.insert("trials".into(), json!(trials));
-                            figure.insert("estimate".into(), json!(proportion(*count, *trials)));
-                            figure.insert("ci95".into(), json!([interval.low, interval.high]));
-                        }
-                        Some(HeadlineValue::Exact(p)) => {
-                            figure.insert("probability".into(), json!(fraction_text(p)));
-                        }
-                        _ => {}
-                    }
-                    Value::Object(figure)
-                })
-                .collect();
-            entry.insert("figures".into(), Value::Array(figures));
-            if let Some(full) = reports.get(i) {
-                entry.insert("report".into(), crate::report::to_json(full));
-            }
-            Value::Object(entry)
+                .map(|(question, cell)| version_figure(question, cell.as_ref()))
+                .collect(),
+            report: reports
+                .get(i)
+                .map(|full| distributions::document(full, &RunBlocks::default())),
         })
         .collect();
-    root.insert("versions".into(), Value::Array(versions));
-    blocks.append_to(&mut root);
-    // Serialising a `Value` cannot fail.
-    serde_json::to_string_pretty(&Value::Object(root)).unwrap_or_default()
+    contract::write(&VersionsDocument {
+        schema: Tag::new(),
+        game: report.game.clone(),
+        method: report.method,
+        params: report.params.clone(),
+        seed: report.seed,
+        trials: report.trials,
+        versions,
+        precision: blocks.precision.clone(),
+        shard: blocks.shard.clone(),
+    })
+}
+
+/// One question's figure for a version: a proportion with its interval,
+/// an exact probability, or neither.
+fn version_figure(question: &str, cell: Option<&HeadlineValue>) -> VersionFigure {
+    let mut figure = VersionFigure {
+        question: question.to_string(),
+        count: None,
+        trials: None,
+        estimate: None,
+        ci95: None,
+        probability: None,
+    };
+    match cell {
+        Some(HeadlineValue::Estimate { count, trials }) => {
+            let interval = interval95(*count, *trials);
+            figure.count = Some(*count);
+            figure.trials = Some(*trials);
+            figure.estimate = Some(proportion(*count, *trials));
+            figure.ci95 = Some([interval.low, interval.high]);
+        }
+        Some(HeadlineValue::Exact(p)) => figure.probability = Some(fraction_text(p)),
+        // A version table's cells are proportions or exact probabilities;
+        // any other figure has no place in one.
+        _ => {}
+    }
+    figure
 }
 
 #[cfg(test)]

@@ -162,7 +162,7 @@ def run_command(path: Tuple[str, ...], params: Dict[str, Any]):
     finally:
         if bar is not None:
             bar.close()
-    if output.lstrip().startswith("{"):
+    if "--format" in argv:
         return Result(json.loads(output), argv)
     return output
 
@@ -228,11 +228,8 @@ class Result:
     @property
     def records(self) -> Optional[List[Dict[str, Any]]]:
         """The table as a list of dicts (None for a document with none)."""
-        if isinstance(self.document.get("distributions"), list):
-            return _typed_columns(_distribution_records(self.document["distributions"]))
-        if isinstance(self.document.get("rows"), list):
-            return _typed_columns(_comparison_records(self.document["rows"]))
-        return None
+        records = _records(self.document)
+        return None if records is None else _typed_columns(records)
 
     @property
     def frame(self):
@@ -253,6 +250,61 @@ class Result:
     def __repr__(self) -> str:
         what = self.document.get("title") or self.document.get("game") or "deckodds"
         return f"<deckodds.Result {what}: deckodds {' '.join(self.argv)}>"
+
+
+def _records(document: Any) -> Optional[List[Dict[str, Any]]]:
+    """The rows of a document's table in long form (see :class:`Result`)."""
+    if isinstance(document, list):
+        # Several reports (blackjack eor: one per outcome): their rows, each
+        # with the report parameters that tell them apart.
+        reports = [r for r in document if isinstance(r, dict)]
+        differing = _differing_params([r.get("params", {}) for r in reports])
+        records = []
+        for report in reports:
+            told = {name: report.get("params", {}).get(name) for name in differing}
+            records += [_joined(told, row, "report") for row in _records(report) or []]
+        return records
+    if not isinstance(document, dict):
+        return None
+    if isinstance(document.get("distributions"), list):
+        return _distribution_records(document["distributions"])
+    if isinstance(document.get("versions"), list):
+        # A version table (roll-call --count all): each version's report,
+        # with the version's parameters.
+        records = []
+        for version in document["versions"]:
+            named = version.get("version", {})
+            for row in _records(version.get("report", {})) or []:
+                records.append(_joined(named, row, "version"))
+        return records
+    if isinstance(document.get("rows"), list):
+        return _comparison_records(document["rows"])
+    # Any other report: its first list of records (the player's hands, a
+    # strategy chart, the effects of removal).
+    for value in document.values():
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            return [dict(v) for v in value]
+    return None
+
+
+def _joined(params: Dict[str, Any], row: Dict[str, Any], source: str) -> Dict[str, Any]:
+    """`row` led by the columns `params` (of its version or report); a
+    parameter named as one of the row's own fields (a version's `count`
+    beside an outcome's count) is prefixed with its `source`
+    (`version_count`)."""
+    joined = {(f"{source}_{name}" if name in row else name): value for name, value in params.items()}
+    joined.update(row)
+    return joined
+
+
+def _differing_params(params: List[Dict[str, Any]]) -> List[str]:
+    names = []
+    for name in dict.fromkeys(n for p in params for n in p):
+        values = [p.get(name) for p in params]
+        scalar = all(not isinstance(v, (list, dict)) for v in values)
+        if scalar and len(set(map(repr, values))) > 1:
+            names.append(name)
+    return names
 
 
 def _key_params(distribution: Dict[str, Any]) -> Dict[str, Any]:

@@ -5,7 +5,7 @@ edit; run the generator again after changing an option."""
 
 from ._core import run_command
 
-__all__ = ['exact', 'mc', 'compare', 'eor', 'player', 'player_compare', 'strategy', 'house_edge', 'house_edge_grid', 'table', 'table_compare', 'cut_card_effect']
+__all__ = ['exact', 'mc', 'compare', 'eor', 'player', 'player_compare', 'strategy', 'house_edge', 'house_edge_grid', 'table', 'table_compare', 'cut_card_effect', 'dealer']
 
 
 def exact(
@@ -49,6 +49,10 @@ def exact(
     deckodds.Result: ``.document`` (the JSON document), ``.frame``.
     """
     return run_command(('blackjack', 'exact'), locals())
+
+
+#: The dealer's outcome table: exact under another name.
+dealer = exact
 
 
 def mc(

@@ -159,6 +159,8 @@ def run_command(path: Tuple[str, ...], params: Dict[str, Any]):
     bar = _Bar(" ".join(path)) if not quiet else None
     try:
         output = _native._run(argv, bar.update if bar is not None else None)
+        if bar is not None:
+            bar.complete()
     finally:
         if bar is not None:
             bar.close()
@@ -195,6 +197,12 @@ class _Bar:
             self.bar = self.tqdm(total=total, desc=self.description, unit_scale=True)
         self.bar.n = min(done, total)
         self.bar.refresh()
+
+    def complete(self) -> None:
+        """The run ended whole: the bar shows its last stage done."""
+        if self.bar is not None and self.total is not None:
+            self.bar.n = self.total
+            self.bar.refresh()
 
     def close(self) -> None:
         if self.bar is not None:

@@ -85,3 +85,15 @@ def test_a_clap_error_is_the_binarys_line_and_help_is_text():
     with pytest.raises(ValueError, match="did you mean '--h17'"):
         _native._run(["blackjack", "exact", "--h1"])
     assert "Usage" in _native._run(["blackjack", "exact", "--help"])
+
+
+def test_a_long_run_shows_a_tqdm_bar_unless_quiet(monkeypatch, capsys):
+    pytest.importorskip("tqdm")
+    from deckodds import _core
+
+    monkeypatch.setattr(_core, "BAR_AFTER_SECONDS", 0.0)
+    deckodds.idiots_delight.mc(trials=3 * 10**6)
+    shown = capsys.readouterr().err
+    assert "idiots-delight mc" in shown and "3.00M/3.00M" in shown, shown[-500:]
+    deckodds.idiots_delight.mc(trials=3 * 10**6, quiet=True)
+    assert capsys.readouterr().err == ""

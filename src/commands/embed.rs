@@ -14,21 +14,18 @@ use std::sync::{Arc, Mutex};
 
 use clap::error::{ContextKind, ContextValue};
 
-use super::Outcome;
 use super::context::{Context, Embedded, Invocation, RunIn};
 use super::progress::RunControl;
 use crate::cli::Cli;
 use crate::error::{Error, Result};
 
-/// What a command run in process gave.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Captured {
-    /// What the binary would have printed on standard output (with
-    /// `--format json`, the JSON document).
+/// What a command run in process gave: what the binary would have
+/// printed on standard output, and whether a comparison it made found
+/// disagreement (see `Outcome::Disagreement`; not an error: its output is
+/// whole).
+pub(super) struct Ran {
     pub output: String,
-    /// How the command ended (a comparison that found disagreement is not
-    /// an error: its output is whole).
-    pub outcome: Outcome,
+    pub disagreed: bool,
 }
 
 /// Runs `cli` in process with `run_in` (the dispatch), as the binary
@@ -41,7 +38,7 @@ pub struct Captured {
 /// SIGINT, and `--mpi`); once `control` is asked to stop, a Monte-Carlo
 /// run starts no new chunk and the command ends with
 /// [`Error::Interrupted`].
-pub(super) fn run(cli: Cli, control: &Arc<RunControl>, run_in: RunIn) -> Result<Captured> {
+pub(super) fn run(cli: Cli, control: &Arc<RunControl>, run_in: RunIn) -> Result<Ran> {
     let long_runs = cli.command.long_run_args();
     for (option, given) in [
         ("--checkpoint", long_runs.run.checkpoint.is_some()),
@@ -64,19 +61,15 @@ pub(super) fn run(cli: Cli, control: &Arc<RunControl>, run_in: RunIn) -> Result<
         output: Mutex::new(Vec::new()),
     });
     run_in(cli, &context)?;
-    let outcome = if context.disagreed() {
-        Outcome::Disagreement
-    } else {
-        Outcome::Complete
-    };
+    let disagreed = context.disagreed();
     let bytes = context
         .embedded
         .take()
         .map(|embedded| embedded.output.into_inner().unwrap_or_default())
         .unwrap_or_default();
-    Ok(Captured {
+    Ok(Ran {
         output: String::from_utf8_lossy(&bytes).into_owned(),
-        outcome,
+        disagreed,
     })
 }
 

@@ -39,9 +39,7 @@ use crate::cli::{Cli, Command, LongRunArgs};
 use crate::error::Result;
 use context::{Context, Invocation};
 
-pub use embed::{
-    Captured, CommandSpec, EMBEDDED_SETS, OptionSpec, ValueKind, clap_error_line, commands,
-};
+pub use embed::{CommandSpec, EMBEDDED_SETS, OptionSpec, ValueKind, clap_error_line, commands};
 pub use progress::RunControl;
 
 /// The parsers of user input that live in this layer (the files
@@ -77,7 +75,26 @@ pub fn run(cli: Cli) -> Result<Outcome> {
 /// returned, nothing printed, its progress and stop in `control`'s
 /// hands (see `embed.rs`).
 pub fn run_captured(cli: Cli, control: &std::sync::Arc<RunControl>) -> Result<Captured> {
-    embed::run(cli, control, run_in)
+    let ran = embed::run(cli, control, run_in)?;
+    Ok(Captured {
+        output: ran.output,
+        outcome: if ran.disagreed {
+            Outcome::Disagreement
+        } else {
+            Outcome::Complete
+        },
+    })
+}
+
+/// What a command run in process ([`run_captured`]) gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Captured {
+    /// What the binary would have printed on standard output (with
+    /// `--format json`, the JSON document).
+    pub output: String,
+    /// How the command ended (a comparison that found disagreement is not
+    /// an error: its output is whole).
+    pub outcome: Outcome,
 }
 
 /// Runs a parsed command line inside another command (`reproduce`): the

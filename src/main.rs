@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::error::ErrorKind;
 
 use deckodds::cli::Cli;
 use deckodds::commands::Outcome;
@@ -28,10 +28,7 @@ fn main() -> ExitCode {
                 _ => {
                     // A bad value reads as the library's errors do (`--decks
                     // 0: must be ...`); any other mistake, as clap says it.
-                    match deckodds::cli::value_error(&error) {
-                        Some(error) => eprintln!("error: {error}"),
-                        None => eprintln!("{} (see --help)", one_line(&error)),
-                    }
+                    eprintln!("{}", deckodds::commands::clap_error_line(&error));
                     ExitCode::from(2)
                 }
             };
@@ -58,43 +55,4 @@ fn main() -> ExitCode {
             ExitCode::from(error.exit_code() as u8)
         }
     }
-}
-
-/// A clap error on one line, as every other error: its first line (which
-/// names what is wrong) and its suggestions, which clap puts on later
-/// lines (`(did you mean '--h17'?)`).
-fn one_line(error: &clap::Error) -> String {
-    let rendered = error.render().to_string();
-    let mut line = rendered
-        .lines()
-        .next()
-        .unwrap_or("error: invalid arguments")
-        .to_string();
-    let quoted = |values: &[String]| {
-        values
-            .iter()
-            .map(|v| format!("'{v}'"))
-            .collect::<Vec<_>>()
-            .join(" or ")
-    };
-    for kind in [
-        ContextKind::SuggestedSubcommand,
-        ContextKind::SuggestedArg,
-        ContextKind::SuggestedValue,
-    ] {
-        let suggested = match error.get(kind) {
-            Some(ContextValue::String(value)) => vec![value.clone()],
-            Some(ContextValue::Strings(values)) => values.clone(),
-            _ => Vec::new(),
-        };
-        if !suggested.is_empty() {
-            line.push_str(&format!(" (did you mean {}?)", quoted(&suggested)));
-        }
-    }
-    if let Some(ContextValue::StyledStrs(tips)) = error.get(ContextKind::Suggested) {
-        for tip in tips {
-            line.push_str(&format!(" (tip: {tip})"));
-        }
-    }
-    line
 }

@@ -5,13 +5,13 @@
 //! for count files and checkpoints; the precision reached; the verdict).
 
 use std::collections::VecDeque;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::checkpoint::{self, Checkpointing};
 use super::ledger::{Prior, PriorSource, Sample};
-use super::progress::ProgressReporter;
+use super::progress::{ProgressReporter, RunControl};
 use crate::cli::{Cli, GlobalArgs, LongRunArgs, PrecisionArgs};
 use crate::engine::ArrangementCounts;
 use crate::engine::Shard;
@@ -41,6 +41,15 @@ pub(super) type RunIn = fn(Cli, &Context) -> Result<()>;
 /// Runs a parsed command line in a context of its own, as one command
 /// inside another (`reproduce`'s specs); handed down as [`RunIn`] is.
 pub(super) type RunNested = fn(Cli) -> Result<()>;
+
+/// A command run in process by a caller (see `commands::embed`): what it
+/// would print on standard output is kept here, and the caller follows
+/// and stops it through `control`.
+pub(super) struct Embedded {
+    pub control: Arc<RunControl>,
+    /// The bytes the command wrote to standard output.
+    pub output: Mutex<Vec<u8>>,
+}
 
 /// `--until-halfwidth X [--for OUTCOME] [--max-trials N]`.
 pub(super) struct Until {
@@ -89,6 +98,9 @@ pub(super) struct Context {
     /// Whether a long run was already told how to be resumable (once a
     /// command is enough).
     pub(super) checkpoint_suggested: AtomicBool,
+    /// A run in process: its standard output kept, its progress and stop
+    /// in the caller's hands.
+    pub(super) embedded: Option<Embedded>,
 }
 
 impl Context {
@@ -111,6 +123,7 @@ impl Context {
             disagreed: AtomicBool::new(false),
             invocation: Invocation::Nested,
             checkpoint_suggested: AtomicBool::new(false),
+            embedded: None,
         }
     }
 
@@ -264,7 +277,18 @@ impl Context {
     /// if stderr is a terminal, `--quiet` is off, and the run lasts over a
     /// second.
     pub(super) fn progress(&self, total: u64, message: &str, unit: &str) -> ProgressReporter {
-        ProgressReporter::new(total, message, unit, self.quiet)
+        let control = self.embedded.as_ref().map(|e| Arc::clone(&e.control));
+        ProgressReporter::new(total, message, unit, self.quiet, control)
+    }
+
+    /// Whether the run was asked to stop: by SIGINT or SIGTERM (see
+    /// `checkpoint::catch_interrupts`), or by an embedding caller.
+    pub(super) fn stop_requested(&self) -> bool {
+        checkpoint::interrupted()
+            || self
+                .embedded
+                .as_ref()
+                .is_some_and(|e| e.control.stop_requested())
     }
 
     /// A note for the user on stderr, unless `--quiet`.

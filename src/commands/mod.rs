@@ -19,6 +19,7 @@ mod blackjack_table;
 mod checkpoint;
 mod context;
 mod docs;
+mod embed;
 mod files;
 mod idiots_delight;
 mod klondike;
@@ -37,6 +38,9 @@ use crate::analysis::Profile;
 use crate::cli::{Cli, Command, LongRunArgs};
 use crate::error::Result;
 use context::{Context, Invocation};
+
+pub use embed::{CommandSpec, EMBEDDED_SETS, OptionSpec, ValueKind, clap_error_line, commands};
+pub use progress::RunControl;
 
 /// The parsers of user input that live in this layer (the files
 /// `--resume` and `merge` read; the values of options are parsed by
@@ -64,6 +68,33 @@ pub enum Outcome {
 /// without `--checkpoint` says on stderr how to make it resumable.
 pub fn run(cli: Cli) -> Result<Outcome> {
     run_as(cli, Invocation::User)
+}
+
+/// Runs a parsed command line in process for a caller that embeds
+/// deckodds (the Python package): its standard output captured and
+/// returned, nothing printed, its progress and stop in `control`'s
+/// hands (see `embed.rs`).
+pub fn run_captured(cli: Cli, control: &std::sync::Arc<RunControl>) -> Result<Captured> {
+    let ran = embed::run(cli, control, run_in)?;
+    Ok(Captured {
+        output: ran.output,
+        outcome: if ran.disagreed {
+            Outcome::Disagreement
+        } else {
+            Outcome::Complete
+        },
+    })
+}
+
+/// What a command run in process ([`run_captured`]) gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Captured {
+    /// What the binary would have printed on standard output (with
+    /// `--format json`, the JSON document).
+    pub output: String,
+    /// How the command ended (a comparison that found disagreement is not
+    /// an error: its output is whole).
+    pub outcome: Outcome,
 }
 
 /// Runs a parsed command line inside another command (`reproduce`): the

@@ -554,7 +554,16 @@ pub(super) fn emit(text: &str, path: Option<&Path>, context: &Context) -> Result
 /// Writes `bytes` to `destination`, a file saying so (unless `--quiet`).
 fn write_to(destination: &Destination, bytes: &[u8], context: &Context) -> Result<()> {
     match destination {
-        Destination::Stdout => files::write_stdout(bytes),
+        Destination::Stdout => match &context.embedded {
+            // A run in process: its caller takes the output.
+            Some(embedded) => {
+                if let Ok(mut output) = embedded.output.lock() {
+                    output.extend_from_slice(bytes);
+                }
+                Ok(())
+            }
+            None => files::write_stdout(bytes),
+        },
         Destination::File(path) => {
             write_atomically(path, bytes)?;
             context.note(&format!("wrote {}", path.display()));

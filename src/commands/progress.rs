@@ -4,6 +4,8 @@
 
 use std::fs;
 use std::io::{self, IsTerminal};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -17,13 +19,63 @@ pub(super) struct ProgressReporter {
     /// Whether it may be drawn at all.
     visible: bool,
     started: Instant,
+    /// An embedding caller's view of the run (see [`RunControl`]).
+    control: Option<Arc<RunControl>>,
+}
+
+/// How a caller that runs a command in process (see `commands::embed`)
+/// follows it and stops it: the units done of the current stage's total
+/// (each progress bar of the command starts a stage: a command may sample
+/// or solve more than once), and a stop flag that the command reads
+/// between chunks of a Monte-Carlo run. Plain atomics, so that the
+/// caller polls them from its own thread and the engines' threads never
+/// wait on it.
+#[derive(Debug, Default)]
+pub struct RunControl {
+    done: AtomicU64,
+    total: AtomicU64,
+    stop: AtomicBool,
+}
+
+impl RunControl {
+    /// The units done and the total of the current stage (`(0, 0)` before
+    /// the first).
+    pub fn progress(&self) -> (u64, u64) {
+        (
+            self.done.load(Ordering::Relaxed),
+            self.total.load(Ordering::Relaxed),
+        )
+    }
+
+    /// Asks the run to stop: a Monte-Carlo run starts no new chunk, and
+    /// the command ends with `Error::Interrupted` once the chunks in
+    /// flight are done. An exact computation runs to its end (the engines
+    /// take no stop request).
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether [`RunControl::stop`] was called.
+    pub fn stop_requested(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
 }
 
 impl ProgressReporter {
     /// A progress bar over `total` units (trials, say) on stderr, drawn only
     /// if stderr is a terminal, not `quiet`, and the run lasts over a
     /// second.
-    pub(super) fn new(total: u64, message: &str, unit: &str, quiet: bool) -> ProgressReporter {
+    pub(super) fn new(
+        total: u64,
+        message: &str,
+        unit: &str,
+        quiet: bool,
+        control: Option<Arc<RunControl>>,
+    ) -> ProgressReporter {
+        if let Some(control) = &control {
+            control.done.store(0, Ordering::Relaxed);
+            control.total.store(total, Ordering::Relaxed);
+        }
         let visible = !quiet && io::stderr().is_terminal();
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
         let style = ProgressStyle::with_template(
@@ -47,6 +99,7 @@ impl ProgressReporter {
             bar,
             visible,
             started: Instant::now(),
+            control,
         }
     }
 }
@@ -59,6 +112,9 @@ impl Progress for ProgressReporter {
             self.bar.set_draw_target(ProgressDrawTarget::stderr());
         }
         self.bar.inc(trials);
+        if let Some(control) = &self.control {
+            control.done.fetch_add(trials, Ordering::Relaxed);
+        }
     }
 }
 

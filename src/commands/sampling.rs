@@ -135,13 +135,13 @@ impl Context {
             // long the run will take.
             let mut block = threads;
             let mut first_block = true;
-            while !stopped && done < chunks.end && !checkpoint::interrupted() {
+            while !stopped && done < chunks.end && !self.stop_requested() {
                 let range = done..(done + block).min(chunks.end);
                 let began = Instant::now();
                 let tallies: Vec<Option<Result<Vec<u64>>>> = (0..range.end - range.start)
                     .into_par_iter()
                     .map(|i| {
-                        if checkpoint::interrupted() {
+                        if self.stop_requested() {
                             return None;
                         }
                         let chunk = range.start + i;

@@ -18,10 +18,15 @@
 //! published files are told of the field by its schema); renaming or
 //! removing one, or changing its meaning, is a new version.
 
-// The kinds of file deckodds writes and reads back itself.
+// The documents: files deckodds writes and reads back itself, and the
+// analysis specs.
 pub mod checkpoint;
 pub mod provenance;
 pub mod shard;
+pub mod spec;
+
+mod kinds;
+pub use kinds::kinds;
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -214,17 +219,6 @@ impl KindEntry {
             schema: schema_of::<D>,
         }
     }
-}
-
-/// Every kind of document, in the order `deckodds schema` lists them and
-/// `schema/` holds them: the one list of the contract's kinds.
-pub fn kinds() -> Vec<KindEntry> {
-    vec![
-        // The files deckodds reads back itself.
-        KindEntry::of::<shard::ShardBlock>(),
-        KindEntry::of::<checkpoint::Checkpoint>(),
-        KindEntry::of::<provenance::Provenance>(),
-    ]
 }
 
 #[cfg(test)]

@@ -1,0 +1,37 @@
+//! The one list of the contract's kinds, in a file of its own: it names
+//! every document type, and the document types use the ground that
+//! `contract/mod.rs` defines (`Tag`, `Document`), which re-exports the list
+//! (a re-export is no import, so no circle).
+
+use super::KindEntry;
+use super::{checkpoint, provenance, shard, spec};
+
+/// Every kind of document, in the order `deckodds schema` lists them and
+/// `schema/` holds them: the one list of the contract's kinds.
+pub fn kinds() -> Vec<KindEntry> {
+    vec![
+        // The files deckodds reads back itself.
+        KindEntry::of::<shard::ShardBlock>(),
+        KindEntry::of::<checkpoint::Checkpoint>(),
+        KindEntry::of::<provenance::Provenance>(),
+        // The analysis specs (TOML), for editors.
+        KindEntry::of::<spec::SpecFile>(),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_kind_is_listed_once_with_its_schema_naming_it() {
+        let entries = kinds();
+        let names: Vec<&str> = entries.iter().map(|entry| entry.name).collect();
+        assert_eq!(names, ["counts", "checkpoint", "provenance", "spec"]);
+        for entry in entries {
+            let schema = serde_json::to_value((entry.schema)()).expect("a schema");
+            assert_eq!(schema["$id"], entry.id);
+            assert_eq!(entry.id, format!("deckodds.{}/v1", entry.name));
+        }
+    }
+}

@@ -1,13 +1,11 @@
-//! The one list of the contract's kinds.
+//! The one list of the contract's kinds, in a file of its own: it names
+//! every document type, and the document types use the ground that
+//! `contract/mod.rs` defines (`Tag`, `Document`), which re-exports the list
+//! (a re-export is no import, so no circle).
 
 use super::KindEntry;
-use super::blackjack;
-use super::checkpoint::Checkpoint;
-use super::comparison::Comparison;
-use super::power::PowerDocument;
-use super::provenance::Provenance;
 use super::report::{Report, VersionsDocument};
-use super::shard::ShardBlock;
+use super::{blackjack, checkpoint, comparison, power, provenance, shard, spec};
 
 /// Every kind of document, in the order `deckodds schema` lists them and
 /// `schema/` holds them: the one list of the contract's kinds.
@@ -15,7 +13,7 @@ pub fn kinds() -> Vec<KindEntry> {
     vec![
         // What the commands print and results/ holds.
         KindEntry::of::<Report>(),
-        KindEntry::of::<Comparison>(),
+        KindEntry::of::<comparison::Comparison>(),
         KindEntry::of::<VersionsDocument>(),
         // The blackjack player's and table's documents, and the power study.
         KindEntry::of::<blackjack::PlayerDocument>(),
@@ -26,10 +24,32 @@ pub fn kinds() -> Vec<KindEntry> {
         KindEntry::of::<blackjack::TableDocument>(),
         KindEntry::of::<blackjack::TableCompareDocument>(),
         KindEntry::of::<blackjack::CutCardEffectDocument>(),
-        KindEntry::of::<PowerDocument>(),
-        // The files deckodds writes and reads back itself.
-        KindEntry::of::<ShardBlock>(),
-        KindEntry::of::<Checkpoint>(),
-        KindEntry::of::<Provenance>(),
+        KindEntry::of::<power::PowerDocument>(),
+        // The files deckodds reads back itself.
+        KindEntry::of::<shard::ShardBlock>(),
+        KindEntry::of::<checkpoint::Checkpoint>(),
+        KindEntry::of::<provenance::Provenance>(),
+        // The analysis specs (TOML, with no `schema` key), for editors.
+        KindEntry::of::<spec::SpecFile>(),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_kind_is_listed_once_with_its_schema_naming_it() {
+        let entries = kinds();
+        let mut names: Vec<&str> = entries.iter().map(|entry| entry.name).collect();
+        let listed = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), listed, "a kind listed twice: {names:?}");
+        for entry in entries {
+            let schema = serde_json::to_value((entry.schema)()).expect("a schema");
+            assert_eq!(schema["$id"], entry.id);
+            assert_eq!(entry.id, format!("deckodds.{}/v1", entry.name));
+        }
+    }
 }

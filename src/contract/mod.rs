@@ -18,6 +18,8 @@
 //! published files are told of the field by its schema); renaming or
 //! removing one, or changing its meaning, is a new version.
 
+// The documents: what the commands print, the files deckodds writes and
+// reads back itself, and the analysis specs.
 pub mod blackjack;
 pub mod checkpoint;
 pub mod comparison;
@@ -26,6 +28,7 @@ pub mod power;
 pub mod provenance;
 pub mod report;
 pub mod shard;
+pub mod spec;
 
 // The list of kinds names every document type, which each name this
 // module's items: it lives in its own file, so that no import goes round

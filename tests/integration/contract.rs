@@ -153,25 +153,135 @@ fn a_document_that_breaks_its_schema_is_caught_by_the_validation() {
     assert!(!violations(&schemas, &untagged).is_empty());
 }
 
+/// The documents of a JSON output: the document, or each of an array of
+/// them (`blackjack eor` for several outcomes).
+fn documents(output: &Value) -> Vec<&Value> {
+    match output {
+        Value::Array(items) => items.iter().collect(),
+        document => vec![document],
+    }
+}
+
 #[test]
 fn what_the_commands_write_validates_against_its_schema() {
+    // One command line per kind of document a command prints (the files
+    // of results/ are checked above; these cover the commands no spec
+    // runs, and the blocks of long runs).
     let schemas = committed_schemas();
     let lines = [
-        "roll-call exact --ranks 4 --copies 2 --format json",
-        "roll-call mc --ranks 4 --copies 2 --trials 2000 --seed 3 --format json",
-        "idiots-delight mc --trials 2000 --seed 1 --format json",
-        "blackjack exact --decks 2 --format json",
+        "roll-call exact --ranks 4 --copies 2",
+        "roll-call mc --ranks 4 --copies 2 --trials 2000 --seed 3 --count all --order all",
+        "roll-call compare --ranks 3 --copies 2 --trials 2000",
+        "idiots-delight mc --trials 2000 --seed 1 --until-halfwidth 0.05",
+        "idiots-delight power --suits 1 --ranks 8 --trials 2000 --seed 1 --replicates 2",
+        "blackjack exact --decks 2",
+        "blackjack eor --decks 1",
+        "blackjack player --decks 1 --float",
+        "blackjack strategy --decks 1 --float",
+        "blackjack house-edge --decks 1 --float",
+        "blackjack table --decks 2 --trials 200 --seed 1 --count hi-lo",
+        "klondike mc --trials 500 --seed 2",
+        "prisoners-patience exact --suits 1 --ranks 6",
     ];
+    let mut kinds_seen = std::collections::BTreeSet::new();
     for line in lines {
-        let output = deckodds().args(line.split_whitespace()).output().unwrap();
-        let document: Value =
-            serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{line}: {e}"));
-        assert_eq!(
-            violations(&schemas, &document),
-            Vec::<String>::new(),
-            "{line}"
-        );
+        let mut args: Vec<&str> = line.split_whitespace().collect();
+        args.extend(["--format", "json", "--quiet"]);
+        let output = deckodds().args(&args).output().unwrap();
+        let output: Value = serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|e| panic!("{line}: {e}: {}", String::from_utf8_lossy(&output.stderr)));
+        for document in documents(&output) {
+            kinds_seen.insert(kind_of(document).unwrap_or("none").to_string());
+            assert_eq!(
+                violations(&schemas, document),
+                Vec::<String>::new(),
+                "{line}"
+            );
+        }
     }
+    assert!(kinds_seen.len() >= 8, "{kinds_seen:?}");
+}
+
+#[test]
+fn a_parts_count_file_and_a_checkpoint_validate_against_their_schemas() {
+    let schemas = committed_schemas();
+    let dir = tempfile::tempdir().unwrap();
+    let part = dir.path().join("part.json");
+    let part_text = part.to_str().unwrap();
+    run_ok(&[
+        "idiots-delight",
+        "mc",
+        "--trials",
+        "4000",
+        "--seed",
+        "5",
+        "--shard",
+        "1/2",
+        "--out",
+        part_text,
+        "--quiet",
+    ]);
+    let document: Value = serde_json::from_str(&std::fs::read_to_string(&part).unwrap()).unwrap();
+    assert_eq!(violations(&schemas, &document), Vec::<String>::new());
+    assert_eq!(
+        violations(&schemas, &document["shard"]),
+        Vec::<String>::new(),
+        "the shard block is a counts document of its own"
+    );
+    assert_eq!(kind_of(&document["shard"]), Some("counts"));
+
+    let checkpoint = dir.path().join("run.checkpoint");
+    let output = deckodds()
+        .env("DECKODDS_INTERRUPT_AFTER_CHUNKS", "1")
+        .args([
+            "idiots-delight",
+            "mc",
+            "--trials",
+            "400000",
+            "--seed",
+            "5",
+            "--quiet",
+            "--checkpoint",
+            checkpoint.to_str().unwrap(),
+            "--out",
+            dir.path().join("out.json").to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(&checkpoint).unwrap()).unwrap();
+    assert_eq!(kind_of(&saved), Some("checkpoint"));
+    assert_eq!(violations(&schemas, &saved), Vec::<String>::new());
+}
+
+#[test]
+fn every_analysis_spec_validates_against_the_spec_schema() {
+    // The specs are TOML: read as data, they are what an editor holding
+    // schema/spec.json checks.
+    let schemas = committed_schemas();
+    let validator = jsonschema::validator_for(&schemas["spec"]).unwrap();
+    let mut checked = 0;
+    for entry in std::fs::read_dir(root().join("analysis")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "toml") {
+            continue;
+        }
+        let spec: toml::Value = toml::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let spec = serde_json::to_value(spec).unwrap();
+        let problems: Vec<String> = validator
+            .iter_errors(&spec)
+            .map(|e| format!("{}: {e}", e.instance_path()))
+            .collect();
+        assert_eq!(problems, Vec::<String>::new(), "{}", path.display());
+        checked += 1;
+    }
+    assert!(checked > 40, "{checked} specs");
 }
 
 fn file_name(path: &Path) -> String {

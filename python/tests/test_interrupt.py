@@ -5,6 +5,7 @@ reaches the caller while the GIL is released."""
 import _thread
 import threading
 import time
+from fractions import Fraction
 
 import pytest
 
@@ -33,6 +34,29 @@ def test_an_interrupt_stops_a_long_monte_carlo_run_promptly():
     # The stop was this run's only: the next one runs whole.
     again = deckodds.idiots_delight.mc(trials=20000, seed=5, quiet=True)
     assert sum(o["count"] for o in again.document["distributions"][0]["outcomes"]) == 20000
+
+
+def test_an_interrupt_stops_a_long_exact_enumeration_promptly():
+    interrupted_at = []
+
+    def interrupt():
+        interrupted_at.append(time.monotonic())
+        _thread.interrupt_main()
+
+    timer = threading.Timer(1.0, interrupt)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        # Every one of 13! arrangements: minutes on two cores to its end.
+        deckodds.roll_call.exact(ranks=13, copies=1, quiet=True)
+    ended = time.monotonic()
+    timer.join()
+    assert interrupted_at, "the enumeration ended before the interrupt"
+    assert ended - interrupted_at[0] < 3.0, ended - interrupted_at[0]
+    # The next enumeration runs whole: its fractions add up to one.
+    again = deckodds.roll_call.exact(ranks=4, copies=2, quiet=True)
+    for distribution in again.document["distributions"]:
+        total = sum(Fraction(o["probability"]) for o in distribution["outcomes"])
+        assert total == 1, distribution["key"]
 
 
 def test_progress_reaches_the_caller_and_the_gil_is_free_meanwhile():

@@ -36,8 +36,8 @@ pub(super) struct Ran {
 /// line names one (`--out`); the options that need the process to
 /// themselves are refused (`--checkpoint` and `--resume`, which catch
 /// SIGINT, and `--mpi`); once `control` is asked to stop, a Monte-Carlo
-/// run starts no new chunk and the command ends with
-/// [`Error::Interrupted`].
+/// run starts no new chunk, an exact enumeration no new task, and the
+/// command ends with [`Error::Interrupted`], whatever it wrote.
 pub(super) fn run(cli: Cli, control: &Arc<RunControl>, run_in: RunIn) -> Result<Ran> {
     let long_runs = cli.command.long_run_args();
     for (option, given) in [
@@ -60,7 +60,15 @@ pub(super) fn run(cli: Cli, control: &Arc<RunControl>, run_in: RunIn) -> Result<
         control: Arc::clone(control),
         output: Mutex::new(Vec::new()),
     });
-    run_in(cli, &context)?;
+    let ran = run_in(cli, &context);
+    // Once stopped, whatever the command ended with (an enumeration's
+    // refusal, or a check of counts cut short) is the interrupt.
+    if control.stop_requested() {
+        return Err(Error::Interrupted {
+            message: "interrupted: the run was stopped before it finished".into(),
+        });
+    }
+    ran?;
     let disagreed = context.disagreed();
     let bytes = context
         .embedded

@@ -47,10 +47,11 @@ impl RunControl {
         )
     }
 
-    /// Asks the run to stop: a Monte-Carlo run starts no new chunk, and
-    /// the command ends with `Error::Interrupted` once the chunks in
-    /// flight are done. An exact computation runs to its end (the engines
-    /// take no stop request).
+    /// Asks the run to stop: a Monte-Carlo run starts no new chunk, an
+    /// exact enumeration (memoised or exhaustive) no new task, and the
+    /// command ends with `Error::Interrupted` once the work in flight is
+    /// done. The blackjack player's and the solvers' searches run to
+    /// their end (they take no stop request).
     pub fn stop(&self) {
         self.stop.store(true, Ordering::Relaxed);
     }
@@ -115,6 +116,12 @@ impl Progress for ProgressReporter {
         if let Some(control) = &self.control {
             control.done.fetch_add(trials, Ordering::Relaxed);
         }
+    }
+
+    fn stop_requested(&self) -> bool {
+        self.control
+            .as_ref()
+            .is_some_and(|control| control.stop_requested())
     }
 }
 

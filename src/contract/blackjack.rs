@@ -1195,7 +1195,10 @@ pub(crate) mod tests {
             }),
             verdict: "agree".into(),
             distributions: distributions(),
-            shard: Some(json!({"part": "1/2"})),
+            shard: Some(ShardBlock {
+                part: "1/2".into(),
+                ..ShardBlock::default()
+            }),
         };
         round_trips_and_refuses_unknown_fields(
             &compare,

@@ -429,6 +429,7 @@ mod tests {
                 value: Some(-3),
                 ci95: None,
             }],
+            not_computed: Vec::new(),
             precision: Some(PrecisionBlock {
                 until_halfwidth: 0.001,
                 outcome: None,

@@ -49,6 +49,7 @@ use rayon::prelude::*;
 
 use crate::cards::Card;
 use crate::engine::ArrangementCounts;
+use crate::engine::traits::stopped_on_request;
 use crate::engine::{Player, Progress, Shard};
 use crate::error::{Error, Result};
 
@@ -105,7 +106,9 @@ pub fn count_arrangements_with<P: Player>(
     let plan = Plan::new(deck);
     let (counts, total) = (0..plan.n_tasks as u64)
         .into_par_iter()
-        .filter(|&task| shard.contains(task))
+        // A stop request skips the tasks not yet started; the result is
+        // then refused below.
+        .filter(|&task| shard.contains(task) && !progress.stop_requested())
         .fold(
             || (vec![0u64; n_outcomes], 0u64),
             |(mut counts, played), task| {
@@ -125,6 +128,9 @@ pub fn count_arrangements_with<P: Player>(
                 (total, played + more_played)
             },
         );
+    if progress.stop_requested() {
+        return Err(stopped_on_request());
+    }
     Ok(ArrangementCounts {
         counts: counts.into_iter().map(BigUint::from).collect(),
         total: BigUint::from(total),
@@ -580,6 +586,45 @@ pub(crate) mod tests {
         deck.extend((2..=5).map(|r| Card::new(r, 0)));
         assert_eq!(n_arrangements(&deck), BigUint::from(64u32 * 63 * 62 * 61));
         assert!(check_size(&deck).is_ok());
+    }
+
+    /// Progress that asks the work to stop after `after` units.
+    struct StopAfter {
+        after: u64,
+        done: std::sync::atomic::AtomicU64,
+    }
+
+    impl Progress for StopAfter {
+        fn advance(&self, units: u64) {
+            self.done
+                .fetch_add(units, std::sync::atomic::Ordering::Relaxed);
+        }
+
+        fn stop_requested(&self) -> bool {
+            self.done.load(std::sync::atomic::Ordering::Relaxed) >= self.after
+        }
+    }
+
+    #[test]
+    fn a_stop_request_ends_the_enumeration_with_an_interrupt_not_a_partial_count() {
+        let deck = distinct_deck(2, 4);
+        for after in [0, 1, 3] {
+            let progress = StopAfter {
+                after,
+                done: Default::default(),
+            };
+            let error = count_arrangements(&deck, 8, ascents, Shard::WHOLE, &progress).unwrap_err();
+            assert!(matches!(error, Error::Interrupted { .. }), "{error}");
+            let started = progress.done.load(std::sync::atomic::Ordering::Relaxed);
+            assert!(started < progress_units(&deck), "{after}: {started} units");
+        }
+        // Never asked: the whole count.
+        let progress = StopAfter {
+            after: u64::MAX,
+            done: Default::default(),
+        };
+        let counts = count_arrangements(&deck, 8, ascents, Shard::WHOLE, &progress).unwrap();
+        assert_eq!(counts.total, factorial(8));
     }
 
     fn whole_err(deck: &[Card]) -> String {

@@ -71,6 +71,7 @@ use crate::cards::Card;
 use crate::engine::ArrangementCounts;
 use crate::engine::Progress;
 use crate::engine::SequentialGame;
+use crate::engine::traits::stopped_on_request;
 use crate::error::{Error, Result};
 
 /// The most distinct cards a deck may have: the set of values still to come
@@ -500,11 +501,19 @@ impl<'a, G: SequentialGame, C: Count> Enumeration<'a, G, C> {
             .par_iter()
             .with_max_len(1)
             .map(|task| {
+                // A stop request skips the tasks not yet started; the
+                // result is then refused below.
+                if progress.stop_requested() {
+                    return None;
+                }
                 let result = self.solve(task);
                 progress.advance(task.prefixes);
                 result
             })
             .collect();
+        if progress.stop_requested() {
+            return Err(stopped_on_request());
+        }
         let mut counts = vec![BigUint::ZERO; self.n_outcomes];
         let (mut hits, mut nodes) = (0, 0);
         for (task, result) in tasks.iter().zip(results) {
@@ -968,6 +977,22 @@ mod tests {
         let (counts, _) = count(&game, &deck, &SequentialParams::default());
         assert_eq!(counts.counts, eulerian(16));
         assert_eq!(counts.total, factorial(16));
+    }
+
+    #[test]
+    fn a_stop_request_ends_the_enumeration_with_an_interrupt_not_a_partial_count() {
+        struct Stopped;
+        impl Progress for Stopped {
+            fn advance(&self, _: u64) {}
+            fn stop_requested(&self) -> bool {
+                true
+            }
+        }
+        let (game, deck) = ascents(2, 5);
+        let error = count_outcomes(&game, &deck, &SequentialParams::default(), &Stopped)
+            .map(|_| ())
+            .unwrap_err();
+        assert!(matches!(error, Error::Interrupted { .. }), "{error}");
     }
 
     #[test]

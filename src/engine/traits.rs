@@ -56,6 +56,23 @@ pub trait Simulation: Sync {
 pub trait Progress: Sync {
     /// `trials` more trials are done.
     fn advance(&self, trials: u64);
+
+    /// Whether the caller asked the work to stop (a program embedding
+    /// deckodds, on Ctrl-C). The exact enumerators read it between tasks:
+    /// once it is set they start no new task and return
+    /// [`Error::Interrupted`](crate::error::Error::Interrupted), never a
+    /// partial result. By default, never.
+    fn stop_requested(&self) -> bool {
+        false
+    }
+}
+
+/// The error of an enumeration stopped on request (see
+/// [`Progress::stop_requested`]).
+pub fn stopped_on_request() -> crate::error::Error {
+    crate::error::Error::Interrupted {
+        message: "interrupted: the exact enumeration was stopped before it finished".into(),
+    }
 }
 
 /// Progress that goes nowhere.

@@ -1565,11 +1565,17 @@ mod tests {
         // The report's one distribution, as bars.
         assert!(shown.contains(&"percent of games"), "{shown:?}");
         assert!(!shown.contains(&"percent of rounds"), "{shown:?}");
-        // Rows by true count in another kind of document are not read.
+        // A table document passed off as a report is refused by the
+        // report's type, naming the first field a report has not.
         let mut value = table_report();
         value["schema"] = json!("deckodds.report/v1");
-        let shown_svg = draw(&value, FigureOptions::default()).unwrap();
-        assert!(!texts(&shown_svg).contains(&"percent of rounds"));
+        let message = draw(&value, FigureOptions::default())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.contains("deckodds.report/v1 field shoes: unknown field `shoes`"),
+            "{message}"
+        );
     }
 
     #[test]

@@ -244,6 +244,7 @@ fn version_figure(question: &str, cell: Option<&HeadlineValue>) -> VersionFigure
 mod tests {
     use super::*;
     use crate::report::Method;
+    use serde_json::{Map, Value};
 
     fn version_table() -> (Report, VersionTable) {
         let report = Report {

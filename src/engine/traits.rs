@@ -59,9 +59,9 @@ pub trait Progress: Sync {
 
     /// Whether the caller asked the work to stop (a program embedding
     /// deckodds, on Ctrl-C). The exact enumerators read it between tasks:
-    /// once it is set they start no new task and return
-    /// [`Error::Interrupted`](crate::error::Error::Interrupted), never a
-    /// partial result. By default, never.
+    /// once it is set they start no new task and return the error of
+    /// [`stopped_on_request`] (an interrupt), never a partial result. By
+    /// default, never.
     fn stop_requested(&self) -> bool {
         false
     }

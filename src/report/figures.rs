@@ -6,7 +6,6 @@
 //! string. It computes no statistics: every number drawn is one the JSON
 //! already holds.
 
-use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::chart::{
@@ -15,8 +14,8 @@ use super::chart::{
 };
 use super::strategy_chart;
 use crate::contract::blackjack::{
-    Params, TableCompareDocument, TableCompareKind, TableDocument, TableKind, TableValue,
-    TrueCountRow,
+    Params, TableCompareDocument, TableCompareKind, TableDistribution, TableDocument, TableKind,
+    TableValue, TrueCountRow,
 };
 use crate::contract::comparison::{
     AgreementRow, Comparison, ComparisonKind, PublishedRow, PublishedTag, TestName, VerdictName,
@@ -120,75 +119,102 @@ pub fn svg_for_report(json: &str, options: FigureOptions) -> Result<String> {
     match read_drawable(json)? {
         Drawable::Report(report) => distributions_svg(&report, options),
         Drawable::Comparison(comparison) => z_scores_svg(&comparison, options),
-        Drawable::Other(report) => {
-            if let Some(table) = true_count_rows(&report)? {
-                return means_svg(&table, options);
-            }
-            if strategy_chart::is_chart_json(&report) {
-                return strategy_chart::svg_from_chart_json(&report);
-            }
-            match OtherDistributions::deserialize(&report) {
-                Ok(other) => distributions_svg(&other.as_report(), options),
-                Err(_) => Err(Error::invalid("document", "of another kind", DRAWABLE)),
-            }
-        }
-    }
-}
-
-/// The distributions of a document of another kind (the blackjack
-/// table's, whose `by_true_count` is empty without a counting system),
-/// drawn as a report's would be.
-#[derive(Deserialize)]
-struct OtherDistributions {
-    #[serde(default)]
-    game: String,
-    #[serde(default)]
-    params: Map<String, Value>,
-    #[serde(default)]
-    seed: Option<u64>,
-    #[serde(default)]
-    trials: Option<u64>,
-    distributions: Vec<OtherDistribution>,
-}
-
-/// One distribution of another kind of document: a report's, without the
-/// key's parameters beside it.
-#[derive(Deserialize)]
-struct OtherDistribution {
-    key: String,
-    outcomes: Vec<OutcomeEntry>,
-}
-
-impl OtherDistributions {
-    fn as_report(&self) -> ReportDocument {
-        ReportDocument {
-            schema: contract::Tag::new(),
-            game: self.game.clone(),
-            method: if self.trials.is_some() {
-                Method::MonteCarlo
+        Drawable::Table(table) => {
+            let TableFigure {
+                game,
+                distributions,
+                by_true_count,
+            } = *table;
+            if by_true_count.by_true_count.is_empty() {
+                let TrueCountTable { params, seed, .. } = by_true_count;
+                distributions_svg(&table_report(game, params, seed, distributions), options)
             } else {
-                Method::Exact
-            },
-            params: self.params.clone(),
-            seed: self.seed,
-            trials: self.trials,
-            distributions: self
-                .distributions
-                .iter()
-                .map(|d| Distribution {
-                    key: d.key.clone(),
-                    params: KeyParams::of_key(&d.key),
-                    outcomes: d.outcomes.clone(),
-                    mean: None,
-                })
-                .collect(),
-            summary: Vec::new(),
-            not_computed: Vec::new(),
-            precision: None,
-            shard: None,
+                means_svg(&by_true_count, options)
+            }
         }
+        Drawable::Other(document) if strategy_chart::is_chart_json(&document) => {
+            strategy_chart::svg_from_chart_json(&document)
+        }
+        Drawable::Other(_) => Err(Error::invalid("document", "of another kind", DRAWABLE)),
     }
 }
+
+/// The count distributions of a blackjack table document (one without
+/// a counting system, so no values by true count), drawn as a report's
+/// would be. Their counts are of rounds or of shoes, not of one kind of
+/// trial, so no trial count is named.
+fn table_report(
+    game: String,
+    params: Params,
+    seed: u64,
+    distributions: Vec<TableDistribution>,
+) -> ReportDocument {
+    ReportDocument {
+        schema: contract::Tag::new(),
+        game,
+        method: Method::MonteCarlo,
+        params,
+        seed: Some(seed),
+        trials: None,
+        distributions: distributions
+            .into_iter()
+            .map(|d| Distribution {
+                params: KeyParams::of_key(&d.key),
+                key: d.key,
+                outcomes: d
+                    .outcomes
+                    .into_iter()
+                    .map(|o| OutcomeEntry {
+                        outcome: o.outcome,
+                        probability: None,
+                        value: None,
+                        count: Some(o.count),
+                        estimate: Some(o.estimate),
+                        ci95: Some(o.ci95),
+                    })
+                    .collect(),
+                mean: None,
+            })
+            .collect(),
+        summary: Vec::new(),
+        not_computed: Vec::new(),
+        precision: None,
+        shard: None,
+    }
+}
+
+/// What a blackjack table document's charts read: its values by true
+/// count (empty without a counting system), else its count
+/// distributions.
+struct TableFigure {
+    game: String,
+    distributions: Vec<TableDistribution>,
+    by_true_count: TrueCountTable,
+}
+
+/// Both table documents hold the fields the charts read, under the same
+/// names.
+macro_rules! table_figure_from {
+    ($document:ty) => {
+        impl From<$document> for TableFigure {
+            fn from(document: $document) -> TableFigure {
+                TableFigure {
+                    game: document.game,
+                    distributions: document.distributions,
+                    by_true_count: TrueCountTable {
+                        params: document.params,
+                        seed: document.seed,
+                        rounds: document.rounds,
+                        value: document.value,
+                        by_true_count: document.by_true_count,
+                    },
+                }
+            }
+        }
+    };
+}
+table_figure_from!(TableDocument);
+table_figure_from!(TableCompareDocument);
 
 /// A document [`svg_for_report`] draws, read through its type.
 enum Drawable {
@@ -196,18 +222,20 @@ enum Drawable {
     Report(ReportDocument),
     /// A comparison.
     Comparison(Comparison),
-    /// A blackjack document (the table's values by true count, a strategy
-    /// chart), read by its own chart's reader.
+    /// A blackjack table's simulation, alone (`blackjack table`) or
+    /// checked against the exact value (`table compare`).
+    Table(Box<TableFigure>),
+    /// Another document (a strategy chart), read by its own chart's
+    /// reader.
     Other(Value),
 }
 
-/// Reads `json` as the type its `"schema"` names: a report or a
-/// comparison, refused in one line naming the field at fault (an unknown
-/// one, or one of the wrong type); any other document as JSON for the
-/// charts that read it themselves. A JSON object without a `schema` is
-/// a file written before deckodds documents had one: a blackjack chart's
-/// reader may still take it, else it is refused with the advice to make
-/// it again.
+/// Reads `json` as the type its `"schema"` names (a report, a
+/// comparison, a blackjack table document), refused in one line naming
+/// the field at fault (an unknown one, or one of the wrong type); any
+/// other document as JSON for the charts that read it themselves. A
+/// JSON object without a `schema` is a file written before deckodds
+/// documents had one: it is refused with the advice to make it again.
 fn read_drawable(json: &str) -> Result<Drawable> {
     let refused = |error: ReadError| {
         Error::invalid(
@@ -223,6 +251,12 @@ fn read_drawable(json: &str) -> Result<Drawable> {
             .map_err(refused),
         Some(ComparisonKind::ID) => contract::comparison::read(json)
             .map(Drawable::Comparison)
+            .map_err(refused),
+        Some(TableKind::ID) => contract::read::<TableDocument>(json)
+            .map(|table| Drawable::Table(Box::new(TableFigure::from(table))))
+            .map_err(refused),
+        Some(TableCompareKind::ID) => contract::read::<TableCompareDocument>(json)
+            .map(|table| Drawable::Table(Box::new(TableFigure::from(table))))
             .map_err(refused),
         Some(_) => Ok(Drawable::Other(parse_json(json)?)),
         None => Err(Error::invalid(
@@ -376,53 +410,6 @@ struct TrueCountTable {
     rounds: u64,
     value: TableValue,
     by_true_count: Vec<TrueCountRow>,
-}
-
-/// A table report (`blackjack table`, `table compare`: known by its
-/// `"schema"`), read with the contract, if it is one and has rows by true
-/// count (it has none without a counting system, and falls through to the
-/// shapes below). A table report the contract refuses is an error naming
-/// the field.
-fn true_count_rows(report: &Value) -> Result<Option<TrueCountTable>> {
-    #[derive(serde::Deserialize)]
-    struct SchemaOnly {
-        schema: Option<String>,
-    }
-    let schema = <SchemaOnly as serde::Deserialize>::deserialize(report)
-        .ok()
-        .and_then(|only| only.schema);
-    let refuse = |error: contract::ReadError| {
-        Error::invalid(
-            "report",
-            error,
-            "a table report as this version of deckodds writes it",
-        )
-    };
-    let table = match schema.as_deref() {
-        Some(TableKind::ID) => {
-            let document: TableDocument = contract::read(&report.to_string()).map_err(refuse)?;
-            TrueCountTable {
-                params: document.params,
-                seed: document.seed,
-                rounds: document.rounds,
-                value: document.value,
-                by_true_count: document.by_true_count,
-            }
-        }
-        Some(TableCompareKind::ID) => {
-            let document: TableCompareDocument =
-                contract::read(&report.to_string()).map_err(refuse)?;
-            TrueCountTable {
-                params: document.params,
-                seed: document.seed,
-                rounds: document.rounds,
-                value: document.value,
-                by_true_count: document.by_true_count,
-            }
-        }
-        _ => return Ok(None),
-    };
-    Ok((!table.by_true_count.is_empty()).then_some(table))
 }
 
 /// The chart of the value per round by true count: one mean (in percent

@@ -94,8 +94,9 @@ pub enum KlondikeCommand {
         /// blank lines and lines starting with # are skipped.
         #[arg(long, value_name = "FILE", conflicts_with = "trials")]
         deals: Option<PathBuf>,
-        /// Solve this many random deals (accepts 1000, 1e3): game k is the
-        /// k-th game of `klondike mc` with the same --seed.
+        /// Solve this many random deals (accepts 1000, 1e3). The same
+        /// --seed and --trials deal the same deals on any machine with any
+        /// number of threads.
         #[arg(long, value_name = "N", value_parser = parse_count)]
         trials: Option<u64>,
         /// Master seed of the random deals.

@@ -94,9 +94,8 @@ pub enum PolicyResult {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SolvedDealEntry {
-    /// Its number: the game number of a random deal (from 0, as `klondike
-    /// mc` with the same seed plays them), the position among given deals
-    /// (from 0).
+    /// Its number: the game number of a random deal in the run (from 0),
+    /// the position among given deals (from 0).
     pub index: u64,
     pub verdict: VerdictName,
     /// Moves of the win found (stock turns included); 0 unless won.

@@ -155,8 +155,8 @@ pub fn budget(max_nodes: u64, max_time: Option<Duration>) -> SolveBudget {
 }
 
 /// The Monte-Carlo adapter: each trial shuffles the deck (sorted at the
-/// start of every chunk, as `KlondikeSimulation` does, so a seed deals
-/// the same games as `klondike mc`), solves it under the run's rules and
+/// start of every chunk, as `KlondikeSimulation` does: with the same plan,
+/// the two deal the same games), solves it under the run's rules and
 /// plays the fixed policy on it, and adds one to its verdict x policy bin
 /// and one to its nodes bucket.
 pub struct SolveSimulation {
@@ -481,7 +481,7 @@ mod tests {
     }
 
     /// The policy's half of each bin is the section 4 game's own verdict
-    /// on the same deal: the deals of a seed are `klondike mc`'s.
+    /// on the same deal: under the same plan the two deal the same games.
     #[test]
     fn the_policy_counts_are_those_of_the_fixed_policy_on_the_same_deals() {
         let simulation = SolveSimulation::new(rules(), budget(1_000, None)).unwrap();

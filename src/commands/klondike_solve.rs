@@ -69,6 +69,11 @@ pub(super) fn run(args: SolveArgs, context: &Context) -> Result<()> {
             n_trials,
             seed: args.seed,
         },
+        // A precision target takes the place of --trials, as for `mc`.
+        (None, None, None) if context.until.is_some() => Deals::Random {
+            n_trials: context.until.as_ref().map_or(1, |until| until.max_trials),
+            seed: args.seed,
+        },
         (None, None, None) => {
             return Err(Error::invalid(
                 "solve",

@@ -5,7 +5,7 @@ edit; run the generator again after changing an option."""
 
 from ._core import run_command
 
-__all__ = ['mc', 'record']
+__all__ = ['mc', 'record', 'solve']
 
 
 def mc(
@@ -115,3 +115,82 @@ def record(
     str: the readable text the command prints.
     """
     return run_command(('klondike', 'record'), locals())
+
+
+def solve(
+    *,
+    draw=3,
+    passes='unlimited',
+    deal=None,
+    deals=None,
+    trials=None,
+    seed=1,
+    max_nodes=1000000,
+    max_seconds=None,
+    until_halfwidth=None,
+    for_=None,
+    max_trials=None,
+    threads=None,
+    quiet=False,
+):
+    """Which deals can be won with every card seen (RULES.md section 7): a solver
+    decides each deal won (with its moves), lost (proved) or undecided (its
+    budget ran out), and the fixed policy (section 4: draw 1, one pass) plays
+    the same deal beside it. One deal (--deal), a file of deals (--deals) or
+    random deals (--trials): the winnable fraction with a 95% interval that
+    counts the undecided deals both ways
+
+    `deckodds klondike solve`, in process.
+
+    Parameters
+    ----------
+    draw : int, default 3
+        --draw: Cards turned from the stock at a time: 1 or 3
+    passes : str, default 'unlimited'
+        --passes: Passes through the stock: a number of at least 1 (1 = the
+        waste is never turned over) or "unlimited"
+    deal : str, default None
+        --deal: Solve this deal: the 52 cards, first dealt first, e.g. "7C 10D
+        AS ..." (as `klondike record --deal` takes them)
+    deals : str, default None
+        --deals: Solve the deals in FILE: one a line, as --deal takes them;
+        blank lines and lines starting with # are skipped
+    trials : int, default None
+        --trials: Solve this many random deals (accepts 1000, 1e3). The same
+        --seed and --trials deal the same deals on any machine with any number
+        of threads
+    seed : int, default 1
+        --seed: Master seed of the random deals
+    max_nodes : int, default 1000000
+        --max-nodes: The most states the solver expands per deal before it calls
+        the deal undecided: the budget that gives the same verdicts on any
+        machine
+    max_seconds : str, default None
+        --max-seconds: The most seconds the solver spends per deal, as well (>
+        0). A time budget makes the verdicts depend on the machine and its load:
+        leave it out for reproducible counts
+    until_halfwidth : float, default None
+        --until-halfwidth: Sample until the 95% interval of every outcome (or of
+        the outcome --for names) is narrower than X either side of the estimate:
+        a proportion (0.0005) or percentage points (0.05%). Adds chunks of
+        trials in order and stops at the first chunk that meets the target, so
+        the result is that of --trials N for the N it reports, and the same for
+        a seed on any machine
+    for_ : str, default None
+        --for: The outcome --until-halfwidth watches: a label as the report
+        prints it (52: Klondike's going out; 1: Prisoner's patience's one stack,
+        a win; bust), in every distribution that has it, or DISTRIBUTION/LABEL
+        for one (upcard=A/bust)
+    max_trials : int, default None
+        --max-trials: The most trials --until-halfwidth runs (default 1e9); it
+        takes the place of --trials
+    threads : int, default None
+        --threads: worker threads (default: one per core); results do not depend on it.
+    quiet : bool, default False
+        No progress bar (tqdm, shown for runs over a second when installed).
+
+    Returns
+    -------
+    deckodds.Result: ``.document`` (the JSON document), ``.frame``.
+    """
+    return run_command(('klondike', 'solve'), locals())

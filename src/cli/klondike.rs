@@ -1,15 +1,18 @@
-//! `deckodds klondike ...`: the fixed policy's odds and money, and
-//! readable records of games.
+//! `deckodds klondike ...`: the fixed policy's odds and money, readable
+//! records of games, and which deals can be won with every card seen.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::{Args, Subcommand};
 
-use super::common::{OutputArgs, PrecisionArgs, SamplingArgs};
+use super::common::{OutputArgs, PrecisionArgs, RunArgs, SamplingArgs};
 use super::values::{byte, parse_count, parse_seed};
 use crate::cards::Card;
 use crate::error::{Error, Result};
+use crate::games::klondike::free_play::Passes;
 use crate::games::klondike::parse_deal;
+use crate::games::klondike::solve::sample::DEFAULT_MAX_NODES;
 
 /// `record` refuses more games than this: records are for reading.
 const MAX_RECORDS: u64 = 1000;
@@ -68,6 +71,67 @@ pub enum KlondikeCommand {
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
     },
+    /// Which deals can be won with every card seen (RULES.md section 7):
+    /// a solver decides each deal won (with its moves), lost (proved) or
+    /// undecided (its budget ran out), and the fixed policy (section 4:
+    /// draw 1, one pass) plays the same deal beside it. One deal
+    /// (--deal), a file of deals (--deals) or random deals (--trials):
+    /// the winnable fraction with a 95% interval that counts the
+    /// undecided deals both ways.
+    Solve {
+        #[command(flatten)]
+        rules: FreePlayArgs,
+        /// Solve this deal: the 52 cards, first dealt first, e.g. "7C 10D
+        /// AS ..." (as `klondike record --deal` takes them).
+        #[arg(
+            long,
+            value_name = "CARDS",
+            conflicts_with_all = ["deals", "trials"],
+            value_parser = parse_deal
+        )]
+        deal: Option<[Card; 52]>,
+        /// Solve the deals in FILE: one a line, as --deal takes them;
+        /// blank lines and lines starting with # are skipped.
+        #[arg(long, value_name = "FILE", conflicts_with = "trials")]
+        deals: Option<PathBuf>,
+        /// Solve this many random deals (accepts 1000, 1e3). The same
+        /// --seed and --trials deal the same deals on any machine with any
+        /// number of threads.
+        #[arg(long, value_name = "N", value_parser = parse_count)]
+        trials: Option<u64>,
+        /// Master seed of the random deals.
+        #[arg(long, value_name = "S", default_value = "1", value_parser = parse_seed)]
+        seed: u64,
+        /// The most states the solver expands per deal before it calls the
+        /// deal undecided: the budget that gives the same verdicts on any
+        /// machine.
+        #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_NODES, value_parser = parse_count)]
+        max_nodes: u64,
+        /// The most seconds the solver spends per deal, as well (> 0). A
+        /// time budget makes the verdicts depend on the machine and its
+        /// load: leave it out for reproducible counts.
+        #[arg(long, value_name = "SECONDS", value_parser = parse_max_seconds)]
+        max_seconds: Option<Duration>,
+        #[command(flatten)]
+        output: OutputArgs,
+        #[command(flatten)]
+        runs: RunArgs,
+        #[command(flatten)]
+        precision: PrecisionArgs,
+    },
+}
+
+/// The rules of Klondike played freely (defaults: the thoughtful game of
+/// the literature, draw 3 with unlimited passes).
+#[derive(Debug, Args)]
+pub struct FreePlayArgs {
+    /// Cards turned from the stock at a time: 1 or 3.
+    #[arg(long, value_name = "N", default_value = "3", value_parser = byte("must be 1 or 3"))]
+    pub draw: u8,
+    /// Passes through the stock: a number of at least 1 (1 = the waste is
+    /// never turned over) or "unlimited".
+    #[arg(long, value_name = "N|unlimited", default_value = "unlimited", value_parser = parse_passes)]
+    pub passes: Passes,
 }
 
 /// The rule variants of Klondike (defaults: the exercise's).
@@ -85,6 +149,39 @@ pub struct KlondikeRules {
         value_parser = byte("must be 1..=255 (passes through the stock; 1 = no redeal)")
     )]
     pub passes: u8,
+}
+
+/// `solve --passes`: `unlimited`, or a whole number 1..=255.
+pub fn parse_passes(text: &str) -> Result<Passes> {
+    if text == "unlimited" {
+        return Ok(Passes::Unlimited);
+    }
+    text.parse::<u8>()
+        .ok()
+        .filter(|&n| n >= 1)
+        .map(Passes::Limited)
+        .ok_or_else(|| {
+            Error::invalid(
+                "passes",
+                text,
+                "must be a whole number 1..=255 (1 = the waste is never turned over) or unlimited",
+            )
+        })
+}
+
+/// `solve --max-seconds`: seconds, more than 0 and at most a day.
+fn parse_max_seconds(text: &str) -> Result<Duration> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| *s > 0.0 && *s <= 86_400.0)
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| {
+            Error::invalid(
+                "max-seconds",
+                text,
+                "must be seconds, more than 0 and at most 86400",
+            )
+        })
 }
 
 /// `record --games`: a count of at most [`MAX_RECORDS`].

@@ -41,7 +41,7 @@ pub use common::{
     RunArgs, SamplingArgs,
 };
 pub use idiots_delight::{IdiotsDelightCommand, IdiotsDelightDeck, PublishedCounts};
-pub use klondike::{KlondikeCommand, KlondikeRules};
+pub use klondike::{FreePlayArgs, KlondikeCommand, KlondikeRules, parse_passes};
 pub use prisoners_patience::{PrisonersBaseline, PrisonersCommand, PrisonersVersion};
 pub use roll_call::{RollCallBaseline, RollCallCommand, RollCallDeck, RollCallVersion};
 
@@ -272,6 +272,9 @@ impl Command {
             | Command::RollCall(R::Compare { sampling: s, .. })
             | Command::PrisonersPatience(P::Compare { sampling: s, .. }) => sampling(&s.runs, None),
             Command::PrisonersPatience(P::Solve {
+                runs, precision, ..
+            })
+            | Command::Klondike(K::Solve {
                 runs, precision, ..
             }) => sampling(runs, Some(precision)),
             Command::RollCall(

@@ -1,11 +1,13 @@
 //! `deckodds klondike ...`: the fixed policy's odds and money by Monte
-//! Carlo, and readable records of games.
+//! Carlo, readable records of games, and (in `klondike_solve.rs`) which
+//! deals can be won.
 
 use std::fmt::Write as _;
 
 use serde_json::{Map, json};
 
 use super::context::Context;
+use super::klondike_solve::{self, SolveArgs};
 use super::output::{emit, output_format};
 use super::sampling::{Sampled, Sampling};
 use crate::cli::{self, KlondikeCommand, KlondikeRules};
@@ -88,6 +90,29 @@ fn run_command(command: KlondikeCommand, context: &Context) -> Result<()> {
             };
             emit(&text, out.as_deref(), context)
         }
+        KlondikeCommand::Solve {
+            rules,
+            deal,
+            deals,
+            trials,
+            seed,
+            max_nodes,
+            max_seconds,
+            output,
+            ..
+        } => klondike_solve::run(
+            SolveArgs {
+                rules,
+                deal,
+                deals,
+                trials,
+                seed,
+                max_nodes,
+                max_seconds,
+                output,
+            },
+            context,
+        ),
     }
 }
 

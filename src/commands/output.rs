@@ -182,6 +182,12 @@ pub(super) fn check_files(cli: &Cli) -> Result<()> {
             },
         )),
         Command::Klondike(K::Mc { output, .. }) => Some((output, Writes::Everything)),
+        Command::Klondike(K::Solve { deals, output, .. }) => {
+            if let Some(path) = deals {
+                plan.inputs.push(named("--deals", path));
+            }
+            Some((output, Writes::NoChart("klondike solve")))
+        }
         Command::Klondike(K::Record { out, .. }) => {
             if let Some(path) = out {
                 text_only(path, "klondike record")?;

@@ -5,7 +5,7 @@
 
 use super::KindEntry;
 use super::report::{Report, VersionsDocument};
-use super::{blackjack, checkpoint, comparison, power, provenance, shard, spec};
+use super::{blackjack, checkpoint, comparison, klondike_solve, power, provenance, shard, spec};
 
 /// Every kind of document, in the order `deckodds schema` lists them and
 /// `schema/` holds them: the one list of the contract's kinds.
@@ -25,6 +25,8 @@ pub fn kinds() -> Vec<KindEntry> {
         KindEntry::of::<blackjack::TableCompareDocument>(),
         KindEntry::of::<blackjack::CutCardEffectDocument>(),
         KindEntry::of::<power::PowerDocument>(),
+        // Which Klondike deals can be won.
+        KindEntry::of::<klondike_solve::KlondikeSolveDocument>(),
         // The files deckodds reads back itself.
         KindEntry::of::<shard::ShardBlock>(),
         KindEntry::of::<checkpoint::Checkpoint>(),

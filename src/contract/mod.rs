@@ -24,6 +24,7 @@ pub mod blackjack;
 pub mod checkpoint;
 pub mod comparison;
 mod kinds;
+pub mod klondike_solve;
 pub mod power;
 pub mod provenance;
 pub mod report;

@@ -30,6 +30,7 @@ pub mod eor;
 pub mod figures;
 pub mod headline;
 pub mod key_columns;
+pub mod klondike_solve;
 pub mod player;
 pub mod power;
 pub mod run_blocks;

@@ -15,6 +15,7 @@ mod games;
 mod house;
 mod idiots_delight;
 mod klondike;
+mod klondike_solve;
 mod latex;
 mod long_runs;
 mod parsers;

@@ -4,6 +4,8 @@
 //!
 //! (Interface only: the search is being written.)
 
+pub mod sample;
+
 use std::time::Duration;
 
 use crate::cards::Card;

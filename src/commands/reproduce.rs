@@ -20,6 +20,7 @@ use crate::analysis::{
 };
 use crate::cli::Cli;
 use crate::contract::comparison::{Comparison, ComparisonKind, VerdictName};
+use crate::contract::klondike_solve::{KlondikeSolveDocument, KlondikeSolveKind};
 use crate::contract::provenance::{ProfileName, Provenance};
 use crate::contract::report::{Report, ReportKind};
 use crate::contract::{self, Kind, Tag};
@@ -1076,7 +1077,8 @@ fn provenance(
 
 /// FNV-1a (64 bits) of what the run counted: each distribution's key and
 /// its outcomes' counts or exact probabilities, from the JSON output (a
-/// comparison's whole JSON); of the first output for a spec without JSON.
+/// comparison's whole JSON; a Klondike solve's whole JSON but the seconds
+/// per deal); of the first output for a spec without JSON.
 fn counts_checksum(spec: &Spec, outputs: &[PathBuf]) -> Result<String> {
     let counted = match json_output(spec, outputs) {
         Some(path) => {
@@ -1095,6 +1097,17 @@ fn counts_checksum(spec: &Spec, outputs: &[PathBuf]) -> Result<String> {
                             .map(|o| (o.outcome.as_str(), o.count, o.probability.as_deref()));
                         (d.key.as_str(), outcomes)
                     }))
+                }
+                // The solver's verdicts, nodes and moves, without the
+                // seconds each deal took (the one figure a run does not
+                // repeat).
+                Some(KlondikeSolveKind::ID) => {
+                    let mut solved =
+                        contract::read::<KlondikeSolveDocument>(&text).map_err(refused)?;
+                    for deal in &mut solved.deals {
+                        deal.seconds = 0.0;
+                    }
+                    contract::write(&solved)
                 }
                 // Another kind that counts in distributions (the
                 // blackjack table's), read as a report's would be.

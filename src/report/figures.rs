@@ -20,6 +20,7 @@ use crate::contract::blackjack::{
 use crate::contract::comparison::{
     AgreementRow, Comparison, ComparisonKind, PublishedRow, PublishedTag, TestName, VerdictName,
 };
+use crate::contract::klondike_solve::{KlondikeSolveDocument, KlondikeSolveKind};
 use crate::contract::report::{
     Distribution, KeyParams, Method, OutcomeEntry, Report as ReportDocument, ReportKind,
 };
@@ -37,8 +38,9 @@ const DRAWABLE: &str = "svg draws a report with one distribution (as bars), \
                         a blackjack-dealer report with one distribution per upcard \
                         (as stacked bars), a comparison whose rows carry z-scores \
                         (as a z-score plot), a blackjack strategy chart (as a strategy card), \
-                        or a blackjack-table report with values by true count \
-                        (as means with their intervals)";
+                        a blackjack-table report with values by true count \
+                        (as means with their intervals), \
+                        or a klondike-solve document (the solver's work per deal, as panels)";
 
 /// How a chart is drawn, beside what it shows: its size and the y axis
 /// of its bars. The default is what `reproduce` draws for results/.
@@ -90,6 +92,9 @@ impl YScale {
 ///   all rounds as the reference line and the share of rounds at each
 ///   true count as bars underneath (a table report without a count falls
 ///   through to the shapes below);
+/// - a `klondike-solve` document: the solver's work per deal as two
+///   panels of bars, the share of deals by states searched and (when it
+///   lists deals) by solve time ([`solve_work_svg`]);
 /// - a blackjack basic-strategy chart (a `"chart"` with hard, soft and
 ///   pair rows): the coloured strategy card of
 ///   [`strategy_chart::svg_from_chart_json`], the same function that draws
@@ -132,6 +137,7 @@ pub fn svg_for_report(json: &str, options: FigureOptions) -> Result<String> {
                 means_svg(&by_true_count, options)
             }
         }
+        Drawable::KlondikeSolve(document) => solve_work_svg(&document, options),
         Drawable::Other(document) if strategy_chart::is_chart_json(&document) => {
             strategy_chart::svg_from_chart_json(&document)
         }
@@ -225,6 +231,8 @@ enum Drawable {
     /// A blackjack table's simulation, alone (`blackjack table`) or
     /// checked against the exact value (`table compare`).
     Table(Box<TableFigure>),
+    /// Which Klondike deals can be won: the search's work per deal.
+    KlondikeSolve(Box<KlondikeSolveDocument>),
     /// Another document (a strategy chart), read by its own chart's
     /// reader.
     Other(Value),
@@ -257,6 +265,9 @@ fn read_drawable(json: &str) -> Result<Drawable> {
             .map_err(refused),
         Some(TableCompareKind::ID) => contract::read::<TableCompareDocument>(json)
             .map(|table| Drawable::Table(Box::new(TableFigure::from(table))))
+            .map_err(refused),
+        Some(KlondikeSolveKind::ID) => contract::read::<KlondikeSolveDocument>(json)
+            .map(|document| Drawable::KlondikeSolve(Box::new(document)))
             .map_err(refused),
         Some(_) => Ok(Drawable::Other(parse_json(json)?)),
         None => Err(Error::invalid(
@@ -410,6 +421,108 @@ struct TrueCountTable {
     rounds: u64,
     value: TableValue,
     by_true_count: Vec<TrueCountRow>,
+}
+
+/// Upper ends (exclusive) of the solve-time classes of [`solve_work_svg`],
+/// in seconds, with their labels; the last class is open.
+const SOLVE_TIME_CLASSES: [(f64, &str); 6] = [
+    (0.001, "< 1 ms"),
+    (0.01, "1-10 ms"),
+    (0.1, "10-100 ms"),
+    (1.0, "0.1-1 s"),
+    (10.0, "1-10 s"),
+    (f64::INFINITY, "≥ 10 s"),
+];
+
+/// The work of `klondike solve` per deal, as small multiples: the share
+/// of deals by states searched (the document's powers-of-two classes, the
+/// empty ones at either end left out; deterministic under a node budget),
+/// and, when the document lists deals, by solve time (classes of a factor
+/// of 10, measured on the machine that ran it).
+fn solve_work_svg(document: &KlondikeSolveDocument, options: FigureOptions) -> Result<String> {
+    let summary = &document.summary;
+    let share = |count: u64, total: u64| {
+        if total == 0 {
+            0.0
+        } else {
+            count as f64 / total as f64
+        }
+    };
+    let counted: u64 = summary.nodes.iter().map(|bucket| bucket.deals).sum();
+    let first = summary.nodes.iter().position(|bucket| bucket.deals > 0);
+    let last = summary.nodes.iter().rposition(|bucket| bucket.deals > 0);
+    let (Some(first), Some(last)) = (first, last) else {
+        return Err(Error::invalid(
+            "document",
+            "of klondike solve with no deal counted",
+            "a chart needs at least one deal",
+        ));
+    };
+    let buckets = &summary.nodes[first..=last];
+    let mut panels = vec![BarPanel {
+        title: "states searched per deal (from the number shown to just under twice it)".into(),
+        categories: buckets.iter().map(|bucket| si_count(bucket.min)).collect(),
+        values: buckets
+            .iter()
+            .map(|bucket| share(bucket.deals, counted))
+            .collect(),
+        intervals: None,
+        log_y: false,
+    }];
+    if !document.deals.is_empty() {
+        let mut per_class = [0u64; SOLVE_TIME_CLASSES.len()];
+        for deal in &document.deals {
+            let class = SOLVE_TIME_CLASSES
+                .iter()
+                .position(|&(below, _)| deal.seconds < below)
+                .unwrap_or(SOLVE_TIME_CLASSES.len() - 1);
+            per_class[class] += 1;
+        }
+        let listed = document.deals.len() as u64;
+        panels.push(BarPanel {
+            title: format!(
+                "time per deal ({} deals, each on one thread)",
+                thousands(listed)
+            ),
+            categories: SOLVE_TIME_CLASSES
+                .iter()
+                .map(|&(_, label)| label.to_string())
+                .collect(),
+            values: per_class.iter().map(|&n| share(n, listed)).collect(),
+            intervals: None,
+            log_y: false,
+        });
+    }
+    let params = &document.params;
+    let how = match (document.trials, document.seed) {
+        (Some(trials), Some(seed)) => format!("{} random deals, seed {seed}", thousands(trials)),
+        _ => format!("{} deals given", thousands(summary.deals)),
+    };
+    let chart = PanelChart {
+        title: "Klondike, which deals can be won: the solver's work per deal".into(),
+        caption: format!(
+            "draw {}, passes {}, at most {} states a deal; {how}",
+            params.draw,
+            params.passes,
+            thousands(params.max_nodes)
+        ),
+        size: options.size,
+        y_label: "percent of deals".into(),
+        bars_name: "share of the deals".into(),
+        panels,
+    };
+    chart::render_panels_svg(&chart)
+}
+
+/// A count for an axis label: `512`, `1k`, `32k`, `1M`, `16M`, `1G`
+/// (binary multiples, as the powers of two of the node classes are).
+fn si_count(n: u64) -> String {
+    match n {
+        n if n >= 1 << 30 => format!("{}G", n >> 30),
+        n if n >= 1 << 20 => format!("{}M", n >> 20),
+        n if n >= 1 << 10 => format!("{}k", n >> 10),
+        n => n.to_string(),
+    }
 }
 
 /// The chart of the value per round by true count: one mean (in percent
@@ -1690,5 +1803,102 @@ mod tests {
         let mut dealer = report("blackjack-dealer-2-decks-s17.json");
         dealer["distributions"][3]["outcomes"][0]["value"] = json!(0.5);
         check(dealer, "category \"5\": segments sum to");
+    }
+
+    #[test]
+    fn a_solve_document_is_drawn_as_the_work_per_deal() {
+        use crate::contract::klondike_solve::{
+            NodeBucket, PolicyByVerdict, PolicyCounts, PolicyResult, PolicySummary, SolveParams,
+            SolveSummary, SolvedDealEntry, VerdictName, WinnableFraction,
+        };
+        let none = PolicyCounts {
+            went_out: 0,
+            stuck: 0,
+        };
+        // Three deals: 300 and 700 states (the 256 class), 1,500 (1k).
+        let bucket = |min: u64, deals: u64| NodeBucket {
+            min,
+            max: Some(2 * min - 1),
+            deals,
+        };
+        let deal = |index: u64, nodes: u64, seconds: f64| SolvedDealEntry {
+            index,
+            verdict: VerdictName::Won,
+            moves: 100,
+            nodes,
+            seconds,
+            policy: PolicyResult::Stuck,
+        };
+        let document = KlondikeSolveDocument {
+            schema: contract::Tag::new(),
+            game: "klondike-solve".into(),
+            params: SolveParams {
+                draw: 3,
+                passes: "unlimited".into(),
+                max_nodes: 1000,
+                max_seconds: None,
+            },
+            seed: Some(5),
+            trials: Some(3),
+            deals: vec![
+                deal(0, 300, 0.0005),
+                deal(1, 700, 0.002),
+                deal(2, 1500, 0.003),
+            ],
+            summary: SolveSummary {
+                deals: 3,
+                won: 3,
+                lost: 0,
+                undecided: 0,
+                winnable: WinnableFraction {
+                    estimate: Some(1.0),
+                    ci95: [0.4, 1.0],
+                    bounds: [1.0, 1.0],
+                },
+                policy: PolicySummary {
+                    draw: 1,
+                    passes: 1,
+                    went_out: 0,
+                    stuck: 3,
+                    by_verdict: PolicyByVerdict {
+                        won: none.clone(),
+                        lost: none.clone(),
+                        undecided: none,
+                    },
+                },
+                nodes: vec![
+                    bucket(128, 0),
+                    bucket(256, 2),
+                    bucket(512, 0),
+                    bucket(1024, 1),
+                    bucket(2048, 0),
+                ],
+            },
+            precision: None,
+            shard: None,
+        };
+        let svg = svg_for_report(&contract::write(&document), FigureOptions::default()).unwrap();
+        let shown = texts(&svg);
+        assert!(
+            shown.contains(
+                &"draw 3, passes unlimited, at most 1,000 states a deal; 3 random deals, seed 5"
+            ),
+            "{shown:?}"
+        );
+        // The empty classes at either end are left out, the one between kept.
+        for label in ["256", "512", "1k", "< 1 ms", "1-10 ms", "≥ 10 s"] {
+            assert!(shown.contains(&label), "{label} in {shown:?}");
+        }
+        assert!(
+            !shown.contains(&"128") && !shown.contains(&"2k"),
+            "{shown:?}"
+        );
+        // Without listed deals (a merge) only the states are drawn.
+        let merged = KlondikeSolveDocument {
+            deals: Vec::new(),
+            ..document
+        };
+        let svg = svg_for_report(&contract::write(&merged), FigureOptions::default()).unwrap();
+        assert!(!texts(&svg).contains(&"< 1 ms"));
     }
 }

@@ -776,36 +776,27 @@ mod tests {
         check(&game(1, 3), &winning_deal(), &ascii());
     }
 
-    /// A won free-play game on a reduced deck: the first seed whose
-    /// shortest win (brute force) turns the waste over, moves a run of two
-    /// cards and brings a card back from a foundation, so the snapshot
-    /// shows them all.
+    /// A won free-play game on a reduced deck (3 ranks, 3 piles, draw 3,
+    /// unlimited passes): the first seed whose shortest win (brute force)
+    /// moves a card from pile to pile.
     fn reduced_win() -> (FreePlayRules, Vec<Card>, Vec<FreeMove>) {
-        let rules = FreePlayRules::new(1, Passes::Unlimited, Layout::new(4, 3).unwrap()).unwrap();
+        let rules = FreePlayRules::new(3, Passes::Unlimited, Layout::new(3, 3).unwrap()).unwrap();
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
-        for _ in 0..2_000 {
+        for _ in 0..200 {
             let mut deal: Vec<Card> = (0..4)
-                .flat_map(|suit| (1..=4).map(move |rank| Card::new(rank, suit)))
+                .flat_map(|suit| (1..=3).map(move |rank| Card::new(rank, suit)))
                 .collect();
             deal.shuffle(&mut rng);
-            let found =
-                crate::games::klondike::brute::brute_force(&rules, &deal, 1_000_000).unwrap();
+            let found = crate::games::klondike::brute::brute_force(&rules, &deal, 200_000).unwrap();
             let moves = found.witness;
-            let tables = check::replay(&rules, &deal, &moves);
-            let redeals = tables.is_ok_and(|tables| {
-                tables
-                    .windows(2)
-                    .any(|pair| pair[1].passes_used > pair[0].passes_used)
-            });
-            let has = |kind: fn(&FreeMove) -> bool| moves.iter().any(kind);
-            if redeals
-                && has(|mv| matches!(mv, FreeMove::PileToPile { cards: 2.., .. }))
-                && has(|mv| matches!(mv, FreeMove::FoundationToPile { .. }))
+            if moves
+                .iter()
+                .any(|mv| matches!(mv, FreeMove::PileToPile { .. }))
             {
                 return (rules, deal, moves);
             }
         }
-        panic!("no such deal among 2,000 seeds")
+        panic!("no such deal among 200 seeds")
     }
 
     /// The policy's won game (draw 1, three passes) as free moves.

@@ -25,6 +25,8 @@
 //! pile (+1). `P` is a natural number, so the moves between two turns are
 //! finite, and the stock is turned at most `24 x passes` times.
 
+pub mod brute;
+pub mod check;
 pub mod free_play;
 pub mod record;
 pub mod solve;

@@ -2,13 +2,20 @@
 //! knows the game: the deal, every move with the rule that made it, the
 //! stock turns, and the end with the foundations and the money.
 //!
+//! Also the record of a won game of free play (RULES.md section 7), in the
+//! same format: [`render_solution`].
+//!
 //! Architecture invariant: like the rest of `report`, this only builds a
 //! string; it plays the game through [`Klondike::play_with`] (the one play
-//! function, so the record cannot disagree with the odds) and does no I/O.
+//! function, so the record cannot disagree with the odds), or a free-play
+//! game through the rules checker ([`check::replay`]), and does no I/O.
 
 use std::fmt::Write as _;
 
 use crate::cards::{Card, rank_name};
+use crate::error::Result;
+use crate::games::klondike::check::{self, FreeTable};
+use crate::games::klondike::free_play::{FreeMove, FreePlayRules, Layout, Passes};
 use crate::games::klondike::{
     Event, Klondike, KlondikeRecord, Observer, PAY_PER_CARD, PILES, STAKE, Table,
 };
@@ -311,16 +318,27 @@ fn ending(out: &mut String, end: &Table, record: &KlondikeRecord, turns: Turns, 
 /// The seven piles as columns headed 1 to 7, bottom card in the first row;
 /// an empty pile shows a dash.
 fn tableau(table: &Table, style: SuitStyle) -> String {
+    piles_as_columns(PILES, |p| table.pile(p), style)
+}
+
+/// `piles` piles as columns headed 1 to `piles`, bottom card in the first
+/// row; `pile(p)` gives pile `p`'s cards, bottom first, and how many are
+/// face down. An empty pile shows a dash.
+fn piles_as_columns<'a>(
+    piles: usize,
+    pile: impl Fn(usize) -> (&'a [Card], usize),
+    style: SuitStyle,
+) -> String {
     /// Wide enough for `10♥` and two spaces between columns.
     const WIDTH: usize = 5;
     let mut out = String::new();
-    let header: String = (1..=PILES).map(|p| format!("{p:<WIDTH$}")).collect();
+    let header: String = (1..=piles).map(|p| format!("{p:<WIDTH$}")).collect();
     let _ = writeln!(out, "  {}", header.trim_end());
-    let rows = (0..PILES).map(|p| table.pile(p).0.len()).max().unwrap_or(0);
+    let rows = (0..piles).map(|p| pile(p).0.len()).max().unwrap_or(0);
     for row in 0..rows.max(1) {
-        let line: String = (0..PILES)
+        let line: String = (0..piles)
             .map(|p| {
-                let (cards, down) = table.pile(p);
+                let (cards, down) = pile(p);
                 let cell = match cards.get(row) {
                     Some(_) if row < down => FACE_DOWN.to_string(),
                     Some(&card) => style.card(card),
@@ -380,6 +398,230 @@ impl SuitStyle {
             SuitStyle::Ascii => "-",
         }
     }
+}
+
+/// The record of a won game of free play (RULES.md section 7): `moves`
+/// played on `deal` under `rules`, replayed through the rules checker
+/// ([`check::replay`]) first, so an illegal or losing list is an error and
+/// never a wrong record. Any layout: a reduced deck is named in the first
+/// line and its tableau has `rules.layout.piles` columns.
+///
+/// The record, in order: a line naming the rules (draw, passes, and the
+/// deck if reduced); the deal, first card first, on one line (in
+/// [`SuitStyle::Ascii`] each card parses back with
+/// [`crate::cards::parse_card`], so a full deal can be given again as
+/// `--deal`); the tableau after the deal, piles numbered from 1 as
+/// columns, face-down cards `##`; the stock in the order it is turned;
+/// every move numbered from 1 with the cards it moves, where to, and the
+/// cards it turns up, and the stock turns unnumbered (a turn that first
+/// turns the waste over says so, with the pass it begins); and the end: the
+/// foundations, the moves, turns and passes made.
+///
+/// Guarantee: deterministic; pure ASCII with [`SuitStyle::Ascii`]. Errors:
+/// a bad deal, an illegal move (named by its number), or a list that does
+/// not end with every card on the foundations.
+pub fn render_solution(
+    rules: &FreePlayRules,
+    deal: &[Card],
+    moves: &[FreeMove],
+    options: &RecordOptions,
+) -> Result<String> {
+    let tables = check::replay(rules, deal, moves)?;
+    let dealt = FreeTable::deal(rules, deal)?;
+    let style = options.suits;
+    let layout = rules.layout;
+    let passes = match rules.passes {
+        Passes::Limited(n) => plural(usize::from(n), "pass", "passes"),
+        Passes::Unlimited => "unlimited passes".to_string(),
+    };
+    let deck = if layout == Layout::FULL {
+        String::new()
+    } else {
+        format!(
+            "; a reduced deck of 4 suits A to {}, {}",
+            rank_name(layout.ranks),
+            plural(usize::from(layout.piles), "pile", "piles")
+        )
+    };
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Klondike free play, draw {}, {passes} through the stock{deck}: a won game",
+        rules.draw
+    );
+    out.push('\n');
+    out.push_str("Deal, first card first:\n");
+    let _ = writeln!(out, "{}", style.cards(deal));
+    out.push('\n');
+    let _ = writeln!(out, "Tableau after the deal ({FACE_DOWN} face down):");
+    out.push_str(&free_tableau(&dealt, style));
+    out.push('\n');
+    let _ = writeln!(
+        out,
+        "Stock, in the order it is turned ({} cards):",
+        dealt.stock.len()
+    );
+    let _ = writeln!(out, "{}", style.cards(&dealt.stock));
+    out.push('\n');
+    out.push_str("Play: moves numbered, stock turns not.\n");
+    let mut before = &dealt;
+    let mut numbered = 0;
+    let mut stock_turns = 0;
+    for (&mv, after) in moves.iter().zip(&tables) {
+        let line = if mv == FreeMove::Turn {
+            stock_turns += 1;
+            free_turn(before, after, rules.passes, style)
+        } else {
+            numbered += 1;
+            format!(
+                "{numbered:>4}  {}{}",
+                describe_free_move(mv, before, style),
+                free_consequences(mv, before, after, style)
+            )
+        };
+        let _ = writeln!(out, "{line}");
+        before = after;
+    }
+    out.push('\n');
+    let _ = writeln!(
+        out,
+        "End: all {} cards are on the foundations.",
+        layout.n_cards()
+    );
+    let foundations: Vec<String> = (0..4u8)
+        .map(|suit| {
+            format!(
+                "{} {}{}{}",
+                style.suit(suit),
+                rank_name(1),
+                style.range(),
+                rank_name(layout.ranks)
+            )
+        })
+        .collect();
+    let _ = writeln!(out, "Foundations: {}", foundations.join("  "));
+    let _ = writeln!(
+        out,
+        "Moves: {numbered}; stock turns: {stock_turns}; passes through the stock: {}",
+        before.passes_used
+    );
+    Ok(out)
+}
+
+/// A free table's piles as columns.
+fn free_tableau(table: &FreeTable, style: SuitStyle) -> String {
+    piles_as_columns(
+        table.piles.len(),
+        |p| (table.piles[p].cards.as_slice(), table.piles[p].face_down),
+        style,
+    )
+}
+
+/// A stock turn's line: the cards turned, and the waste turned over first
+/// if the stock was empty.
+fn free_turn(before: &FreeTable, after: &FreeTable, passes: Passes, style: SuitStyle) -> String {
+    let (redeal, kept) = if before.stock.is_empty() {
+        let of = match passes {
+            Passes::Limited(n) => format!(" of {n}"),
+            Passes::Unlimited => String::new(),
+        };
+        let redeal = format!(
+            "the stock is empty: the waste ({}) turned over as the stock, pass {}{of}; then ",
+            plural(before.waste.len(), "card", "cards"),
+            after.passes_used
+        );
+        (redeal, 0)
+    } else {
+        (String::new(), before.waste.len())
+    };
+    let turned = &after.waste[kept..];
+    let on_top = match turned {
+        [.., top] if turned.len() > 1 => format!(", {} on top", style.card(*top)),
+        _ => String::new(),
+    };
+    let left = match after.stock.len() {
+        0 => "the stock is now empty".to_string(),
+        n => format!("{n} left in the stock"),
+    };
+    format!(
+        "      {redeal}turned {} onto the waste{on_top}; {left}",
+        style.cards(turned)
+    )
+}
+
+/// A free move as a reader checks it: the cards, where from and where to
+/// (piles numbered from 1; what they went onto is read from `before`).
+fn describe_free_move(mv: FreeMove, before: &FreeTable, style: SuitStyle) -> String {
+    let onto = |to: u8| {
+        let to = usize::from(to);
+        match before.piles[to].top() {
+            Some(top) => format!("onto {} on pile {}", style.card(top), to + 1),
+            None => format!("to the empty pile {}", to + 1),
+        }
+    };
+    let waste_top = || style.card(*before.waste.last().expect("replayed: the waste has a card"));
+    match mv {
+        FreeMove::PileToFoundation { from } => {
+            let card = before.piles[usize::from(from)].top().expect("replayed");
+            format!(
+                "{} from pile {} to the foundation",
+                style.card(card),
+                from + 1
+            )
+        }
+        FreeMove::WasteToFoundation => format!("{} from the waste to the foundation", waste_top()),
+        FreeMove::WasteToPile { to } => format!("{} from the waste {}", waste_top(), onto(to)),
+        FreeMove::PileToPile { from, to, cards } => {
+            let pile = &before.piles[usize::from(from)].cards;
+            let run = &pile[pile.len() - usize::from(cards)..];
+            let count = if cards > 1 {
+                format!(" ({cards} cards)")
+            } else {
+                String::new()
+            };
+            format!(
+                "{}{count} from pile {} {}",
+                style.cards(run),
+                from + 1,
+                onto(to)
+            )
+        }
+        FreeMove::FoundationToPile { suit, to } => {
+            let card = Card::new(before.foundations[usize::from(suit)], suit);
+            format!("{} from the foundation {}", style.card(card), onto(to))
+        }
+        FreeMove::Turn => unreachable!("a turn has its own line"),
+    }
+}
+
+/// What a free move did besides itself: cards turned up, piles emptied,
+/// and the waste's new top card.
+fn free_consequences(
+    mv: FreeMove,
+    before: &FreeTable,
+    after: &FreeTable,
+    style: SuitStyle,
+) -> String {
+    let mut notes = Vec::new();
+    for (p, (was, is)) in before.piles.iter().zip(&after.piles).enumerate() {
+        if is.face_down < was.face_down {
+            notes.push(format!(
+                "{} turned up on pile {}",
+                style.card(is.cards[is.face_down]),
+                p + 1
+            ));
+        } else if is.cards.is_empty() && !was.cards.is_empty() {
+            notes.push(format!("pile {} is empty", p + 1));
+        }
+    }
+    if matches!(
+        mv,
+        FreeMove::WasteToFoundation | FreeMove::WasteToPile { .. }
+    ) && let Some(&top) = after.waste.last()
+    {
+        notes.push(format!("{} is on top of the waste", style.card(top)));
+    }
+    notes.iter().map(|note| format!("; {note}")).collect()
 }
 
 #[cfg(test)]
@@ -532,5 +774,125 @@ mod tests {
             }
         }
         check(&game(1, 3), &winning_deal(), &ascii());
+    }
+
+    /// A won free-play game on a reduced deck (3 ranks, 3 piles, draw 3,
+    /// unlimited passes): the first seed whose shortest win (brute force)
+    /// moves a card from pile to pile.
+    fn reduced_win() -> (FreePlayRules, Vec<Card>, Vec<FreeMove>) {
+        let rules = FreePlayRules::new(3, Passes::Unlimited, Layout::new(3, 3).unwrap()).unwrap();
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+        for _ in 0..200 {
+            let mut deal: Vec<Card> = (0..4)
+                .flat_map(|suit| (1..=3).map(move |rank| Card::new(rank, suit)))
+                .collect();
+            deal.shuffle(&mut rng);
+            let found = crate::games::klondike::brute::brute_force(&rules, &deal, 200_000).unwrap();
+            let moves = found.witness;
+            if moves
+                .iter()
+                .any(|mv| matches!(mv, FreeMove::PileToPile { .. }))
+            {
+                return (rules, deal, moves);
+            }
+        }
+        panic!("no such deal among 200 seeds")
+    }
+
+    /// The policy's won game (draw 1, three passes) as free moves.
+    fn full_win() -> (FreePlayRules, Vec<Card>, Vec<FreeMove>) {
+        let deal = winning_deal();
+        let (moves, _, went_out) =
+            crate::games::klondike::check::tests::policy_moves(&game(1, 3), &deal);
+        assert!(went_out);
+        let rules = FreePlayRules::new(1, Passes::Limited(3), Layout::FULL).unwrap();
+        (rules, deal, moves)
+    }
+
+    #[test]
+    fn solution_record_of_a_reduced_deal() {
+        let (rules, deal, moves) = reduced_win();
+        insta::assert_snapshot!(
+            render_solution(&rules, &deal, &moves, &RecordOptions::default()).unwrap()
+        );
+    }
+
+    #[test]
+    fn solution_record_of_a_full_deal() {
+        let (rules, deal, moves) = full_win();
+        insta::assert_snapshot!(render_solution(&rules, &deal, &moves, &ascii()).unwrap());
+    }
+
+    /// Checks a solution's record: moves numbered 1 to the moves that are
+    /// not turns, one unnumbered line per turn, the deal line parses back,
+    /// and ASCII is ASCII.
+    fn check_solution(
+        rules: &FreePlayRules,
+        deal: &[Card],
+        moves: &[FreeMove],
+        options: &RecordOptions,
+    ) {
+        let text = render_solution(rules, deal, moves, options).unwrap();
+        assert!(text.ends_with('\n'));
+        let play: Vec<&str> = text
+            .lines()
+            .skip_while(|line| !line.starts_with("Play:"))
+            .skip(1)
+            .take_while(|line| !line.is_empty())
+            .collect();
+        assert_eq!(play.len(), moves.len(), "one line per move");
+        let numbers: Vec<usize> = play
+            .iter()
+            .filter_map(|line| line.trim_start().split_once("  "))
+            .filter_map(|(number, _)| number.parse().ok())
+            .collect();
+        let expected: Vec<usize> =
+            (1..=moves.iter().filter(|&&mv| mv != FreeMove::Turn).count()).collect();
+        assert_eq!(numbers, expected);
+        let turns = play
+            .iter()
+            .filter(|line| line.starts_with("      "))
+            .count();
+        assert_eq!(
+            turns,
+            moves.iter().filter(|&&mv| mv == FreeMove::Turn).count()
+        );
+        let deal_line = text
+            .lines()
+            .skip_while(|line| *line != "Deal, first card first:")
+            .nth(1)
+            .unwrap();
+        let parsed: Vec<Card> = deal_line
+            .split(' ')
+            .map(|t| parse_card(t).unwrap())
+            .collect();
+        assert_eq!(parsed, deal);
+        if options.suits == SuitStyle::Ascii {
+            assert!(text.is_ascii());
+        }
+    }
+
+    #[test]
+    fn solution_records_hold_every_move() {
+        for (rules, deal, moves) in [reduced_win(), full_win()] {
+            check_solution(&rules, &deal, &moves, &ascii());
+            check_solution(&rules, &deal, &moves, &RecordOptions::default());
+        }
+    }
+
+    #[test]
+    fn a_wrong_solution_gets_no_record() {
+        let (rules, deal, moves) = reduced_win();
+        let short = render_solution(&rules, &deal, &moves[..moves.len() - 1], &ascii());
+        assert!(short.unwrap_err().to_string().contains("do not win"));
+        let mut wrong = moves.clone();
+        wrong.insert(0, FreeMove::WasteToFoundation);
+        let message = render_solution(&rules, &deal, &wrong, &ascii())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.starts_with("move 1 (WasteToFoundation): is illegal"),
+            "{message}"
+        );
     }
 }

@@ -88,13 +88,14 @@ impl Layout {
         let mut seen = [false; 256];
         for &card in deal {
             if card.rank() > self.ranks
+                || card.suit() > 3
                 || std::mem::replace(&mut seen[usize::from(card.code())], true)
             {
                 return Err(Error::invalid(
                     "deal",
                     card,
                     format!(
-                        "is not a card of a deck of ranks 1..={} once each",
+                        "is not a card of a deck of 4 suits and ranks 1..={}, once each",
                         self.ranks
                     ),
                 ));

@@ -101,11 +101,13 @@
 //! Random 52-card deals at the default budget of [`DEFAULT_MAX_NODES`]
 //! (about 200 ns a state with the machine loaded, 70 ns unloaded):
 //!
-//! - [`StackMove::Reversed`], 2,000 deals: 64.6% winnable, 20.0%
-//!   unwinnable, 15.5% undecided (the fixed sweep won none). States per
-//!   deal: median 190,913, mean about a million; wins at a median of
-//!   71,000 states, proofs of a loss at 348,000. Mean 215 ms a deal,
-//!   median 39 ms.
+//! - [`StackMove::Reversed`], the 2,000 deals of [`SolveSimulation`] with
+//!   seed 1 (`prisoners-patience solve --trials 2000`): 64.3% winnable
+//!   (one of them won by the fixed sweep), 19.95% unwinnable, 15.75%
+//!   undecided; 177 s of CPU in all, 89 ms a deal on average. On an
+//!   earlier sample of 2,000 deals (64.6%, 20.0%, 15.5%): states per deal
+//!   median 190,913, mean about a million; wins at a median of 71,000
+//!   states, proofs of a loss at 348,000.
 //! - [`StackMove::Kept`], 600 deals: 1.0% winnable, 23.7% unwinnable,
 //!   75.3% undecided. Nearly every deal is lost, but proving it usually
 //!   takes more than the budget: the search stalls at a dozen stacks or

@@ -108,9 +108,9 @@
 //!   earlier sample of 2,000 deals (64.6%, 20.0%, 15.5%): states per deal
 //!   median 190,913, mean about a million; wins at a median of 71,000
 //!   states, proofs of a loss at 348,000.
-//! - [`StackMove::Kept`], the first 600 deals of seed 1: 0.33% winnable
-//!   (2, neither won by the fixed sweep), 23.3% unwinnable, 76.3%
-//!   undecided; 191 s of CPU in all, 318 ms a deal on average (about
+//! - [`StackMove::Kept`], the 600 deals of `--trials 600`, seed 1: 0.33%
+//!   winnable (2, neither won by the fixed sweep), 23.3% unwinnable,
+//!   76.3% undecided; 191 s of CPU in all, 318 ms a deal on average (about
 //!   100 ns a state); an earlier sample of 600 gave 1.0%, 23.7% and
 //!   75.3%. Nearly every deal is lost, but proving it usually
 //!   takes more than the budget: the search stalls at a dozen stacks or

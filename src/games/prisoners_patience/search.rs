@@ -63,12 +63,15 @@
 //! # Bounds, and why they lose no win
 //!
 //! Checked in every state; `V` is the set of *live* ranks: the tops and,
-//! under [`StackMove::Reversed`], the bottoms. A rank is *lonely* when
-//! neither of the two ranks that fit it is in `V`.
+//! under [`StackMove::Reversed`], the bottoms of the stacks other than the
+//! leftmost. A rank is *lonely* when neither of the two ranks that fit it
+//! is in `V`.
 //!
 //! - `V` only shrinks. A kept move makes the moved top the target's top; a
 //!   reversed move makes the moved stack's bottom the target's top; a card
-//!   covered in the middle of a stack never comes back.
+//!   covered in the middle of a stack never comes back. The leftmost stack
+//!   never moves (no stack is left of it) and stays the leftmost, so its
+//!   bottom is never a top again once it is covered: it is not live.
 //! - So a stack whose top is lonely never moves and never receives a stack
 //!   again. Unless it is the only stack (a win, checked first), the game
 //!   cannot end with one stack: lost.
@@ -98,13 +101,18 @@
 //! Random 52-card deals at the default budget of [`DEFAULT_MAX_NODES`]
 //! (about 200 ns a state with the machine loaded, 70 ns unloaded):
 //!
-//! - [`StackMove::Reversed`], 2,000 deals: 64.6% winnable, 20.0%
-//!   unwinnable, 15.5% undecided (the fixed sweep won none). States per
-//!   deal: median 190,913, mean about a million; wins at a median of
-//!   71,000 states, proofs of a loss at 348,000. Mean 215 ms a deal,
-//!   median 39 ms.
-//! - [`StackMove::Kept`], 600 deals: 1.0% winnable, 23.7% unwinnable,
-//!   75.3% undecided. Nearly every deal is lost, but proving it usually
+//! - [`StackMove::Reversed`], the 2,000 deals of [`SolveSimulation`] with
+//!   seed 1 (`prisoners-patience solve --trials 2000`): 64.3% winnable
+//!   (one of them won by the fixed sweep), 19.95% unwinnable, 15.75%
+//!   undecided; 177 s of CPU in all, 89 ms a deal on average. On an
+//!   earlier sample of 2,000 deals (64.6%, 20.0%, 15.5%): states per deal
+//!   median 190,913, mean about a million; wins at a median of 71,000
+//!   states, proofs of a loss at 348,000.
+//! - [`StackMove::Kept`], the 600 deals of `--trials 600`, seed 1: 0.33%
+//!   winnable (2, neither won by the fixed sweep), 23.3% unwinnable,
+//!   76.3% undecided; 191 s of CPU in all, 318 ms a deal on average (about
+//!   100 ns a state); an earlier sample of 600 gave 1.0%, 23.7% and
+//!   75.3%. Nearly every deal is lost, but proving it usually
 //!   takes more than the budget: the search stalls at a dozen stacks or
 //!   more, with the leftmost stacks stuck, only after trying every way of
 //!   playing the rest.
@@ -495,6 +503,10 @@ impl Rules {
         let mut bottoms = 0u16;
         for &cell in cells {
             tops |= 1 << (cell >> 4);
+        }
+        // The leftmost stack never moves, so its bottom never becomes a
+        // top: only the other stacks' bottoms are live.
+        for &cell in &cells[1..] {
             bottoms |= 1 << (cell & 0x0f);
         }
         // Bit 0 stands for "no bottom" (kept stacks); it is never a rank.
@@ -943,10 +955,10 @@ mod tests {
         expected
     }
 
-    /// (a), (b), (c): every arrangement of decks of up to 7 cards, and
-    /// random deals of larger ones, under both rules: the solver agrees
-    /// with the brute force, every deal the fixed sweep wins is found
-    /// winnable by the search alone, and every witness verifies.
+    /// (a), (b), (c): every arrangement of decks of up to 8 cards, and
+    /// random deals of larger ones (up to 12 cards), under both rules: the
+    /// solver agrees with the brute force, every deal the fixed sweep wins
+    /// is found winnable by the search alone, and every witness verifies.
     #[test]
     fn solver_equals_brute_force_on_small_decks() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(41);
@@ -963,6 +975,8 @@ mod tests {
                 (2, 5, 200),
                 (1, 9, 100),
                 (3, 4, 100),
+                (2, 6, 60),
+                (1, 10, 30),
             ] {
                 let game = game(suits, ranks, stack_move);
                 let deals = if sampled == 0 {
@@ -992,6 +1006,28 @@ mod tests {
                 "{stack_move:?}: {winnable} of {solved}"
             );
         }
+    }
+
+    /// The leftmost stack's bottom is not live: it never becomes a top.
+    /// Reversed, 7 ranks, stacks (top/bottom) 5/2, 3/3, 6/6: no move is
+    /// legal (3 does not fit 5, the only stack left of it; 6 does not fit
+    /// 3, and no stack is three to its left), so the state is lost, and
+    /// the bound sees it: of 3's neighbours, 4 is absent and 2 is only the
+    /// leftmost's bottom. Were that bottom live, no top would be lonely (5
+    /// and 6 fit each other).
+    #[test]
+    fn the_leftmost_bottom_is_not_live() {
+        let rules = Solver::new(game(1, 7, StackMove::Reversed)).rules;
+        let mut row = Row {
+            cells: [0; MAX_CARDS],
+            len: 3,
+        };
+        row.cells[..3].copy_from_slice(&[5 << 4 | 2, 3 << 4 | 3, 6 << 4 | 6]);
+        assert!(!rules.may_be_won(&row));
+        // The same row with the bottom 2 on the middle stack (which may
+        // still move) keeps 3 company: not proved lost by this bound.
+        row.cells[..3].copy_from_slice(&[5 << 4 | 5, 3 << 4 | 2, 6 << 4 | 6]);
+        assert!(rules.may_be_won(&row));
     }
 
     #[test]

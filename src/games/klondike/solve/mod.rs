@@ -14,6 +14,13 @@
 //! reaches a won position along moves the search makes, and an exhaustive
 //! search over the finitely many positions finds one.
 //!
+//! Each deal is searched twice at most. First a *greedy* search, with
+//! half the budget, makes fewer moves (no card back from a foundation; a
+//! part run only when the card it uncovers can go home next): it finds
+//! most wins fast, and since a win is a sequence of legal moves it needs no
+//! proof; its exhaustion proves nothing. If it finds no win, the
+//! *complete* search below runs with the rest of the budget, from scratch.
+//!
 //! # The position
 //!
 //! Piles stay in their slots; the face-down cards of a pile are the cards
@@ -104,13 +111,13 @@ mod table;
 #[cfg(test)]
 mod tests;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::cards::Card;
 use crate::error::Result;
 use crate::games::klondike::free_play::{FreeMove, FreePlayRules};
 
-use search::Search;
+use search::{MoveSet, Search};
 use state::Deal;
 
 /// The default node budget: on this crate's reference machine about 10 s
@@ -188,7 +195,27 @@ impl Solver {
     pub fn solve(&mut self, deal: &[Card], budget: &SolveBudget) -> Result<Solution> {
         self.rules.layout.check_deal(deal)?;
         let (facts, root) = Deal::new(&self.rules, deal);
-        let (verdict, nodes) = self.search.run(&facts, root, budget);
+        let started = Instant::now();
+        // First a greedy search for a win with half the node budget, then
+        // the complete search, which alone can prove a loss.
+        let greedy_budget = SolveBudget {
+            max_nodes: budget.max_nodes / 2,
+            max_time: budget.max_time.map(|limit| limit / 2),
+        };
+        let (mut verdict, mut nodes) =
+            self.search
+                .run(&facts, root, MoveSet::Greedy, &greedy_budget);
+        if verdict != Verdict::Won {
+            let rest = SolveBudget {
+                max_nodes: budget.max_nodes - nodes,
+                max_time: budget
+                    .max_time
+                    .map(|limit| limit.saturating_sub(started.elapsed())),
+            };
+            let (complete, more) = self.search.run(&facts, root, MoveSet::Complete, &rest);
+            verdict = complete;
+            nodes += more;
+        }
         let mut moves = Vec::new();
         if verdict == Verdict::Won {
             for step in &self.search.path {

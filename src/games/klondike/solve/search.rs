@@ -20,6 +20,18 @@ struct Frame {
     path_base: usize,
 }
 
+/// Which moves the search makes from each position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum MoveSet {
+    /// Every move but those the module doc proves needless: exhausting it
+    /// proves a deal lost.
+    Complete,
+    /// Fewer moves, to find wins fast: no card back from a foundation, and
+    /// a part run only when the card it uncovers can go home next.
+    /// Exhausting it proves nothing.
+    Greedy,
+}
+
 /// Positions between two looks at the clock.
 const CLOCK_EVERY: u64 = 1 << 10;
 
@@ -50,14 +62,20 @@ impl Search {
 
     /// Searches from `root`; on `Won`, `self.path` holds the winning moves.
     /// Returns the verdict and the positions expanded.
-    pub(super) fn run(&mut self, deal: &Deal, root: State, budget: &SolveBudget) -> (Verdict, u64) {
+    pub(super) fn run(
+        &mut self,
+        deal: &Deal,
+        root: State,
+        move_set: MoveSet,
+        budget: &SolveBudget,
+    ) -> (Verdict, u64) {
         self.seen.clear();
         self.frames.clear();
         self.moves.clear();
         self.path.clear();
         let started = budget.max_time.map(|limit| (Instant::now(), limit));
         let mut nodes = 0u64;
-        match self.enter(deal, root, 0) {
+        match self.enter(deal, root, move_set, 0) {
             Entered::Won => return (Verdict::Won, nodes),
             Entered::Seen => unreachable!("the table was cleared"),
             Entered::New => nodes += 1,
@@ -76,7 +94,7 @@ impl Search {
             child.apply(deal, &step);
             let path_base = self.path.len();
             self.path.push(step);
-            match self.enter(deal, child, path_base) {
+            match self.enter(deal, child, move_set, path_base) {
                 Entered::Won => return (Verdict::Won, nodes),
                 Entered::Seen => self.path.truncate(path_base),
                 Entered::New => {
@@ -84,7 +102,7 @@ impl Search {
                     if nodes >= budget.max_nodes {
                         return (Verdict::Undecided, nodes);
                     }
-                    if nodes % CLOCK_EVERY == 0
+                    if nodes.is_multiple_of(CLOCK_EVERY)
                         && started.is_some_and(|(at, limit)| at.elapsed() >= limit)
                     {
                         return (Verdict::Undecided, nodes);
@@ -97,7 +115,13 @@ impl Search {
 
     /// Plays the safe moves from `state`, then records it as seen and
     /// pushes its frame if it is new.
-    fn enter(&mut self, deal: &Deal, mut state: State, path_base: usize) -> Entered {
+    fn enter(
+        &mut self,
+        deal: &Deal,
+        mut state: State,
+        move_set: MoveSet,
+        path_base: usize,
+    ) -> Entered {
         state.play_safe(deal, &mut self.path);
         if state.won(deal) {
             return Entered::Won;
@@ -106,7 +130,7 @@ impl Search {
             return Entered::Seen;
         }
         let first = self.moves.len();
-        generate(deal, &state, &mut self.moves);
+        generate(deal, &state, move_set, &mut self.moves);
         let end = self.moves.len();
         self.frames.push(Frame {
             state,
@@ -124,7 +148,7 @@ impl Search {
 /// most face-down cards first), waste cards onto piles, runs that empty a
 /// pile, part runs, and last cards back from the foundations. Moves the
 /// module doc proves needless are not made.
-fn generate(deal: &Deal, state: &State, out: &mut Vec<Step>) {
+fn generate(deal: &Deal, state: &State, move_set: MoveSet, out: &mut Vec<Step>) {
     let n_piles = usize::from(state.n_piles);
     let piles = &state.piles[..n_piles];
     let first_empty = piles.iter().position(|p| p.len == 0).map(|p| p as u8);
@@ -202,6 +226,9 @@ fn generate(deal: &Deal, state: &State, out: &mut Vec<Step>) {
     // 5. Part runs (the card under them stays face up).
     for (from, pile) in piles.iter().enumerate() {
         for at in usize::from(pile.down) + 1..usize::from(pile.len) {
+            if move_set == MoveSet::Greedy && !to_foundation(pile.cards[at - 1]) {
+                continue;
+            }
             let card = pile.cards[at];
             let cards = pile.len - at as u8;
             targets(card, from, out, &|to| Step::PileToPile {
@@ -213,6 +240,9 @@ fn generate(deal: &Deal, state: &State, out: &mut Vec<Step>) {
     }
 
     // 6. Foundation tops back onto piles, unless dead.
+    if move_set == MoveSet::Greedy {
+        return;
+    }
     for (s, &height) in state.foundation.iter().enumerate() {
         if height == 0 {
             continue;

@@ -95,13 +95,27 @@ pub(super) struct State {
 /// What a search edge does (one atomic move, or a talon macro move).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Step {
-    PileToFoundation { from: u8 },
-    PileToPile { from: u8, to: u8, cards: u8 },
-    FoundationToPile { suit: u8, to: u8 },
+    PileToFoundation {
+        from: u8,
+    },
+    PileToPile {
+        from: u8,
+        to: u8,
+        cards: u8,
+    },
+    FoundationToPile {
+        suit: u8,
+        to: u8,
+    },
     /// Turn the stock `turns` times (reaching waste size `waste` in pass
     /// `pass`), then play the waste's top card onto pile `to`, or to its
     /// foundation when `to` is [`Step::FOUNDATION`].
-    Talon { turns: u8, waste: u8, pass: u8, to: u8 },
+    Talon {
+        turns: u8,
+        waste: u8,
+        pass: u8,
+        to: u8,
+    },
 }
 
 impl Step {
@@ -114,7 +128,9 @@ impl Step {
             Step::PileToPile { from, to, cards } => {
                 out.push(FreeMove::PileToPile { from, to, cards })
             }
-            Step::FoundationToPile { suit, to } => out.push(FreeMove::FoundationToPile { suit, to }),
+            Step::FoundationToPile { suit, to } => {
+                out.push(FreeMove::FoundationToPile { suit, to })
+            }
             Step::Talon { turns, to, .. } => {
                 out.extend(std::iter::repeat_n(FreeMove::Turn, usize::from(turns)));
                 out.push(if to == Step::FOUNDATION {
@@ -206,7 +222,11 @@ impl Deal {
             Some(((waste + self.draw).min(len), pass))
         } else if len > 0 && self.max_passes.is_none_or(|max| pass < max) {
             // Unlimited passes: the pass number is not tracked (it stays 1).
-            let pass = if self.max_passes.is_some() { pass + 1 } else { pass };
+            let pass = if self.max_passes.is_some() {
+                pass + 1
+            } else {
+                pass
+            };
             Some((self.draw.min(len), pass))
         } else {
             None
@@ -217,7 +237,11 @@ impl Deal {
     /// turned first), each waste size once, with the fewest turns (a later
     /// stop at the same size has the same cards and no more passes left, so
     /// it can do nothing the first cannot). Returns how many were written.
-    pub(super) fn talon_stops(&self, talon: &Talon, stops: &mut [TalonStop; MAX_TALON + 1]) -> usize {
+    pub(super) fn talon_stops(
+        &self,
+        talon: &Talon,
+        stops: &mut [TalonStop; MAX_TALON + 1],
+    ) -> usize {
         let mut n = 0;
         let (mut waste, mut pass) = (talon.waste, talon.pass);
         let mut seen: u64 = 0;
@@ -389,7 +413,10 @@ impl State {
             // Exact 128-bit word of the pile: run cards 6 bits each (rank,
             // suit), the face-down identity and the run's length.
             let (mut w0, mut w1) = (0u64, 0u64);
-            for (i, &card) in pile.cards[usize::from(pile.down)..usize::from(pile.len)].iter().enumerate() {
+            for (i, &card) in pile.cards[usize::from(pile.down)..usize::from(pile.len)]
+                .iter()
+                .enumerate()
+            {
                 let six = u64::from(card & 0x0f) | (u64::from(card >> 4) << 4);
                 if i < 10 {
                     w0 |= six << (6 * i);
@@ -413,7 +440,7 @@ impl State {
             None => {
                 // Unlimited: every waste size a multiple of the draw, or
                 // the whole talon, reaches the same stops.
-                if talon.waste % deal.draw == 0 || talon.waste == talon.len {
+                if talon.waste.is_multiple_of(deal.draw) || talon.waste == talon.len {
                     0
                 } else {
                     u64::from(talon.waste)
@@ -427,9 +454,6 @@ impl State {
         let small = foundations | waste << 16 | u64::from(talon.pass) << 24;
         let t0 = hash_pair(talon.remaining, small, 0);
         let t1 = hash_pair(talon.remaining, small, 1);
-        (
-            hash_pair(lane0, t0, 0) ^ t1,
-            hash_pair(lane1, t1, 1) ^ t0,
-        )
+        (hash_pair(lane0, t0, 0) ^ t1, hash_pair(lane1, t1, 1) ^ t0)
     }
 }

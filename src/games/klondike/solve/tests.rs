@@ -9,7 +9,11 @@ use crate::rng::{shuffle, stream_rng};
 
 /// Plays `moves` from `deal` under `rules`; Ok when every move is legal
 /// and the game ends with every card on its foundation.
-fn replay(rules: &FreePlayRules, deal: &[Card], moves: &[FreeMove]) -> std::result::Result<(), String> {
+fn replay(
+    rules: &FreePlayRules,
+    deal: &[Card],
+    moves: &[FreeMove],
+) -> std::result::Result<(), String> {
     let layout = rules.layout;
     let red = |c: Card| matches!(c.suit(), 1 | 2);
     let fits = |card: Card, base: Card| base.rank() == card.rank() + 1 && red(base) != red(card);
@@ -19,7 +23,11 @@ fn replay(rules: &FreePlayRules, deal: &[Card], moves: &[FreeMove]) -> std::resu
         .iter()
         .map(|positions| {
             let last = positions.len() - 1;
-            positions.iter().enumerate().map(|(i, &p)| (deal[p], i == last)).collect()
+            positions
+                .iter()
+                .enumerate()
+                .map(|(i, &p)| (deal[p], i == last))
+                .collect()
         })
         .collect();
     let mut stock: Vec<Card> = deal[layout.n_tableau()..].to_vec(); // next to turn first
@@ -45,7 +53,9 @@ fn replay(rules: &FreePlayRules, deal: &[Card], moves: &[FreeMove]) -> std::resu
                 waste.extend(stock.drain(..n));
             }
             FreeMove::WasteToFoundation => {
-                let Some(&card) = waste.last() else { return fail("empty waste") };
+                let Some(&card) = waste.last() else {
+                    return fail("empty waste");
+                };
                 if foundations[usize::from(card.suit())] + 1 != card.rank() {
                     return fail("does not fit its foundation");
                 }
@@ -53,7 +63,9 @@ fn replay(rules: &FreePlayRules, deal: &[Card], moves: &[FreeMove]) -> std::resu
                 foundations[usize::from(card.suit())] += 1;
             }
             FreeMove::WasteToPile { to } => {
-                let Some(&card) = waste.last() else { return fail("empty waste") };
+                let Some(&card) = waste.last() else {
+                    return fail("empty waste");
+                };
                 let target = &piles[usize::from(to)];
                 let ok = match target.last() {
                     Some(&(top, _)) => fits(card, top),
@@ -186,7 +198,10 @@ fn wins_on_reduced_layouts_replay() {
     for (ranks, piles) in [(3, 2), (4, 3), (5, 4), (6, 4), (7, 5)] {
         let counts = solve_and_replay(Layout::new(ranks, piles).unwrap(), 300, 1_000_000);
         // Both verdicts occur, and these small games are all decided.
-        assert!(counts[0] > 0 && counts[1] > 0, "{ranks}x{piles}: {counts:?}");
+        assert!(
+            counts[0] > 0 && counts[1] > 0,
+            "{ranks}x{piles}: {counts:?}"
+        );
         assert_eq!(counts[2], 0, "{ranks}x{piles}: {counts:?}");
     }
 }
@@ -243,7 +258,16 @@ fn a_deal_lost_under_every_stock_rule() {
     let layout = Layout::new(2, 3).unwrap();
     let c = |r, s| Card::new(r, s);
     // Positions: pile 0 = [0], pile 1 = [1, 3], pile 2 = [2, 4, 5].
-    let deal = [c(2, 2), c(1, 2), c(1, 0), c(2, 0), c(1, 3), c(2, 3), c(1, 1), c(2, 1)];
+    let deal = [
+        c(2, 2),
+        c(1, 2),
+        c(1, 0),
+        c(2, 0),
+        c(1, 3),
+        c(2, 3),
+        c(1, 1),
+        c(2, 1),
+    ];
     for rules in all_stock_rules(layout) {
         let solution = Solver::new(rules).solve(&deal, &budget(1_000)).unwrap();
         assert_eq!(solution.verdict, Verdict::Lost, "{rules:?}");
@@ -265,7 +289,9 @@ fn a_deal_won_from_the_tableau_alone() {
         }
     }
     by_depth.sort();
-    let mut cards: Vec<Card> = (1..=7).flat_map(|r| (0..4).map(move |s| Card::new(r, s))).collect();
+    let mut cards: Vec<Card> = (1..=7)
+        .flat_map(|r| (0..4).map(move |s| Card::new(r, s)))
+        .collect();
     cards.sort_by_key(|c| c.rank());
     let mut deal = vec![Card::new(1, 0); 28];
     for (&(_, position), &card) in by_depth.iter().zip(&cards) {
@@ -275,7 +301,12 @@ fn a_deal_won_from_the_tableau_alone() {
     let solution = Solver::new(rules).solve(&deal, &budget(1_000)).unwrap();
     assert_eq!(solution.verdict, Verdict::Won);
     assert_eq!(solution.moves.len(), 28);
-    assert!(solution.moves.iter().all(|m| matches!(m, FreeMove::PileToFoundation { .. })));
+    assert!(
+        solution
+            .moves
+            .iter()
+            .all(|m| matches!(m, FreeMove::PileToFoundation { .. }))
+    );
     replay(&rules, &deal, &solution.moves).unwrap();
 }
 
@@ -299,7 +330,10 @@ fn a_deal_not_of_the_layout_is_refused() {
 #[ignore]
 fn measure() {
     let var = |name: &str, default: u64| {
-        std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
     };
     let deals = var("KLONDIKE_DEALS", 200);
     let draw = var("KLONDIKE_DRAW", 3) as u8;
@@ -333,7 +367,10 @@ fn measure() {
             replay(&rules, &deal, &solution.moves).unwrap();
         }
         if solution.verdict == Verdict::Undecided {
-            eprintln!("deal {i}: undecided after {} nodes, {ms:.0} ms", solution.nodes);
+            eprintln!(
+                "deal {i}: undecided after {} nodes, {ms:.0} ms",
+                solution.nodes
+            );
         }
     }
     millis.sort_by(f64::total_cmp);

@@ -231,8 +231,8 @@ fn same_deal_same_answer_after_other_deals() {
 }
 
 /// Every deal section 4's policy wins is winnable under draw 1, one pass:
-/// the solver never calls one lost, wins (replayed) all but a few within
-/// its budget.
+/// the solver never calls one lost, and wins (replayed) most within its
+/// budget (draw 1, one pass is its slowest rule: many stay undecided).
 #[test]
 fn draw_one_single_pass_never_loses_a_deal_the_policy_wins() {
     let rules = FreePlayRules::new(1, Passes::Limited(1), Layout::FULL).unwrap();

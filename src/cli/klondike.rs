@@ -12,7 +12,7 @@ use crate::cards::Card;
 use crate::error::{Error, Result};
 use crate::games::klondike::free_play::Passes;
 use crate::games::klondike::parse_deal;
-use crate::games::klondike::solve::sample::DEFAULT_MAX_NODES;
+use crate::games::klondike::solve::DEFAULT_MAX_NODES;
 
 /// `record` refuses more games than this: records are for reading.
 const MAX_RECORDS: u64 = 1000;

@@ -5,7 +5,6 @@
 //! fixed policy of section 4.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -22,6 +21,7 @@ use crate::engine::montecarlo::{self, RunPlan};
 use crate::error::{Error, Result};
 use crate::games::klondike::free_play::{FreeMove, FreePlayRules, Layout};
 use crate::games::klondike::parse_deal;
+use crate::games::klondike::record::{RecordOptions, render_solution};
 use crate::games::klondike::solve::sample::{
     self, DealSummary, EVERY_DEAL, N_BINS, SolveCounts, SolveSimulation, SolvedDeal, add_to_tally,
     solve_deal, verdict_distributions,
@@ -317,20 +317,10 @@ fn solve_random(
 }
 
 /// The record of a won deal's moves, for the text formats.
-// TODO(merge): the lead swaps this body for
-// `crate::games::klondike::record::render_solution(rules, deal, moves,
-// &RecordOptions { suits: SuitStyle::Unicode })` once the record helper's
-// branch is in; until then the moves are listed as the solver gives them.
+/// The record of a won deal, in the format of `klondike record`,
+/// replayed move by move by the rules checker.
 fn solution_record(rules: FreePlayRules, deal: &[Card; 52], moves: &[FreeMove]) -> Result<String> {
-    let _ = (rules, deal);
-    let mut text = format!(
-        "the win, {} moves (placeholder listing until the record renderer lands):\n",
-        moves.len()
-    );
-    for (number, step) in moves.iter().enumerate() {
-        let _ = writeln!(text, "{:>4}. {step:?}", number + 1);
-    }
-    Ok(text)
+    render_solution(&rules, deal, moves, &RecordOptions::default())
 }
 
 #[cfg(test)]

@@ -21,16 +21,12 @@ use crate::distribution::CountDistribution;
 use crate::engine::Simulation;
 use crate::error::{Error, Result};
 use crate::games::klondike::free_play::{FreeMove, FreePlayRules, Layout};
-use crate::games::klondike::{Klondike, sorted_deck};
+use crate::games::klondike::{Klondike, check, sorted_deck};
 use crate::rng::{GameRng, shuffle};
 use crate::stats::{Interval, Z95, wilson_interval};
 
 /// The states the solver expands per deal unless told otherwise.
 ///
-/// Placeholder until the solver lands its own `solve::DEFAULT_MAX_NODES`,
-/// which this then names.
-pub const DEFAULT_MAX_NODES: u64 = 1_000_000;
-
 /// The verdicts in bin order, with the names reports give them.
 pub const VERDICTS: [(Verdict, &str); 3] = [
     (Verdict::Won, "won"),
@@ -127,13 +123,26 @@ pub struct DealSummary {
     pub policy_went_out: bool,
 }
 
-/// Solves `deal` with `solver` within `budget`, and plays the fixed
-/// policy on it. Errors as [`Solver::solve`] does (a deal that is not the
-/// layout's cards once each).
+/// Solves `deal` with `solver` within `budget`, checks a win by replaying
+/// it with the independent rules checker ([`check::replay`]), and plays
+/// the fixed policy on it. Errors as [`Solver::solve`] does (a deal that
+/// is not the layout's cards once each), and if a win does not replay (a
+/// bug).
 pub fn solve_deal(solver: &mut Solver, deal: &[Card], budget: &SolveBudget) -> Result<SolvedDeal> {
     let started = Instant::now();
     let solution = solver.solve(deal, budget)?;
     let seconds = started.elapsed().as_secs_f64();
+    // Every win is replayed by the rules checker, written apart from the
+    // solver (`check.rs`): a win it refuses is a bug, never a verdict.
+    if solution.verdict == Verdict::Won {
+        check::replay(&solver.rules(), deal, &solution.moves).map_err(|refused| {
+            Error::Unexpected {
+                message: format!(
+                    "the solver's win does not replay under RULES.md section 7 ({refused}): a bug in deckodds; please report it with the deal"
+                ),
+            }
+        })?;
+    }
     // The policy plays the full deck only; a reduced layout has no policy
     // game, and the solver refused it above unless it is the full one.
     let policy_went_out = deal.len() == 52 && Klondike::standard().play(deal).went_out();
@@ -219,7 +228,7 @@ impl Simulation for SolveSimulation {
         // A shuffled full deck is always a deal of the full layout, which
         // `new` required: the solver has nothing to refuse.
         let solved = solve_deal(&mut scratch.solver, &scratch.deck, &self.budget)
-            .expect("a shuffled full deck is a valid deal");
+            .expect("a shuffled full deck is a valid deal, and the solver's wins replay");
         let summary = solved.summary();
         add_to_tally(&summary, counts);
         scratch.last = Some(summary);

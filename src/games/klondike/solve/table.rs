@@ -1,0 +1,78 @@
+//! The set of positions seen: 128-bit keys in one open-addressing table
+//! whose memory is kept from deal to deal. A 16-bit generation stamp
+//! replaces the top of each stored key, so clearing the table between
+//! deals is one increment (the memory is only wiped when the stamp wraps).
+
+/// Entries in a fresh table (grows by doubling).
+const INITIAL_CAPACITY: usize = 1 << 16;
+
+pub(super) struct SeenTable {
+    /// `[0]`: the key's first half; `[1]`: its second half with the top
+    /// 16 bits holding the generation that wrote it (0: never written).
+    slots: Vec<[u64; 2]>,
+    len: usize,
+    generation: u16,
+}
+
+const STAMP_SHIFT: u32 = 48;
+const STAMP_MASK: u64 = (1 << STAMP_SHIFT) - 1;
+
+impl SeenTable {
+    pub(super) fn new() -> SeenTable {
+        SeenTable {
+            slots: vec![[0; 2]; INITIAL_CAPACITY],
+            len: 0,
+            generation: 1,
+        }
+    }
+
+    /// Forgets every key, in O(1) except once every 65535 calls.
+    pub(super) fn clear(&mut self) {
+        self.len = 0;
+        if self.generation == u16::MAX {
+            self.slots.iter_mut().for_each(|slot| *slot = [0; 2]);
+            self.generation = 1;
+        } else {
+            self.generation += 1;
+        }
+    }
+
+    /// Inserts `key`; false if it was already there.
+    #[inline]
+    pub(super) fn insert(&mut self, key: (u64, u64)) -> bool {
+        if 4 * (self.len + 1) > 3 * self.slots.len() {
+            self.grow();
+        }
+        let stamped = (key.1 & STAMP_MASK) | u64::from(self.generation) << STAMP_SHIFT;
+        let mask = self.slots.len() - 1;
+        let mut at = key.0 as usize & mask;
+        loop {
+            let slot = &mut self.slots[at];
+            if slot[1] >> STAMP_SHIFT != u64::from(self.generation) {
+                *slot = [key.0, stamped];
+                self.len += 1;
+                return true;
+            }
+            if *slot == [key.0, stamped] {
+                return false;
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// Doubles the table, keeping this generation's keys.
+    fn grow(&mut self) {
+        let doubled = vec![[0; 2]; 2 * self.slots.len()];
+        let old = std::mem::replace(&mut self.slots, doubled);
+        let mask = self.slots.len() - 1;
+        for slot in old {
+            if slot[1] >> STAMP_SHIFT == u64::from(self.generation) {
+                let mut at = slot[0] as usize & mask;
+                while self.slots[at][1] >> STAMP_SHIFT == u64::from(self.generation) {
+                    at = (at + 1) & mask;
+                }
+                self.slots[at] = slot;
+            }
+        }
+    }
+}

@@ -186,7 +186,7 @@ pub(super) fn check_files(cli: &Cli) -> Result<()> {
             if let Some(path) = deals {
                 plan.inputs.push(named("--deals", path));
             }
-            Some((output, Writes::NoChart("klondike solve")))
+            Some((output, Writes::Everything))
         }
         Command::Klondike(K::Record { out, .. }) => {
             if let Some(path) = out {

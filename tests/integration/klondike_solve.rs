@@ -1,8 +1,9 @@
 //! `deckodds klondike solve` (RULES.md section 7): bad input refused in
 //! one line with nothing written, counts that add up and do not depend on
 //! threads, shards or interruptions, and JSON that validates against its
-//! schema. Written to hold for any correct solver: no test here pins a
-//! verdict.
+//! schema. Written to hold for any correct solver: the one verdict
+//! pinned is an invariant (a deal the section 4 policy wins is winnable
+//! under the same stock rule).
 
 use std::path::PathBuf;
 
@@ -405,4 +406,39 @@ proptest! {
             prop_assert_eq!(parse_passes(&passes.to_string()).unwrap(), passes);
         }
     }
+}
+
+#[test]
+fn a_deal_the_policy_wins_is_won_and_its_record_replays() {
+    // The first game the section 4 policy wins (draw 1, one pass), as
+    // `klondike record` prints its deal: the same stock rule played
+    // freely wins it too, and the record of the solver's win is printed
+    // (replayed move by move by the rules checker before it is printed).
+    let record = run_ok(&[
+        "klondike",
+        "record",
+        "--went-out",
+        "--games",
+        "1",
+        "--ascii",
+    ]);
+    let deal = record
+        .lines()
+        .skip_while(|line| !line.starts_with("Deal, first card first"))
+        .nth(1)
+        .expect("the record names its deal");
+    let text = run_ok(&[
+        "klondike", "solve", "--quiet", "--deal", deal, "--draw", "1", "--passes", "1",
+    ]);
+    assert!(text.contains("a won game"), "{text}");
+    assert!(
+        text.contains("End: all 52 cards are on the foundations."),
+        "{text}"
+    );
+    let document = json_of(&format!(
+        "klondike solve --deal {} --draw 1 --passes 1",
+        deal.replace(' ', ",")
+    ));
+    assert_eq!(document["deals"][0]["verdict"], "won");
+    assert_eq!(document["deals"][0]["policy"], "went-out");
 }

@@ -75,26 +75,39 @@ pub fn render_record(game: &Klondike, deal: &[Card], options: &RecordOptions) ->
         params.draw,
         plural(usize::from(params.passes), "pass", "passes"),
     );
-    out.push('\n');
-    out.push_str("Deal, first card first:\n");
-    let _ = writeln!(out, "{}", style.cards(deal));
-    out.push('\n');
-    let _ = writeln!(out, "Tableau after the deal ({FACE_DOWN} face down):");
-    out.push_str(&tableau(&dealt, style));
-    out.push('\n');
-    let _ = writeln!(
-        out,
-        "Stock, in the order it is turned ({} cards):",
-        dealt.stock().len()
+    write_deal(
+        &mut out,
+        style,
+        deal,
+        &tableau(&dealt, style),
+        dealt.stock(),
     );
-    let _ = writeln!(out, "{}", style.cards(dealt.stock()));
-    out.push('\n');
     out.push_str("Play: moves numbered, each with the rule that made it: (1) to a foundation,\n");
     out.push_str("(2) waste to a pile, (3) a run to a pile, (4) no move, so turn the stock.\n");
     let turns = play(&mut out, game, &dealt, &log.events, style);
     out.push('\n');
     ending(&mut out, &end, &record, turns, style);
     out
+}
+
+/// The part every record starts with after its first line: the deal on
+/// one line, the tableau after the deal (`tableau`, as the caller laid
+/// it out) and the stock in the order it is turned.
+fn write_deal(out: &mut String, style: SuitStyle, deal: &[Card], tableau: &str, stock: &[Card]) {
+    out.push('\n');
+    out.push_str("Deal, first card first:\n");
+    let _ = writeln!(out, "{}", style.cards(deal));
+    out.push('\n');
+    let _ = writeln!(out, "Tableau after the deal ({FACE_DOWN} face down):");
+    out.push_str(tableau);
+    out.push('\n');
+    let _ = writeln!(
+        out,
+        "Stock, in the order it is turned ({} cards):",
+        stock.len()
+    );
+    let _ = writeln!(out, "{}", style.cards(stock));
+    out.push('\n');
 }
 
 /// Keeps every event with the table after it; a game has at most a few
@@ -449,20 +462,13 @@ pub fn render_solution(
         "Klondike free play, draw {}, {passes} through the stock{deck}: a won game",
         rules.draw
     );
-    out.push('\n');
-    out.push_str("Deal, first card first:\n");
-    let _ = writeln!(out, "{}", style.cards(deal));
-    out.push('\n');
-    let _ = writeln!(out, "Tableau after the deal ({FACE_DOWN} face down):");
-    out.push_str(&free_tableau(&dealt, style));
-    out.push('\n');
-    let _ = writeln!(
-        out,
-        "Stock, in the order it is turned ({} cards):",
-        dealt.stock.len()
+    write_deal(
+        &mut out,
+        style,
+        deal,
+        &free_tableau(&dealt, style),
+        &dealt.stock,
     );
-    let _ = writeln!(out, "{}", style.cards(&dealt.stock));
-    out.push('\n');
     out.push_str("Play: moves numbered, stock turns not.\n");
     let mut before = &dealt;
     let mut numbered = 0;

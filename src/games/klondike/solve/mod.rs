@@ -108,11 +108,12 @@ pub mod sample;
 mod search;
 mod state;
 mod table;
+mod verdict;
 
 #[cfg(test)]
 mod tests;
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::cards::Card;
 use crate::error::Result;
@@ -120,44 +121,7 @@ use crate::games::klondike::free_play::{FreeMove, FreePlayRules};
 
 use search::{MoveSet, Search};
 use state::Deal;
-
-/// The default node budget: about 10 s of one loaded core on the hardest
-/// random 52-card deals (measured at 250k to 400k positions a second, each
-/// position costing its children's keys and lookups; about 16 bytes of
-/// table per position).
-pub const DEFAULT_MAX_NODES: u64 = 4_000_000;
-
-/// The solver's budget for one deal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SolveBudget {
-    /// The most states the search expands before it gives up: the
-    /// deterministic budget (the same verdict on any machine).
-    pub max_nodes: u64,
-    /// The most time it spends, if set (the verdict may then depend on the
-    /// machine).
-    pub max_time: Option<Duration>,
-}
-
-impl Default for SolveBudget {
-    /// [`DEFAULT_MAX_NODES`], no time limit.
-    fn default() -> SolveBudget {
-        SolveBudget {
-            max_nodes: DEFAULT_MAX_NODES,
-            max_time: None,
-        }
-    }
-}
-
-/// The solver's answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Verdict {
-    /// Some sequence of moves wins; `Solution::moves` is one.
-    Won,
-    /// No sequence of moves wins: the search exhausted every state.
-    Lost,
-    /// The budget ran out first.
-    Undecided,
-}
+pub use verdict::{DEFAULT_MAX_NODES, SolveBudget, Verdict};
 
 /// The verdict on one deal and what it cost.
 #[derive(Clone, Debug, PartialEq, Eq)]

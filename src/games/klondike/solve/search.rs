@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use super::state::{Deal, MAX_PILES, MAX_TALON, State, Step, TalonStop, fits_on, rank, suit};
 use super::table::SeenTable;
-use super::{SolveBudget, Verdict};
+use super::verdict::{SolveBudget, Verdict};
 
 /// One position on the search path and the moves left to try from it.
 struct Frame {

@@ -125,7 +125,7 @@ def solve(
     deals=None,
     trials=None,
     seed=1,
-    max_nodes=1000000,
+    max_nodes=4000000,
     max_seconds=None,
     until_halfwidth=None,
     for_=None,
@@ -161,7 +161,7 @@ def solve(
         of threads
     seed : int, default 1
         --seed: Master seed of the random deals
-    max_nodes : int, default 1000000
+    max_nodes : int, default 4000000
         --max-nodes: The most states the solver expands per deal before it calls
         the deal undecided: the budget that gives the same verdicts on any
         machine

@@ -298,14 +298,14 @@ impl FreeTable {
 }
 
 /// Applies `moves` to `deal` one by one, stopping at the first illegal
-/// one; the table after each move.
+/// one; shows `seen` the table after each move, and returns the last.
 fn play_through(
     rules: &FreePlayRules,
     deal: &[Card],
     moves: &[FreeMove],
-) -> Result<Vec<FreeTable>> {
+    mut seen: impl FnMut(&FreeTable),
+) -> Result<FreeTable> {
     let mut table = FreeTable::deal(rules, deal)?;
-    let mut tables = Vec::with_capacity(moves.len());
     for (i, &mv) in moves.iter().enumerate() {
         table.apply(mv).map_err(|why| {
             Error::invalid(
@@ -314,9 +314,32 @@ fn play_through(
                 format!("is illegal: {why}"),
             )
         })?;
-        tables.push(table.clone());
+        seen(&table);
     }
-    Ok(tables)
+    Ok(table)
+}
+
+/// The error of `moves` that ended on `end` without winning.
+fn require_won(rules: &FreePlayRules, moves: &[FreeMove], end: &FreeTable) -> Result<()> {
+    if end.is_won() {
+        return Ok(());
+    }
+    let out: u32 = end.foundations.iter().map(|&n| u32::from(n)).sum();
+    Err(Error::invalid(
+        "moves",
+        format!("{} moves", moves.len()),
+        format!(
+            "do not win: they end with {out} of the {} cards on the foundations",
+            rules.layout.n_cards()
+        ),
+    ))
+}
+
+/// Checks a claimed win as [`replay`] does, keeping no table but the
+/// current one (what a run checks every win with).
+pub fn verify(rules: &FreePlayRules, deal: &[Card], moves: &[FreeMove]) -> Result<()> {
+    let end = play_through(rules, deal, moves, |_| {})?;
+    require_won(rules, moves, &end)
 }
 
 /// Replays a claimed win: checks the deal, applies every move by the rules
@@ -326,24 +349,9 @@ fn play_through(
 /// deal; the first illegal move, as "move N (...): is illegal: why" with N
 /// counted from 1; or a list that ends with cards off the foundations.
 pub fn replay(rules: &FreePlayRules, deal: &[Card], moves: &[FreeMove]) -> Result<Vec<FreeTable>> {
-    let tables = play_through(rules, deal, moves)?;
-    let won = match tables.last() {
-        Some(end) => end.is_won(),
-        None => FreeTable::deal(rules, deal)?.is_won(),
-    };
-    if !won {
-        let out: u32 = tables
-            .last()
-            .map_or(0, |end| end.foundations.iter().map(|&n| u32::from(n)).sum());
-        return Err(Error::invalid(
-            "moves",
-            format!("{} moves", moves.len()),
-            format!(
-                "do not win: they end with {out} of the {} cards on the foundations",
-                rules.layout.n_cards()
-            ),
-        ));
-    }
+    let mut tables = Vec::with_capacity(moves.len());
+    let end = play_through(rules, deal, moves, |table| tables.push(table.clone()))?;
+    require_won(rules, moves, &end)?;
     Ok(tables)
 }
 
@@ -948,15 +956,18 @@ pub(crate) mod tests {
             for _ in 0..1_000 {
                 deck.shuffle(&mut rng);
                 let (moves, policy_tables, went_out) = policy_moves(&game, &deck);
-                let tables = play_through(&rules, &deck, &moves).unwrap();
+                let mut tables = Vec::new();
+                play_through(&rules, &deck, &moves, |table| tables.push(table.clone())).unwrap();
                 for (free, policy) in tables.iter().zip(&policy_tables) {
                     same_table(free, policy);
                 }
                 if went_out {
                     won += 1;
                     assert_eq!(replay(&rules, &deck, &moves).unwrap(), tables);
+                    verify(&rules, &deck, &moves).unwrap();
                 } else {
                     assert!(replay(&rules, &deck, &moves).is_err());
+                    assert!(verify(&rules, &deck, &moves).is_err());
                     assert!(!tables.last().unwrap().is_won());
                 }
             }

@@ -124,7 +124,7 @@ pub struct DealSummary {
 }
 
 /// Solves `deal` with `solver` within `budget`, checks a win by replaying
-/// it with the independent rules checker ([`check::replay`]), and plays
+/// it with the independent rules checker ([`check::verify`]), and plays
 /// the fixed policy on it. Errors as [`Solver::solve`] does (a deal that
 /// is not the layout's cards once each), and if a win does not replay (a
 /// bug).
@@ -135,7 +135,7 @@ pub fn solve_deal(solver: &mut Solver, deal: &[Card], budget: &SolveBudget) -> R
     // Every win is replayed by the rules checker, written apart from the
     // solver (`check.rs`): a win it refuses is a bug, never a verdict.
     if solution.verdict == Verdict::Won {
-        check::replay(&solver.rules(), deal, &solution.moves).map_err(|refused| {
+        check::verify(&solver.rules(), deal, &solution.moves).map_err(|refused| {
             Error::Unexpected {
                 message: format!(
                     "the solver's win does not replay under RULES.md section 7 ({refused}): a bug in deckodds; please report it with the deal"

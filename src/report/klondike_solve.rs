@@ -182,7 +182,53 @@ fn headline(run: &SolveRun, decimals: usize) -> Vec<String> {
         percent_of(went_out, deals, decimals),
         percent_of(counts.with_verdict(Verdict::Won), deals, decimals)
     ));
+    lines.extend(time_line(run.deals));
     lines
+}
+
+/// The solve time per deal over the deals this process solved (the only
+/// ones whose time it knows): median, mean, 90th percentile (nearest
+/// rank), longest, and the sum. It is the one line a rerun does not
+/// repeat; `None` without deals.
+fn time_line(deals: &[(u64, DealSummary)]) -> Option<String> {
+    let mut seconds: Vec<f64> = deals.iter().map(|(_, deal)| deal.seconds).collect();
+    if seconds.is_empty() {
+        return None;
+    }
+    seconds.sort_by(f64::total_cmp);
+    let n = seconds.len();
+    let rank = |q: f64| seconds[((q * n as f64).ceil() as usize).clamp(1, n) - 1];
+    let total: f64 = seconds.iter().sum();
+    Some(format!(
+        "solve time a deal: median {}, mean {}, 90th percentile {}, longest {}; {} in all for {} deal{}",
+        duration(rank(0.5)),
+        duration(total / n as f64),
+        duration(rank(0.9)),
+        duration(seconds[n - 1]),
+        duration(total),
+        thousands(n as u64),
+        plural(n as u64)
+    ))
+}
+
+/// `seconds` for people: microseconds, milliseconds or seconds, three
+/// significant figures (whole seconds from 1,000 s).
+fn duration(seconds: f64) -> String {
+    let (value, unit) = if seconds < 1e-3 {
+        (seconds * 1e6, "µs")
+    } else if seconds < 1.0 {
+        (seconds * 1e3, "ms")
+    } else {
+        (seconds, "s")
+    };
+    let decimals = if value >= 100.0 {
+        0
+    } else if value >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("{value:.decimals$} {unit}")
 }
 
 fn plural(n: u64) -> &'static str {
@@ -384,6 +430,7 @@ mod tests {
         assert!(text.contains("undecided: 3 of 100 deals"), "{text}");
         assert!(text.contains("between 77.00% and 80.00%"), "{text}");
         assert!(text.contains("goes out on 7.00% of deals"), "{text}");
+        assert!(!text.contains("solve time"), "no deals, no times: {text}");
         let csv = render_solve(&run(&counts), Format::Csv, &RenderOptions::default());
         let cells: u64 = csv
             .lines()
@@ -391,5 +438,29 @@ mod tests {
             .map(|line| line.split(',').nth(5).unwrap().parse::<u64>().unwrap())
             .sum();
         assert_eq!(cells, 100);
+    }
+
+    #[test]
+    fn the_time_line_gives_median_mean_tail_and_sum() {
+        let deal = |seconds: f64| DealSummary {
+            verdict: Verdict::Won,
+            moves: 100,
+            nodes: 10,
+            seconds,
+            policy_went_out: false,
+        };
+        // Ten deals: 1 ms to 9 ms and one of 2.011 s (2.056 s in all).
+        let mut deals: Vec<(u64, DealSummary)> =
+            (1..=9).map(|i| (i, deal(i as f64 * 1e-3))).collect();
+        deals.push((0, deal(2.011)));
+        let line = time_line(&deals).unwrap();
+        assert_eq!(
+            line,
+            "solve time a deal: median 5.00 ms, mean 206 ms, 90th percentile 9.00 ms, \
+             longest 2.01 s; 2.06 s in all for 10 deals"
+        );
+        assert_eq!(time_line(&[]), None);
+        assert_eq!(duration(0.000_184), "184 µs");
+        assert_eq!(duration(1234.5), "1234 s");
     }
 }

@@ -349,7 +349,6 @@ fn given_deals_are_solved_in_order_and_validate() {
 
 #[test]
 fn the_printed_table_of_random_deals() {
-    // Deterministic under a node budget: the seconds are in the JSON only.
     let text = run_ok(&[
         "klondike",
         "solve",
@@ -361,7 +360,14 @@ fn the_printed_table_of_random_deals() {
         "--max-nodes",
         "20000",
     ]);
-    insta::assert_snapshot!(text);
+    // Deterministic under a node budget but for the one line of solve
+    // times, which is checked for its shape and left out of the snapshot.
+    let (times, rest): (Vec<&str>, Vec<&str>) = text
+        .lines()
+        .partition(|line| line.starts_with("solve time a deal: median "));
+    assert_eq!(times.len(), 1, "{text}");
+    assert!(times[0].ends_with(" in all for 8 deals"), "{text}");
+    insta::assert_snapshot!(rest.join("\n"));
 }
 
 #[test]

@@ -104,6 +104,7 @@
 //! for `N = 10^9`. A shared key could only make the search skip a position
 //! (a wrong `Lost`, never a wrong `Won`: a win is a replayable sequence).
 
+mod bound;
 pub mod sample;
 mod search;
 mod state;

@@ -93,6 +93,60 @@
 //! Every other legal move is tried (part runs included), except that a
 //! position already in the table is not expanded again.
 //!
+//! # Positions proved lost (`bound.rs`)
+//!
+//! A position `P` from which some card can never reach its foundation is
+//! lost, and the search does not expand it (in both move sets: it holds no
+//! win to find). The bound over-approximates every history from `P` with
+//! facts, each true of a history from the first move that makes it so:
+//!
+//! - `top(x)`: `x` has been a pile's top card;
+//! - `left(y)`, for `y` in the tableau in `P`: `y` has left the card (or
+//!   the floor) it lies on in `P`;
+//! - `waste_top(x)`, for `x` in the talon: `x` has been the waste's top;
+//! - `home(c)`: `c` has been on its foundation;
+//! - `emptied`: some pile has been empty.
+//!
+//! Rules (`parent`: one rank higher, the other colour; `lands(x)`: some
+//! parent of `x` has `top`, or `x` is of the top rank and `emptied`):
+//!
+//! 1. `top(x)` if `x` is a top in `P`; or `x` lies under `z` in `P` and
+//!    `left(z)`; or `x` is not in the tableau in `P`, `waste_top(x)` or
+//!    `home(x)`, and `lands(x)`.
+//! 2. `home(c)` if `c` is home in `P`; or `c - 1` is home (or `c` is an
+//!    ace) and `top(c)` or `waste_top(c)`.
+//! 3. `left(y)` if `y` is face up in `P` or `top(y)`, and either `top(y)`
+//!    with `home(y - 1)` (or `y` an ace), or `lands(y)`.
+//! 4. `emptied` if a pile of `P` is empty, or `left(b)` for the bottom card
+//!    `b` of some pile.
+//! 5. `waste_top(x)` if turning alone reaches `x` from `P`'s talon; or,
+//!    for every talon card, once some talon card `j` has `waste_top(j)`
+//!    and `home(j - 1)` (or is an ace) or `lands(j)`.
+//!
+//! Claim: every fact true of a history from `P` is in the least fixpoint
+//! of these rules. By induction on the moves: the facts true before a move
+//! are in it; take the facts the move makes true, in the order `left`,
+//! `home`, `top`, `emptied`, `waste_top`. A card `y` leaving the card or
+//! floor it lay on in `P` is face up (so face up in `P`, or turned up as a
+//! top earlier) and goes home (a top then, its lower card home) or onto a
+//! top that is its parent, or, of the top rank, to an empty pile: rule 3
+//! on facts already true. A card going home comes from a pile top or the
+//! waste's top, onto its lower card: rule 2. A card `x` that becomes a top
+//! for the first time either lay under the same card `z` as in `P` until
+//! now (a card on `x` changes only when `x` is uncovered, which makes it a
+//! top; `x` cannot go home or move alone before), so `z` left it in this
+//! move (rule 1, on `left(z)` just shown), or `x` was not in the tableau
+//! in `P` and arrived alone from the waste or its foundation onto a parent
+//! top or an empty pile (rule 1). A pile empties for the first time when
+//! the card on its floor in `P` leaves it (rule 4). And while no talon card
+//! has left, the talon holds `P`'s cards, so the waste tops are those
+//! turning alone reaches; the first talon card to leave is one of them,
+//! going home or onto a pile (rule 5). In a won history every card is
+//! home, so if the fixpoint misses `home(c)` for a card `c`, `P` is lost.
+//!
+//! The fixpoint is a few dozen passes of AND/OR over 64-bit card sets
+//! (bit = the card's byte code), with no allocation.
+//!
 //! # The table
 //!
 //! Each position's key hashes its exact description (foundation heights,
@@ -104,6 +158,7 @@
 //! for `N = 10^9`. A shared key could only make the search skip a position
 //! (a wrong `Lost`, never a wrong `Won`: a win is a replayable sequence).
 
+mod bound;
 pub mod sample;
 mod search;
 mod state;

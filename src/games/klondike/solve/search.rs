@@ -5,6 +5,7 @@
 
 use std::time::Instant;
 
+use super::bound::proves_lost;
 use super::state::{Deal, MAX_PILES, MAX_TALON, State, Step, TalonStop, fits_on, rank, suit};
 use super::table::SeenTable;
 use super::verdict::{SolveBudget, Verdict};
@@ -47,6 +48,8 @@ pub(super) struct Search {
 enum Entered {
     Won,
     Seen,
+    /// New, and proved lost by the bound (`bound.rs`): not expanded.
+    Lost,
     New,
 }
 
@@ -78,6 +81,7 @@ impl Search {
         match self.enter(deal, root, move_set, 0) {
             Entered::Won => return (Verdict::Won, nodes),
             Entered::Seen => unreachable!("the table was cleared"),
+            Entered::Lost => return (Verdict::Lost, nodes),
             Entered::New => nodes += 1,
         }
         while let Some(frame) = self.frames.last_mut() {
@@ -96,7 +100,7 @@ impl Search {
             self.path.push(step);
             match self.enter(deal, child, move_set, path_base) {
                 Entered::Won => return (Verdict::Won, nodes),
-                Entered::Seen => self.path.truncate(path_base),
+                Entered::Seen | Entered::Lost => self.path.truncate(path_base),
                 Entered::New => {
                     nodes += 1;
                     if nodes >= budget.max_nodes {
@@ -128,6 +132,11 @@ impl Search {
         }
         if !self.seen.insert(state.key(deal)) {
             return Entered::Seen;
+        }
+        // In both move sets: a lost position holds no win to find, and
+        // it stays in the table, so the bound runs once per position.
+        if proves_lost(deal, &state) {
+            return Entered::Lost;
         }
         let first = self.moves.len();
         generate(deal, &state, move_set, &mut self.moves);

@@ -86,26 +86,6 @@
 //!   component of `V` ever becomes empty, so `V` never has fewer
 //!   components. A won game ends with one top: one component.
 //!
-//! **Reachability (a least fixpoint).** Stacks keep their left-to-right
-//! order, so name each by its place in the row searched. Two kinds of fact:
-//! "stack `s` may ever move" and "rank `v` may ever be the top of stack
-//! `s`". Start from the tops as they stand and nothing moved, and add facts
-//! until none is new: when stack `t` is left of `s`, and either every stack
-//! strictly between them may move (they can be 1 apart) or at least two
-//! stacks lie between and at most two of them may not move (3 apart), and
-//! a rank that may top `s` fits a rank that may top `t`, then `s` may move,
-//! and the rank that lands on `t` may top `t`: kept, each such fitting top
-//! of `s`; reversed, the bottom of `s` (a stack's bottom never changes).
-//! Every real play stays inside this set, by induction over its moves: the
-//! tops before a move are in it; a move of `s` onto `t` needs fitting tops,
-//! and the stacks between it has left have all moved while the ones that
-//! never move are still there, so at 1 apart none of them lies between and
-//! at 3 apart two stacks are there, at least as many as never move. So a
-//! stack (not the leftmost) that may not move never moves, and the game
-//! cannot end with one stack: lost. It costs `O(n^2)` per pass, a few
-//! passes, so it is checked only on rows of at most [`REACH_MAX_LEN`]
-//! stacks (measured below).
-//!
 //! # Guarantees
 //!
 //! `Winnable` comes with a witness that [`verify`] replays with stacks of
@@ -139,6 +119,30 @@
 //!
 //! Small decks are decided exactly by [`exact_cross_tabulation`] in under a
 //! second up to 10 cards.
+//!
+//! # Tried, and measured to gain nothing
+//!
+//! **A reachability fixpoint** (issue 24, round 2; the implementation, its
+//! proof and its test are commit "Prisoner's patience: a reachability
+//! bound" on branch `pp2`). Facts "stack `s` may ever move" and "rank `v`
+//! may ever top stack `s`", grown from the row's tops to a least fixpoint
+//! under the move rule (`t` left of `s` may receive it when every stack
+//! between may move, for 1 apart, or when at least two lie between and at
+//! most two of them never move, for 3 apart; a fitting top of `s` lands,
+//! kept, or the bottom of `s`, reversed); a row where a stack other than
+//! the leftmost may never move is lost. It is sound (checked against the
+//! brute force on every arrangement of 1 x 7, 2 x 4, 3 x 3 and 1 x 8
+//! cards, where it also condemns rows the lonely-rank bounds let through)
+//! but decided no extra 52-card deal: on the first 20 deals of seed 1 at
+//! the default budget, kept 0 winnable / 2 unwinnable / 18 undecided with
+//! and without it (checked on rows of at most 16 stacks: 8% more CPU), and
+//! reversed 15 / 2 / 3 likewise; checked on every row it made the kept run
+//! over 15 times slower (unfinished after 10 minutes against 37 s). Why:
+//! with four cards of each rank and every stack reachable from 1 or 3
+//! apart once its neighbours may move, the sets of possible tops soon hold
+//! both neighbours of every rank, so every stack "may move". What a kept
+//! deal lacks is consumed, not unreachable: a move covers a top for good,
+//! and a monotone relaxation forgets that.
 
 use ahash::AHashMap;
 
@@ -160,10 +164,6 @@ pub const DEFAULT_MAX_NODES: u64 = 4_000_000;
 /// A lost state is remembered only if its search visited at least this
 /// many states (module documentation, the memo).
 pub const MEMO_MIN_NODES: u64 = 16;
-
-/// Rows of at most this many stacks get the reachability bound (module
-/// documentation); every row, as tried and measured.
-pub const REACH_MAX_LEN: usize = MAX_CARDS;
 
 /// How much work one deal may take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -307,8 +307,6 @@ struct Rules {
     ranks: u8,
     /// All ranks, bits 1..=R.
     all_ranks: u16,
-    /// Rows of at most this many stacks get the reachability bound.
-    reach_max_len: usize,
 }
 
 impl Solver {
@@ -321,7 +319,6 @@ impl Solver {
                 reversed: game.params().stack_move == StackMove::Reversed,
                 ranks,
                 all_ranks: ((1u16 << ranks) - 1) << 1,
-                reach_max_len: REACH_MAX_LEN,
             },
             reversed_memo: Memo::default(),
             kept_memo: Memo::default(),
@@ -473,9 +470,6 @@ impl Solver {
         {
             return Search::Lost;
         }
-        if len <= self.rules.reach_max_len && !self.rules.every_stack_may_move(row) {
-            return Search::Lost;
-        }
         let nodes_before = self.nodes;
         for &(from, to) in &moves[..n_moves] {
             let next = self.rules.moved(row, usize::from(from), usize::from(to));
@@ -565,66 +559,6 @@ impl Rules {
             let starts = live & !self.rotate_up(live);
             starts.count_ones() <= 1
         }
-    }
-
-    /// Whether every stack but the leftmost may ever move, by the least
-    /// fixpoint of the module documentation (the reachability bound).
-    /// `false` proves the state lost.
-    fn every_stack_may_move(&self, row: &Row) -> bool {
-        let len = usize::from(row.len);
-        // ever_tops[s]: the ranks that may ever be the top of stack s.
-        let mut ever_tops = [0u16; MAX_CARDS];
-        for (tops, &cell) in ever_tops.iter_mut().zip(&row.cells[..len]) {
-            *tops = 1 << (cell >> 4);
-        }
-        // Bit s: stack s may ever move.
-        let mut may_move = 0u64;
-        loop {
-            let mut changed = false;
-            for from in 1..len {
-                // Stacks strictly between `to` and `from` that never move
-                // (so are always there).
-                let mut staying_between = 0;
-                for to in (0..from).rev() {
-                    let between = from - to - 1;
-                    let at_one = staying_between == 0;
-                    let at_three = staying_between <= 2 && between >= 2;
-                    if at_one || at_three {
-                        let target = ever_tops[to];
-                        let fitting =
-                            ever_tops[from] & (self.rotate_up(target) | self.rotate_down(target));
-                        if fitting != 0 {
-                            if may_move >> from & 1 == 0 {
-                                may_move |= 1 << from;
-                                changed = true;
-                            }
-                            // Kept: the moved top lands; reversed: the
-                            // moved stack's bottom, which never changes.
-                            let landed = if self.reversed {
-                                1 << (row.cells[from] & 0x0f)
-                            } else {
-                                fitting
-                            };
-                            if target | landed != target {
-                                ever_tops[to] |= landed;
-                                changed = true;
-                            }
-                        }
-                    }
-                    if may_move >> to & 1 == 0 {
-                        staying_between += 1;
-                        if staying_between > 2 {
-                            break;
-                        }
-                    }
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
-        let others = (u64::MAX >> (MAX_CARDS - len)) & !1;
-        may_move & others == others
     }
 
     /// Each rank `r` of the mask (bits 1..=R) moved to `r + 1`, and `R`
@@ -1118,38 +1052,6 @@ mod tests {
         // still move) keeps 3 company: not proved lost by this bound.
         row.cells[..3].copy_from_slice(&[5 << 4 | 5, 3 << 4 | 2, 6 << 4 | 6]);
         assert!(rules.may_be_won(&row));
-    }
-
-    /// The reachability bound never condemns a winnable deal (the brute
-    /// force decides each full row), and it condemns deals that the
-    /// lonely-rank bounds let through, under both rules, so the search's
-    /// use of it is exercised on small decks too.
-    #[test]
-    fn the_reachability_bound_is_sound_and_adds_proofs() {
-        for stack_move in RULES {
-            let mut beyond_lonely = 0;
-            for (suits, ranks) in [(1, 7), (2, 4), (3, 3), (1, 8)] {
-                let game = game(suits, ranks, stack_move);
-                let rules = Solver::new(game).rules;
-                let mut deals = arrangements(&game);
-                deals.truncate(20_000);
-                for deal in &deals {
-                    let mut row = Row {
-                        cells: [0; MAX_CARDS],
-                        len: 0,
-                    };
-                    for &rank in deal {
-                        rules.push(&mut row, rank);
-                    }
-                    if rules.every_stack_may_move(&row) {
-                        continue;
-                    }
-                    assert!(!brute_force(&game, deal), "{} {deal:?}", game.params());
-                    beyond_lonely += usize::from(rules.may_be_won(&row));
-                }
-            }
-            assert!(beyond_lonely > 0, "{stack_move:?}");
-        }
     }
 
     #[test]

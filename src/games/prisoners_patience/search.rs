@@ -123,8 +123,7 @@
 //! # Tried, and measured to gain nothing
 //!
 //! **A reachability fixpoint** (issue 24, round 2; the implementation, its
-//! proof and its test are commit "Prisoner's patience: a reachability
-//! bound" on branch `pp2`). Facts "stack `s` may ever move" and "rank `v`
+//! proof and its test are commit 7e1f574, merged into main's history). Facts "stack `s` may ever move" and "rank `v`
 //! may ever top stack `s`", grown from the row's tops to a least fixpoint
 //! under the move rule (`t` left of `s` may receive it when every stack
 //! between may move, for 1 apart, or when at least two lie between and at

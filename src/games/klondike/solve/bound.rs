@@ -316,4 +316,31 @@ mod tests {
             assert!(proves_lost(&deal, &root), "{rules:?}");
         }
     }
+
+    /// 2 ranks, 1 pile (2H), draw 3, one pass; stock AS AH 2S, AC 2C AD,
+    /// 2D. Turning alone reaches 2S, AD and 2D. 2S needs AS (under it) or
+    /// an empty pile (2H needs AH, under 2S); after AD and 2D go home, 2C
+    /// needs AC (under it) or the same empty pile. With no further pass
+    /// the waste is a stack, so the aces under 2S and 2C never leave: lost,
+    /// which brute force confirms. Before the last-pass rule any talon card
+    /// counted as reachable once AD had left, and the deal was not proved.
+    #[test]
+    fn proves_lost_a_deal_whose_aces_are_buried_in_the_last_pass_waste() {
+        let c = |r, s| Card::new(r, s);
+        let cards = [
+            c(2, 2),
+            c(1, 3),
+            c(1, 2),
+            c(2, 3),
+            c(1, 0),
+            c(2, 0),
+            c(1, 1),
+            c(2, 1),
+        ];
+        let rules = FreePlayRules::new(3, Passes::Limited(1), Layout::new(2, 1).unwrap()).unwrap();
+        let truth = brute_force(&rules, &cards, 1_000_000).unwrap();
+        assert_eq!(truth.winnable, Some(false));
+        let (deal, root) = Deal::new(&rules, &cards);
+        assert!(proves_lost(&deal, &root));
+    }
 }

@@ -86,6 +86,12 @@ pub(super) fn proves_lost(deal: &Deal, state: &State) -> bool {
         turned_to |= bit(talon.cards[usize::from(stop.waste) - 1]);
     }
     let off_tableau = valid & !tableau;
+    // In the last pass the talon is a stack (RULES.md section 7: the
+    // waste is not turned over again): a card that turning alone does not
+    // reach becomes the waste's top only when the card after it in the
+    // talon's order has left.
+    let last_pass = deal.max_passes == Some(talon.pass);
+    let talon_cards = &talon.cards[..usize::from(talon.len)];
 
     // The facts, grown to their least fixpoint: `top` (has been a pile
     // top), `left` (a tableau card has left the card or floor under it),
@@ -121,10 +127,17 @@ pub(super) fn proves_lost(deal: &Deal, state: &State) -> bool {
         let goes_home = (home << 1) & valid;
         left |= tableau & (face_up | top) & ((top & goes_home) | destination);
         emptied |= left & bottoms != 0;
-        // The first talon card to leave was a waste top with no card
-        // gone; after one has left, any card may be turned to.
-        let talon_leaves = waste_top & in_talon & (goes_home | destination);
-        if talon_leaves != 0 {
+        let talon_left = waste_top & in_talon & (goes_home | destination);
+        if last_pass {
+            // Uncovered in the waste by the card after it leaving.
+            for pair in talon_cards.windows(2) {
+                if talon_left & bit(pair[1]) != 0 {
+                    waste_top |= bit(pair[0]);
+                }
+            }
+        } else if talon_left != 0 {
+            // The first talon card to leave was a waste top with no card
+            // gone; after one has left, any card may be turned to.
             waste_top |= in_talon;
         }
         if (top, left, waste_top, home, emptied) == before {
@@ -302,5 +315,32 @@ mod tests {
             let (deal, root) = Deal::new(&rules, &cards);
             assert!(proves_lost(&deal, &root), "{rules:?}");
         }
+    }
+
+    /// 2 ranks, 1 pile (2H), draw 3, one pass; stock AS AH 2S, AC 2C AD,
+    /// 2D. Turning alone reaches 2S, AD and 2D. 2S needs AS (under it) or
+    /// an empty pile (2H needs AH, under 2S); after AD and 2D go home, 2C
+    /// needs AC (under it) or the same empty pile. With no further pass
+    /// the waste is a stack, so the aces under 2S and 2C never leave: lost,
+    /// which brute force confirms. Before the last-pass rule any talon card
+    /// counted as reachable once AD had left, and the deal was not proved.
+    #[test]
+    fn proves_lost_a_deal_whose_aces_are_buried_in_the_last_pass_waste() {
+        let c = |r, s| Card::new(r, s);
+        let cards = [
+            c(2, 2),
+            c(1, 3),
+            c(1, 2),
+            c(2, 3),
+            c(1, 0),
+            c(2, 0),
+            c(1, 1),
+            c(2, 1),
+        ];
+        let rules = FreePlayRules::new(3, Passes::Limited(1), Layout::new(2, 1).unwrap()).unwrap();
+        let truth = brute_force(&rules, &cards, 1_000_000).unwrap();
+        assert_eq!(truth.winnable, Some(false));
+        let (deal, root) = Deal::new(&rules, &cards);
+        assert!(proves_lost(&deal, &root));
     }
 }

@@ -119,9 +119,13 @@
 //!    with `home(y - 1)` (or `y` an ace), or `lands(y)`.
 //! 4. `emptied` if a pile of `P` is empty, or `left(b)` for the bottom card
 //!    `b` of some pile.
-//! 5. `waste_top(x)` if turning alone reaches `x` from `P`'s talon; or,
-//!    for every talon card, once some talon card `j` has `waste_top(j)`
-//!    and `home(j - 1)` (or is an ace) or `lands(j)`.
+//! 5. `waste_top(x)` if turning alone reaches `x` from `P`'s talon. Say a
+//!    talon card `j` *may leave* when `waste_top(j)` and `home(j - 1)` (or
+//!    `j` is an ace) or `lands(j)`. If `P` is not in its last pass (passes
+//!    unlimited, or more left): `waste_top(x)` for every talon card once
+//!    some talon card may leave. If `P` is in its last pass:
+//!    `waste_top(x)` if the card `z` just after `x` in `P`'s talon (the
+//!    talon's order: waste bottom first, then the stock) may leave.
 //!
 //! Claim: every fact true of a history from `P` is in the least fixpoint
 //! of these rules. By induction on the moves: the facts true before a move
@@ -141,7 +145,18 @@
 //! the card on its floor in `P` leaves it (rule 4). And while no talon card
 //! has left, the talon holds `P`'s cards, so the waste tops are those
 //! turning alone reaches; the first talon card to leave is one of them,
-//! going home or onto a pile (rule 5). In a won history every card is
+//! going home or onto a pile (rule 5). In the last pass the waste is
+//! never turned over (RULES.md section 7), so no later talon is ever
+//! reordered: the talon is always a subsequence of `P`'s, cards leave it
+//! only from the waste's top, and turning only moves the stock's front
+//! cards onto the waste, in groups of `draw` counted from `P`'s stock
+//! (leaving cards changes the waste, not the stock). So a card that a
+//! turn makes the waste's top is one that turning alone reaches from
+//! `P`. Any other card `x` becomes the waste's top when the card `z'`
+//! over it leaves; `z'` comes after `x` in the talon's order and every
+//! card between them had been turned before `z'` and is gone, so the card
+//! `z` just after `x` has left by now (`z = z'`, or earlier), and it left
+//! as a waste top going home or onto a pile: rule 5. In a won history every card is
 //! home, so if the fixpoint misses `home(c)` for a card `c`, `P` is lost.
 //!
 //! The fixpoint is a few dozen passes of AND/OR over 64-bit card sets

@@ -27,7 +27,6 @@
 //! positions the removal does not change, and the next sweep begins by
 //! dropping the empty stacks anyway.
 
-mod prefix;
 pub mod search;
 
 use std::fmt;

@@ -142,6 +142,32 @@
 //! both neighbours of every rank, so every stack "may move". What a kept
 //! deal lacks is consumed, not unreachable: a move covers a top for good,
 //! and a monotone relaxation forgets that.
+//!
+//! **A prefix bound** (issue 24, round 3, kept only; the implementation,
+//! its proof and its test are commit e73216a, branch `pp3-try-1`). Split a
+//! row after its stuck prefix (the stacks left of the leftmost stack with
+//! a legal move); the other stacks' tops are a *supply*. Kept, a stack
+//! that reaches the prefix brings one card of the supply, onto one of the
+//! prefix's last three stacks, and each card comes at most once, so a
+//! *relaxed game* (moves within the prefix, or a fitting supply card onto
+//! one of its last three tops) replays the prefix's history of any game;
+//! a win brings the prefix down to one stack, so a row whose relaxed game
+//! is lost is lost. This keeps what the fixpoint forgot: cards are used
+//! up. It is sound (checked against the brute force on every arrangement
+//! of 1 x 7, 2 x 4, 3 x 3 and 1 x 8 cards and 2,000 deals each of 2 x 5
+//! and 4 x 3, every split, where it condemns rows the lonely-rank bounds
+//! let through, and inside the solver by the brute-force agreement test)
+//! but it gained nothing: the relaxed game is itself a search over
+//! the prefix's own moves and the order of 20-40 supply cards, and with a
+//! budget of 1,000 relaxed states about 75% of the relaxed searches on
+//! the first two kept deals of seed 1 ran out of budget (7-15% proved a
+//! loss, the rest a relaxed win; a win's used cards were remembered per
+//! prefix, so a later supply holding them was passed without search). On
+//! the first 20 kept deals of seed 1 at the default budget: 0 winnable,
+//! 2 unwinnable, 18 undecided with and without it, 5.4 s of CPU without
+//! and minutes with it (with a canonical move order in the relaxed
+//! search too, unfinished after 500 s). A relaxed game that helps must be
+//! much cheaper to decide than this one: a bound on it, not a search.
 
 use ahash::AHashMap;
 

@@ -57,8 +57,10 @@ pub(super) fn proves_lost(deal: &Deal, state: &State) -> bool {
     let mut tops = 0u64;
     let mut bottoms = 0u64;
     let mut empty = false;
-    let piles = &state.piles[..usize::from(state.n_piles)];
-    for pile in piles {
+    // `under[c]`: the card `c` lies on in the tableau, as a bit (0 for the
+    // floor). Read only for tableau cards.
+    let mut under = [0u64; 64];
+    for pile in &state.piles[..usize::from(state.n_piles)] {
         let cards = &pile.cards[..usize::from(pile.len)];
         match cards.last() {
             None => empty = true,
@@ -67,17 +69,27 @@ pub(super) fn proves_lost(deal: &Deal, state: &State) -> bool {
                 bottoms |= bit(cards[0]);
             }
         }
+        let mut below = 0u64;
         for (i, &card) in cards.iter().enumerate() {
             tableau |= bit(card);
             if i >= usize::from(pile.down) {
                 face_up |= bit(card);
             }
+            under[usize::from(card)] = below;
+            below = bit(card);
         }
     }
     let talon = &state.talon;
+    let talon_cards = &talon.cards[..usize::from(talon.len)];
+    // `before_in_talon[c]`: the talon card just before `c` in the talon's
+    // order, as a bit (0 for the first). Read only for talon cards.
+    let mut before_in_talon = [0u64; 64];
     let mut in_talon = 0u64;
-    for &card in &talon.cards[..usize::from(talon.len)] {
+    let mut previous = 0u64;
+    for &card in talon_cards {
         in_talon |= bit(card);
+        before_in_talon[usize::from(card)] = previous;
+        previous = bit(card);
     }
     let mut stops = [TalonStop::default(); MAX_TALON + 1];
     let n_stops = deal.talon_stops(talon, &mut stops);
@@ -91,7 +103,6 @@ pub(super) fn proves_lost(deal: &Deal, state: &State) -> bool {
     // reach becomes the waste's top only when the card after it in the
     // talon's order has left.
     let last_pass = deal.max_passes == Some(talon.pass);
-    let talon_cards = &talon.cards[..usize::from(talon.len)];
 
     // The facts, grown to their least fixpoint: `top` (has been a pile
     // top), `left` (a tableau card has left the card or floor under it),
@@ -101,16 +112,19 @@ pub(super) fn proves_lost(deal: &Deal, state: &State) -> bool {
     let mut left = 0u64;
     let mut waste_top = turned_to;
     let mut emptied = empty;
+    // The cards whose `left`, and whose leaving the talon, the loop has
+    // already followed: each is followed once, so a round costs only what
+    // is new.
+    let mut left_followed = 0u64;
+    let mut talon_left_followed = 0u64;
     loop {
         let before = (top, left, waste_top, home, emptied);
         // A tableau card becomes a top when the card on it leaves.
-        for pile in piles {
-            let cards = &pile.cards[..usize::from(pile.len)];
-            for pair in cards.windows(2) {
-                if left & bit(pair[1]) != 0 {
-                    top |= bit(pair[0]);
-                }
-            }
+        let mut newly_left = left & !left_followed;
+        left_followed = left;
+        while newly_left != 0 {
+            top |= under[newly_left.trailing_zeros() as usize];
+            newly_left &= newly_left - 1;
         }
         let destination = children(top) | if emptied { kings } else { 0 };
         // A card not in the tableau reaches a pile from the waste or
@@ -130,10 +144,11 @@ pub(super) fn proves_lost(deal: &Deal, state: &State) -> bool {
         let talon_left = waste_top & in_talon & (goes_home | destination);
         if last_pass {
             // Uncovered in the waste by the card after it leaving.
-            for pair in talon_cards.windows(2) {
-                if talon_left & bit(pair[1]) != 0 {
-                    waste_top |= bit(pair[0]);
-                }
+            let mut newly_left = talon_left & !talon_left_followed;
+            talon_left_followed = talon_left;
+            while newly_left != 0 {
+                waste_top |= before_in_talon[newly_left.trailing_zeros() as usize];
+                newly_left &= newly_left - 1;
             }
         } else if talon_left != 0 {
             // The first talon card to leave was a waste top with no card

@@ -4,7 +4,7 @@
 //! proof). Sets of cards are `u64` bitsets indexed by the card's byte code
 //! (`suit << 4 | rank`, at most 61); no allocation.
 
-use super::state::{Deal, MAX_TALON, State, TalonStop};
+use super::state::{Deal, MAX_TALON, State, TalonStop, Twins, twin, twins};
 
 /// One suit's ranks `1..=top_rank` as bits `1..=top_rank`.
 #[inline]
@@ -40,7 +40,7 @@ fn children(cards: u64) -> u64 {
 /// history from `state` lies in the fixpoint computed here (see the module
 /// doc of `solve`), and a won history puts every card home. `false`
 /// proves nothing.
-pub(super) fn proves_lost(deal: &Deal, state: &State) -> bool {
+pub(super) fn proves_lost(deal: &Deal, state: &State, twins_seen: Twins) -> bool {
     let valid = every_suit(suit_ranks(deal.top_rank));
     let kings = every_suit(1 << deal.top_rank);
     // Rank 0 of each suit stands for its empty foundation: always "home",
@@ -57,8 +57,10 @@ pub(super) fn proves_lost(deal: &Deal, state: &State) -> bool {
     let mut tops = 0u64;
     let mut bottoms = 0u64;
     let mut empty = false;
-    let piles = &state.piles[..usize::from(state.n_piles)];
-    for pile in piles {
+    // `under[c]`: the card `c` lies on in the tableau, as a bit (0 for the
+    // floor). Read only for tableau cards.
+    let mut under = [0u64; 64];
+    for pile in &state.piles[..usize::from(state.n_piles)] {
         let cards = &pile.cards[..usize::from(pile.len)];
         match cards.last() {
             None => empty = true,
@@ -67,17 +69,30 @@ pub(super) fn proves_lost(deal: &Deal, state: &State) -> bool {
                 bottoms |= bit(cards[0]);
             }
         }
+        let mut below = 0u64;
         for (i, &card) in cards.iter().enumerate() {
             tableau |= bit(card);
             if i >= usize::from(pile.down) {
                 face_up |= bit(card);
             }
+            under[usize::from(card)] = below;
+            below = bit(card);
         }
     }
+    if twins_seen == Twins::Merged {
+        merge_ambiguous_twins(face_up, &mut under, &mut tops, &mut bottoms);
+    }
     let talon = &state.talon;
+    let talon_cards = &talon.cards[..usize::from(talon.len)];
+    // `before_in_talon[c]`: the talon card just before `c` in the talon's
+    // order, as a bit (0 for the first). Read only for talon cards.
+    let mut before_in_talon = [0u64; 64];
     let mut in_talon = 0u64;
-    for &card in &talon.cards[..usize::from(talon.len)] {
+    let mut previous = 0u64;
+    for &card in talon_cards {
         in_talon |= bit(card);
+        before_in_talon[usize::from(card)] = previous;
+        previous = bit(card);
     }
     let mut stops = [TalonStop::default(); MAX_TALON + 1];
     let n_stops = deal.talon_stops(talon, &mut stops);
@@ -91,7 +106,6 @@ pub(super) fn proves_lost(deal: &Deal, state: &State) -> bool {
     // reach becomes the waste's top only when the card after it in the
     // talon's order has left.
     let last_pass = deal.max_passes == Some(talon.pass);
-    let talon_cards = &talon.cards[..usize::from(talon.len)];
 
     // The facts, grown to their least fixpoint: `top` (has been a pile
     // top), `left` (a tableau card has left the card or floor under it),
@@ -101,16 +115,19 @@ pub(super) fn proves_lost(deal: &Deal, state: &State) -> bool {
     let mut left = 0u64;
     let mut waste_top = turned_to;
     let mut emptied = empty;
+    // The cards whose `left`, and whose leaving the talon, the loop has
+    // already followed: each is followed once, so a round costs only what
+    // is new.
+    let mut left_followed = 0u64;
+    let mut talon_left_followed = 0u64;
     loop {
         let before = (top, left, waste_top, home, emptied);
         // A tableau card becomes a top when the card on it leaves.
-        for pile in piles {
-            let cards = &pile.cards[..usize::from(pile.len)];
-            for pair in cards.windows(2) {
-                if left & bit(pair[1]) != 0 {
-                    top |= bit(pair[0]);
-                }
-            }
+        let mut newly_left = left & !left_followed;
+        left_followed = left;
+        while newly_left != 0 {
+            top |= under[newly_left.trailing_zeros() as usize];
+            newly_left &= newly_left - 1;
         }
         let destination = children(top) | if emptied { kings } else { 0 };
         // A card not in the tableau reaches a pile from the waste or
@@ -130,10 +147,11 @@ pub(super) fn proves_lost(deal: &Deal, state: &State) -> bool {
         let talon_left = waste_top & in_talon & (goes_home | destination);
         if last_pass {
             // Uncovered in the waste by the card after it leaving.
-            for pair in talon_cards.windows(2) {
-                if talon_left & bit(pair[1]) != 0 {
-                    waste_top |= bit(pair[0]);
-                }
+            let mut newly_left = talon_left & !talon_left_followed;
+            talon_left_followed = talon_left;
+            while newly_left != 0 {
+                waste_top |= before_in_talon[newly_left.trailing_zeros() as usize];
+                newly_left &= newly_left - 1;
             }
         } else if talon_left != 0 {
             // The first talon card to leave was a waste top with no card
@@ -145,6 +163,35 @@ pub(super) fn proves_lost(deal: &Deal, state: &State) -> bool {
         }
     }
     home & valid != valid
+}
+
+/// For the abstract position: the tableau relations of every placement
+/// of the ambiguous twins at once. Each ambiguous pair holds two places,
+/// either card in either, so a card may lie on anything under either
+/// place, any card of a pair under it standing for both, and a pair is a
+/// top or a bottom as a whole. The rules of the fixpoint only ever add
+/// facts from these relations (they are monotone in them), so the
+/// fixpoint over the union holds the fixpoint of every placement, and
+/// `true` proves every placement lost.
+fn merge_ambiguous_twins(face_up: u64, under: &mut [u64; 64], tops: &mut u64, bottoms: &mut u64) {
+    let ambiguous = face_up & twins(face_up);
+    if ambiguous == 0 {
+        return;
+    }
+    let with_twins = |cards: u64| cards | twins(cards & ambiguous);
+    let placed = *under;
+    let mut cards = face_up;
+    while cards != 0 {
+        let card = cards.trailing_zeros() as u8;
+        cards &= cards - 1;
+        let mut beneath = placed[usize::from(card)];
+        if ambiguous >> card & 1 == 1 {
+            beneath |= placed[usize::from(twin(card))];
+        }
+        under[usize::from(card)] = with_twins(beneath);
+    }
+    *tops = with_twins(*tops);
+    *bottoms = with_twins(*bottoms);
 }
 
 #[cfg(test)]
@@ -198,14 +245,23 @@ mod tests {
     /// and after each move); panics if it calls one lost. Returns how many
     /// positions were checked.
     fn never_lost_along(rules: &FreePlayRules, cards: &[Card], moves: &[FreeMove]) -> usize {
+        // With the twins merged the bound knows less, so it must not call
+        // these positions lost either.
         let (deal, mut state) = Deal::new(rules, cards);
-        assert!(!proves_lost(&deal, &state), "{rules:?} {cards:?}: the deal");
+        for twins in [Twins::Distinct, Twins::Merged] {
+            assert!(
+                !proves_lost(&deal, &state, twins),
+                "{rules:?} {cards:?}: the deal"
+            );
+        }
         for (i, &mv) in moves.iter().enumerate() {
             play(&deal, &mut state, mv);
-            assert!(
-                !proves_lost(&deal, &state),
-                "{rules:?} {cards:?}: after move {i} {mv:?}"
-            );
+            for twins in [Twins::Distinct, Twins::Merged] {
+                assert!(
+                    !proves_lost(&deal, &state, twins),
+                    "{rules:?} {cards:?}: after move {i} {mv:?}, {twins:?}"
+                );
+            }
         }
         assert!(state.won(&deal), "{rules:?} {cards:?}: the line ends won");
         moves.len() + 1
@@ -248,7 +304,7 @@ mod tests {
                         Some(true) => positions += never_lost_along(&rules, &cards, &truth.witness),
                         Some(false) => {
                             lost += 1;
-                            roots_lost += usize::from(proves_lost(&deal, &root));
+                            roots_lost += usize::from(proves_lost(&deal, &root, Twins::Distinct));
                         }
                         None => panic!("{rules:?} {cards:?}: brute force ran out"),
                     }
@@ -313,7 +369,7 @@ mod tests {
         for (draw, passes) in STOCK_RULES {
             let rules = FreePlayRules::new(draw, passes, Layout::new(2, 3).unwrap()).unwrap();
             let (deal, root) = Deal::new(&rules, &cards);
-            assert!(proves_lost(&deal, &root), "{rules:?}");
+            assert!(proves_lost(&deal, &root, Twins::Distinct), "{rules:?}");
         }
     }
 
@@ -341,6 +397,6 @@ mod tests {
         let truth = brute_force(&rules, &cards, 1_000_000).unwrap();
         assert_eq!(truth.winnable, Some(false));
         let (deal, root) = Deal::new(&rules, &cards);
-        assert!(proves_lost(&deal, &root));
+        assert!(proves_lost(&deal, &root, Twins::Distinct));
     }
 }

@@ -6,9 +6,10 @@
 use std::time::Instant;
 
 use super::bound::proves_lost;
-use super::state::{Deal, MAX_PILES, MAX_TALON, State, Step, TalonStop, fits_on, rank, suit};
+use super::state::{
+    Deal, MAX_PILES, MAX_TALON, State, Step, TalonStop, Twins, fits_on, rank, suit, twin,
+};
 use super::table::SeenTable;
-use super::verdict::{SolveBudget, Verdict};
 
 /// One position on the search path and the moves left to try from it.
 struct Frame {
@@ -31,15 +32,42 @@ pub(super) enum MoveSet {
     /// a part run only when the card it uncovers can go home next.
     /// Exhausting it proves nothing.
     Greedy,
+    /// The complete move set over abstract positions, in which two colour
+    /// twins both face up in the tableau are not told apart (the module
+    /// doc, "The abstract search"): exhausting it proves a loss, and a win
+    /// along the moves of the complete set is a real win; a win that sends
+    /// a twin home in the other's place ([`Step::TwinHome`]) proves
+    /// nothing.
+    Abstract,
+}
+
+/// Where a search stands after [`Search::start`] or [`Search::resume`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Outcome {
+    /// A won position: `path` holds an actual line of play to it.
+    Won,
+    /// Every position reached was expanded and none is won: a proof of loss
+    /// for the complete and the abstract move sets, nothing for the greedy.
+    Exhausted,
+    /// The abstract search reached a won abstract position along a
+    /// twin-home move, which proves nothing; it stops there.
+    Spurious,
+    /// Not finished: the call's node allowance or the deadline ran out.
+    Paused,
 }
 
 /// Positions between two looks at the clock.
 const CLOCK_EVERY: u64 = 1 << 10;
 
+/// One depth-first search, which can stop after any number of positions
+/// and go on later exactly where it stopped (the solver interleaves two).
 pub(super) struct Search {
     seen: SeenTable,
     frames: Vec<Frame>,
     moves: Vec<Step>,
+    move_set: MoveSet,
+    /// Positions expanded since [`Search::start`].
+    pub(super) nodes: u64,
     /// The moves from the deal to the position being searched.
     pub(super) path: Vec<Step>,
 }
@@ -59,32 +87,48 @@ impl Search {
             seen: SeenTable::new(),
             frames: Vec::new(),
             moves: Vec::new(),
+            move_set: MoveSet::Complete,
+            nodes: 0,
             path: Vec::new(),
         }
     }
 
-    /// Searches from `root`; on `Won`, `self.path` holds the winning moves.
-    /// Returns the verdict and the positions expanded.
-    pub(super) fn run(
-        &mut self,
-        deal: &Deal,
-        root: State,
-        move_set: MoveSet,
-        budget: &SolveBudget,
-    ) -> (Verdict, u64) {
+    /// Starts a search from `root` (forgetting any earlier one). `Won` or
+    /// `Exhausted` if the root alone decides it, else `Paused` with the
+    /// root expanded: [`Search::resume`] goes on.
+    pub(super) fn start(&mut self, deal: &Deal, root: State, move_set: MoveSet) -> Outcome {
         self.seen.clear();
         self.frames.clear();
         self.moves.clear();
         self.path.clear();
-        let started = budget.max_time.map(|limit| (Instant::now(), limit));
-        let mut nodes = 0u64;
-        match self.enter(deal, root, move_set, 0) {
-            Entered::Won => return (Verdict::Won, nodes),
+        self.move_set = move_set;
+        self.nodes = 0;
+        match self.enter(deal, root, 0) {
+            Entered::Won => Outcome::Won,
             Entered::Seen => unreachable!("the table was cleared"),
-            Entered::Lost => return (Verdict::Lost, nodes),
-            Entered::New => nodes += 1,
+            Entered::Lost => Outcome::Exhausted,
+            Entered::New => {
+                self.nodes = 1;
+                Outcome::Paused
+            }
         }
+    }
+
+    /// Goes on with the search [`Search::start`] began (after a `Paused`),
+    /// until it is decided, `nodes` reaches `until_nodes`, or `deadline`
+    /// passes (looked at every [`CLOCK_EVERY`] positions). The same calls
+    /// give the same search whatever the allowances were: only where it
+    /// pauses changes.
+    pub(super) fn resume(
+        &mut self,
+        deal: &Deal,
+        until_nodes: u64,
+        deadline: Option<Instant>,
+    ) -> Outcome {
         while let Some(frame) = self.frames.last_mut() {
+            if self.nodes >= until_nodes {
+                return Outcome::Paused;
+            }
             if frame.next == frame.end {
                 let (first, path_base) = (frame.first, frame.path_base);
                 self.frames.pop();
@@ -98,48 +142,57 @@ impl Search {
             child.apply(deal, &step);
             let path_base = self.path.len();
             self.path.push(step);
-            match self.enter(deal, child, move_set, path_base) {
-                Entered::Won => return (Verdict::Won, nodes),
+            match self.enter(deal, child, path_base) {
+                Entered::Won => return self.won(),
                 Entered::Seen | Entered::Lost => self.path.truncate(path_base),
                 Entered::New => {
-                    nodes += 1;
-                    if nodes >= budget.max_nodes {
-                        return (Verdict::Undecided, nodes);
-                    }
-                    if nodes.is_multiple_of(CLOCK_EVERY)
-                        && started.is_some_and(|(at, limit)| at.elapsed() >= limit)
+                    self.nodes += 1;
+                    if self.nodes.is_multiple_of(CLOCK_EVERY)
+                        && deadline.is_some_and(|at| Instant::now() >= at)
                     {
-                        return (Verdict::Undecided, nodes);
+                        return Outcome::Paused;
                     }
                 }
             }
         }
-        (Verdict::Lost, nodes)
+        Outcome::Exhausted
+    }
+
+    /// What reaching a won position means for this move set.
+    fn won(&self) -> Outcome {
+        let abstract_step = |step: &Step| matches!(step, Step::TwinHome { .. });
+        if self.move_set == MoveSet::Abstract && self.path.iter().any(abstract_step) {
+            Outcome::Spurious
+        } else {
+            Outcome::Won
+        }
     }
 
     /// Plays the safe moves from `state`, then records it as seen and
     /// pushes its frame if it is new.
-    fn enter(
-        &mut self,
-        deal: &Deal,
-        mut state: State,
-        move_set: MoveSet,
-        path_base: usize,
-    ) -> Entered {
-        state.play_safe(deal, &mut self.path);
+    fn enter(&mut self, deal: &Deal, mut state: State, path_base: usize) -> Entered {
+        let twins = match self.move_set {
+            MoveSet::Abstract => Twins::Merged,
+            MoveSet::Complete | MoveSet::Greedy => Twins::Distinct,
+        };
+        state.play_safe(deal, &mut self.path, twins);
         if state.won(deal) {
             return Entered::Won;
         }
-        if !self.seen.insert(state.key(deal)) {
+        let key = match twins {
+            Twins::Distinct => state.key(deal),
+            Twins::Merged => state.abstract_key(deal),
+        };
+        if !self.seen.insert(key) {
             return Entered::Seen;
         }
-        // In both move sets: a lost position holds no win to find, and
+        // In every move set: a lost position holds no win to find, and
         // it stays in the table, so the bound runs once per position.
-        if proves_lost(deal, &state) {
+        if proves_lost(deal, &state, twins) {
             return Entered::Lost;
         }
         let first = self.moves.len();
-        generate(deal, &state, move_set, &mut self.moves);
+        generate(deal, &state, self.move_set, &mut self.moves);
         let end = self.moves.len();
         self.frames.push(Frame {
             state,
@@ -182,10 +235,22 @@ fn generate(deal: &Deal, state: &State, move_set: MoveSet, out: &mut Vec<Step>) 
         }
     };
 
-    // 1. Foundation moves: pile tops, then waste tops.
+    // 1. Foundation moves: pile tops (in the abstract search, an
+    //    ambiguous top also as its twin), then waste tops.
+    let ambiguous = if move_set == MoveSet::Abstract {
+        state.ambiguous()
+    } else {
+        0
+    };
     for (from, pile) in piles.iter().enumerate() {
-        if pile.top().is_some_and(to_foundation) {
+        let Some(top) = pile.top() else {
+            continue;
+        };
+        if to_foundation(top) {
             out.push(Step::PileToFoundation { from: from as u8 });
+        }
+        if ambiguous >> top & 1 == 1 && to_foundation(twin(top)) {
+            out.push(Step::TwinHome { from: from as u8 });
         }
     }
     for stop in stops {

@@ -33,6 +33,28 @@ pub(super) fn suit(code: u8) -> usize {
     usize::from(code >> 4)
 }
 
+/// Whether two colour twins both face up in the tableau are told apart
+/// (the greedy and complete searches) or not (the abstract search).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Twins {
+    Distinct,
+    Merged,
+}
+
+/// The other card of the same rank and colour (clubs and spades,
+/// diamonds and hearts).
+#[inline]
+pub(super) fn twin(code: u8) -> u8 {
+    code ^ 0x30
+}
+
+/// The colour twins of the cards of a bitset (indexed by code).
+#[inline]
+pub(super) fn twins(cards: u64) -> u64 {
+    let lane = |m: u64, s: u32| (m >> (16 * s)) & 0xffff;
+    lane(cards, 3) | lane(cards, 2) << 16 | lane(cards, 1) << 32 | lane(cards, 0) << 48
+}
+
 /// Whether `card` may be built on `base` in the tableau: one rank lower,
 /// the other colour.
 #[inline]
@@ -107,6 +129,13 @@ pub(super) enum Step {
         suit: u8,
         to: u8,
     },
+    /// The abstract search only: the top of pile `from` has its colour
+    /// twin face up in the tableau too; the twin goes home from `from`
+    /// (the two swap places, then the top goes home). Not a move of the
+    /// game: a line that makes one is no solution.
+    TwinHome {
+        from: u8,
+    },
     /// Turn the stock `turns` times (reaching waste size `waste` in pass
     /// `pass`), then play the waste's top card onto pile `to`, or to its
     /// foundation when `to` is [`Step::FOUNDATION`].
@@ -131,6 +160,7 @@ impl Step {
             Step::FoundationToPile { suit, to } => {
                 out.push(FreeMove::FoundationToPile { suit, to })
             }
+            Step::TwinHome { .. } => unreachable!("a solution holds no abstract move"),
             Step::Talon { turns, to, .. } => {
                 out.extend(std::iter::repeat_n(FreeMove::Turn, usize::from(turns)));
                 out.push(if to == Step::FOUNDATION {
@@ -296,15 +326,22 @@ impl State {
     }
 
     /// Makes the safe foundation moves of pile tops (see the module doc),
-    /// recording each; repeats until none is left.
-    pub(super) fn play_safe(&mut self, deal: &Deal, path: &mut Vec<Step>) {
+    /// recording each; repeats until none is left. With [`Twins::Merged`]
+    /// an ambiguous top is left alone: it might be its twin, for which the
+    /// move may not be safe or legal.
+    pub(super) fn play_safe(&mut self, deal: &Deal, path: &mut Vec<Step>, twins: Twins) {
         loop {
             let mut moved = false;
+            let ambiguous = match twins {
+                Twins::Distinct => 0,
+                Twins::Merged => self.ambiguous(),
+            };
             for slot in 0..usize::from(self.n_piles) {
                 let Some(card) = self.piles[slot].top() else {
                     continue;
                 };
-                if self.foundation[suit(card)] + 1 == rank(card)
+                if ambiguous >> card & 1 == 0
+                    && self.foundation[suit(card)] + 1 == rank(card)
                     && (rank(card) == 1 || Deal::dead_when_home(&self.foundation, card))
                 {
                     self.apply(deal, &Step::PileToFoundation { from: slot as u8 });
@@ -318,9 +355,64 @@ impl State {
         }
     }
 
+    /// The face-up tableau cards, as a bitset indexed by code.
+    pub(super) fn face_up(&self) -> u64 {
+        let mut set = 0u64;
+        for pile in &self.piles[..usize::from(self.n_piles)] {
+            for &card in &pile.cards[usize::from(pile.down)..usize::from(pile.len)] {
+                set |= 1u64 << card;
+            }
+        }
+        set
+    }
+
+    /// The *ambiguous* cards: face up in the tableau, and so is their
+    /// colour twin. The abstract search does not tell such twins apart.
+    pub(super) fn ambiguous(&self) -> u64 {
+        let up = self.face_up();
+        up & twins(up)
+    }
+
+    /// The key of the abstract position: [`State::key`] with each
+    /// ambiguous heart or spade written as its twin, so that positions
+    /// that differ only by where ambiguous twins lie share a key.
+    pub(super) fn abstract_key(&self, deal: &Deal) -> (u64, u64) {
+        let ambiguous = self.ambiguous();
+        if ambiguous == 0 {
+            return self.key(deal);
+        }
+        let mut merged = *self;
+        for pile in &mut merged.piles[..usize::from(self.n_piles)] {
+            let (down, len) = (usize::from(pile.down), usize::from(pile.len));
+            for card in &mut pile.cards[down..len] {
+                if ambiguous >> *card & 1 == 1 && suit(*card) >= 2 {
+                    *card = twin(*card);
+                }
+            }
+        }
+        merged.key(deal)
+    }
+
     /// Makes `step` (legal by construction).
     pub(super) fn apply(&mut self, deal: &Deal, step: &Step) {
         match *step {
+            Step::TwinHome { from } => {
+                let top = self.piles[usize::from(from)].top().expect("a top");
+                let other = twin(top);
+                let n = usize::from(self.n_piles);
+                'swap: for pile in &mut self.piles[..n] {
+                    let (down, len) = (usize::from(pile.down), usize::from(pile.len));
+                    for card in &mut pile.cards[down..len] {
+                        if *card == other {
+                            *card = top;
+                            break 'swap;
+                        }
+                    }
+                }
+                let pile = &mut self.piles[usize::from(from)];
+                pile.cards[usize::from(pile.len) - 1] = other;
+                self.apply(deal, &Step::PileToFoundation { from });
+            }
             Step::PileToFoundation { from } => {
                 let pile = &mut self.piles[usize::from(from)];
                 pile.len -= 1;

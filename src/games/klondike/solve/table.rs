@@ -20,7 +20,7 @@ const STAMP_MASK: u64 = (1 << STAMP_SHIFT) - 1;
 impl SeenTable {
     pub(super) fn new() -> SeenTable {
         SeenTable {
-            slots: zeroed_slots(INITIAL_CAPACITY),
+            slots: vec![[0; 2]; INITIAL_CAPACITY],
             len: 0,
             generation: 1,
         }
@@ -62,7 +62,7 @@ impl SeenTable {
 
     /// Doubles the table, keeping this generation's keys.
     fn grow(&mut self) {
-        let doubled = zeroed_slots(2 * self.slots.len());
+        let doubled = vec![[0; 2]; 2 * self.slots.len()];
         let old = std::mem::replace(&mut self.slots, doubled);
         let mask = self.slots.len() - 1;
         for slot in old {
@@ -73,39 +73,6 @@ impl SeenTable {
                 }
                 self.slots[at] = slot;
             }
-        }
-    }
-}
-
-/// `n` empty slots. The table is read at random, one cache miss per
-/// position, and at millions of positions most of a miss's cost is the
-/// page-table walk: on Linux the memory is asked to be backed by 2 MiB
-/// pages (a hint the kernel may ignore; the contents are the same).
-fn zeroed_slots(n: usize) -> Vec<[u64; 2]> {
-    // All-zero elements: the allocation comes zeroed from the system and
-    // is not touched here, so the hint applies before the first fault.
-    let mut slots = vec![[0u64; 2]; n];
-    #[cfg(target_os = "linux")]
-    advise_huge_pages(&mut slots);
-    slots
-}
-
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(slots: &mut [[u64; 2]]) {
-    const HUGE_PAGE: usize = 2 << 20;
-    let start = slots.as_mut_ptr() as usize;
-    let end = (start + std::mem::size_of_val(slots)) / HUGE_PAGE * HUGE_PAGE;
-    let aligned = start.next_multiple_of(HUGE_PAGE);
-    if aligned < end {
-        // SAFETY: `aligned..end` lies inside the allocation `slots` borrows;
-        // MADV_HUGEPAGE changes how those pages are backed, never their
-        // contents, and its failure is harmless (the result is ignored).
-        unsafe {
-            libc::madvise(
-                aligned as *mut libc::c_void,
-                end - aligned,
-                libc::MADV_HUGEPAGE,
-            );
         }
     }
 }

@@ -336,10 +336,9 @@ impl Solver {
             Outcome::Paused => true,
             Outcome::Spurious => unreachable!("only the abstract search is spurious"),
         };
-        let mut thorough_set = MoveSet::Abstract;
         // The positions of an abstract search that gave way.
         let mut retired = 0u64;
-        let mut outcome = self.thorough.start(facts, root, thorough_set);
+        let mut outcome = self.thorough.start(facts, root, MoveSet::Abstract);
         loop {
             let spent = retired + self.greedy.nodes + self.thorough.nodes;
             match outcome {
@@ -347,8 +346,7 @@ impl Solver {
                 Outcome::Exhausted => return (Verdict::Lost, spent, None),
                 Outcome::Spurious => {
                     retired += self.thorough.nodes;
-                    thorough_set = MoveSet::Complete;
-                    outcome = self.thorough.start(facts, root, thorough_set);
+                    outcome = self.thorough.start(facts, root, MoveSet::Complete);
                     continue;
                 }
                 Outcome::Paused => {}

@@ -179,9 +179,15 @@ impl Search {
         if state.won(deal) {
             return Entered::Won;
         }
+        // Only the abstract search reads the ambiguous cards: found once
+        // here for its key and its moves.
+        let ambiguous = match twins {
+            Twins::Distinct => 0,
+            Twins::Merged => state.ambiguous(),
+        };
         let key = match twins {
             Twins::Distinct => state.key(deal),
-            Twins::Merged => state.abstract_key(deal),
+            Twins::Merged => state.abstract_key(deal, ambiguous),
         };
         if !self.seen.insert(key) {
             return Entered::Seen;
@@ -192,7 +198,7 @@ impl Search {
             return Entered::Lost;
         }
         let first = self.moves.len();
-        generate(deal, &state, self.move_set, &mut self.moves);
+        generate(deal, &state, self.move_set, ambiguous, &mut self.moves);
         let end = self.moves.len();
         self.frames.push(Frame {
             state,
@@ -209,8 +215,9 @@ impl Search {
 /// foundation moves, then runs that turn a card up (from the pile with
 /// most face-down cards first), waste cards onto piles, runs that empty a
 /// pile, part runs, and last cards back from the foundations. Moves the
-/// module doc proves needless are not made.
-fn generate(deal: &Deal, state: &State, move_set: MoveSet, out: &mut Vec<Step>) {
+/// module doc proves needless are not made. `ambiguous` is the position's
+/// ambiguous cards under [`MoveSet::Abstract`], 0 otherwise.
+fn generate(deal: &Deal, state: &State, move_set: MoveSet, ambiguous: u64, out: &mut Vec<Step>) {
     let n_piles = usize::from(state.n_piles);
     let piles = &state.piles[..n_piles];
     let first_empty = piles.iter().position(|p| p.len == 0).map(|p| p as u8);
@@ -237,11 +244,6 @@ fn generate(deal: &Deal, state: &State, move_set: MoveSet, out: &mut Vec<Step>) 
 
     // 1. Foundation moves: pile tops (in the abstract search, an
     //    ambiguous top also as its twin), then waste tops.
-    let ambiguous = if move_set == MoveSet::Abstract {
-        state.ambiguous()
-    } else {
-        0
-    };
     for (from, pile) in piles.iter().enumerate() {
         let Some(top) = pile.top() else {
             continue;

@@ -376,8 +376,8 @@ impl State {
     /// The key of the abstract position: [`State::key`] with each
     /// ambiguous heart or spade written as its twin, so that positions
     /// that differ only by where ambiguous twins lie share a key.
-    pub(super) fn abstract_key(&self, deal: &Deal) -> (u64, u64) {
-        let ambiguous = self.ambiguous();
+    /// `ambiguous` is [`State::ambiguous`].
+    pub(super) fn abstract_key(&self, deal: &Deal, ambiguous: u64) -> (u64, u64) {
         if ambiguous == 0 {
             return self.key(deal);
         }

@@ -52,8 +52,14 @@
 //! **Memo.** A state whose canonical continuations all fail is remembered
 //! as lost together with the restriction it was searched under (the
 //! leftmost stack that could move); it is lost under that restriction or
-//! any tighter one, so a later visit is cut only then. This is exact: the
-//! memo says only what the search proved. A state is remembered only if
+//! any tighter one, so a later visit is cut then. A later visit under a
+//! looser restriction (a leftmost stack `l` left of the remembered `m`)
+//! tries only the first moves of the stacks `l` to `m - 1`: a first move's
+//! subtree is searched under the restriction of its own target, whatever
+//! the restriction of the state, so the first moves of stacks `m` and
+//! right of it were all searched and lost the first time. The entry then
+//! takes the looser restriction. This is exact: the memo says only what
+//! the search proved. A state is remembered only if
 //! its search took at least [`MEMO_MIN_NODES`] states: measured on random
 //! 52-card deals, small subtrees are almost never met again, and skipping
 //! them keeps the hash table small enough to stay in cache (about five
@@ -115,7 +121,11 @@
 //!   75.3%. Nearly every deal is lost, but proving it usually
 //!   takes more than the budget: the search stalls at a dozen stacks or
 //!   more, with the leftmost stacks stuck, only after trying every way of
-//!   playing the rest.
+//!   playing the rest. Reusing a remembered state under a looser
+//!   restriction (the memo, above) decided one more deal of the first 50
+//!   of seed 1 (13 unwinnable, 37 undecided; 12 and 38 without) and of
+//!   the first 200 (49 and 151; 48 and 152 without), for the same CPU
+//!   (82 s for the 200, 84 s without).
 //!
 //! Small decks are decided exactly by [`exact_cross_tabulation`] in under a
 //! second up to 10 cards.
@@ -168,6 +178,27 @@
 //! and minutes with it (with a canonical move order in the relaxed
 //! search too, unfinished after 500 s). A relaxed game that helps must be
 //! much cheaper to decide than this one: a bound on it, not a search.
+//!
+//! **Forced survivors** (issue 24, round 4, kept only). Kept, a move is a
+//! top `X` covering a fitting top `Y` one or three stacks to its left;
+//! call the tops *tokens*: a token's rank never changes, and it is covered
+//! only by a fitting token that is then right of it. Two tokens change
+//! their left-right order only when one jumps three places over the other
+//! (leftwards). So a token `Y` that no token right of it fits can be
+//! covered only after it has jumped three places over a fitting token `W`
+//! onto another, `Z`: it needs two fitting tokens left of it, and they are
+//! among those left of it now. A token with no fitting token right of it
+//! and at most one left of it is never covered; a win covers all tokens
+//! but one, so two such tokens prove a row lost. Sound (no winnable row
+//! condemned among every arrangement of 1 x 7, 2 x 4, 3 x 3 and 1 x 8
+//! cards and thousands of 2 x 5, 4 x 3 and 3 x 4, by the brute force),
+//! but on those decks it condemned no row the lonely-rank and
+//! connectedness bounds let through, and on the first 50 kept deals of
+//! seed 1 it cut the states of the decided deals by 0.3% (157,691,469
+//! states in all, 157,189,004 with it), decided no extra deal (12
+//! unwinnable, 38 undecided), and cost 50% more CPU (24 s, 36 s). Why:
+//! with four of each rank, a token still has several fitting tokens until
+//! the row is short, and the search stalls at 20-40 stacks.
 
 use ahash::AHashMap;
 
@@ -489,14 +520,20 @@ impl Solver {
             return Search::Lost;
         }
         let key = K::of(row);
-        if memo
-            .get(&key)
-            .is_some_and(|&searched| usize::from(searched) <= lowest)
-        {
+        // First moves of the stacks at `searched` or right of it are known
+        // to lose (module documentation, the memo): only those left of it
+        // are left to try.
+        let searched = memo.get(&key).map(|&searched| usize::from(searched));
+        let known_lost = searched.unwrap_or(usize::MAX);
+        if known_lost <= lowest {
             return Search::Lost;
         }
         let nodes_before = self.nodes;
         for &(from, to) in &moves[..n_moves] {
+            if usize::from(from) >= known_lost {
+                // The moves are in order of the stack moved.
+                break;
+            }
             let next = self.rules.moved(row, usize::from(from), usize::from(to));
             self.path.push((from, to));
             match self.search(memo, &next, usize::from(to)) {
@@ -505,7 +542,9 @@ impl Solver {
             }
             self.path.pop();
         }
-        if self.nodes - nodes_before < MEMO_MIN_NODES {
+        // A state already remembered is updated whatever this search cost:
+        // its entry is there, and the looser restriction is worth keeping.
+        if searched.is_none() && self.nodes - nodes_before < MEMO_MIN_NODES {
             return Search::Lost;
         }
         let searched = memo.entry(key).or_insert(u8::MAX);

@@ -25,7 +25,11 @@
 //! several times fewer positions than the complete search; but it may meet
 //! a "win" that sends a twin home in the other's place, which proves
 //! nothing, and then the *complete* search takes its turns instead, from
-//! scratch. Whichever search decides first decides the deal. Measured on
+//! scratch. Its twin-home moves come after every move of the game, so it
+//! finds real wins too: run alone on the first 300 random draw-3 deals of
+//! seed 1, it won 178 (deal 10 in 384 positions, where the greedy search
+//! took 174,411) and met a spurious win on 67. Whichever search decides
+//! first decides the deal. Measured on
 //! the first 649 random draw-3 deals of seed 1, each search run alone: the
 //! 123 deals both proved lost took 6.2 million positions in all in the
 //! abstract search and 12.3 million in the complete one (on one deal,
@@ -301,16 +305,11 @@ impl Solver {
         let (facts, root) = Deal::new(&self.rules, deal);
         let deadline = budget.max_time.map(|limit| Instant::now() + limit);
         let (verdict, nodes, winner) = self.decide(&facts, root, budget.max_nodes, deadline);
-        let mut moves = Vec::new();
-        if let Some(search) = winner {
-            let search = match search {
-                Winner::Greedy => &self.greedy,
-                Winner::Thorough => &self.thorough,
-            };
-            for step in &search.path {
-                step.expand(&mut moves);
-            }
-        }
+        let moves = match winner {
+            Some(Winner::Greedy) => self.greedy.solution(&facts, root),
+            Some(Winner::Thorough) => self.thorough.solution(&facts, root),
+            None => Vec::new(),
+        };
         Ok(Solution {
             verdict,
             moves,

@@ -329,7 +329,7 @@ impl State {
     /// recording each; repeats until none is left. With [`Twins::Merged`]
     /// an ambiguous top is left alone: it might be its twin, for which the
     /// move may not be safe or legal.
-    pub(super) fn play_safe(&mut self, deal: &Deal, path: &mut Vec<Step>, twins: Twins) {
+    pub(super) fn play_safe(&mut self, deal: &Deal, twins: Twins, mut record: impl FnMut(Step)) {
         loop {
             let mut moved = false;
             let ambiguous = match twins {
@@ -345,7 +345,7 @@ impl State {
                     && (rank(card) == 1 || Deal::dead_when_home(&self.foundation, card))
                 {
                     self.apply(deal, &Step::PileToFoundation { from: slot as u8 });
-                    path.push(Step::PileToFoundation { from: slot as u8 });
+                    record(Step::PileToFoundation { from: slot as u8 });
                     moved = true;
                 }
             }

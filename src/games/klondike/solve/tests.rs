@@ -411,10 +411,7 @@ fn the_abstract_search_never_exhausts_a_winnable_deal() {
             }
             Outcome::Won => {
                 assert!(winnable, "{context}: won, but lost");
-                let mut moves = Vec::new();
-                for step in &search.path {
-                    step.expand(&mut moves);
-                }
+                let moves = search.solution(&facts, root);
                 replay(rules, deal, &moves)
                     .unwrap_or_else(|e| panic!("{context}: the abstract win: {e}"));
             }

@@ -169,9 +169,8 @@ impl Search {
             frame.next += 1;
             let child = frame.ahead.take().expect("a move left has its child made");
             if frame.next < frame.end {
-                let next = child_of(deal, &frame.state, &self.moves[frame.next], self.move_set);
-                self.seen.prefetch(next.key);
-                frame.ahead = Some(next);
+                let step = &self.moves[frame.next];
+                frame.ahead = Some(ahead(deal, &self.seen, &frame.state, step, self.move_set));
             }
             let path_base = self.path.len();
             self.path.push(step);
@@ -224,17 +223,14 @@ impl Search {
             &mut self.moves,
         );
         let end = self.moves.len();
-        let ahead = (first < end).then(|| {
-            let next = child_of(deal, &state, &self.moves[first], self.move_set);
-            self.seen.prefetch(next.key);
-            next
-        });
+        let first_child = (first < end)
+            .then(|| ahead(deal, &self.seen, &state, &self.moves[first], self.move_set));
         self.frames.push(Frame {
             state,
             first,
             end,
             next: first,
-            ahead,
+            ahead: first_child,
             path_base,
         });
         Entered::New
@@ -266,12 +262,15 @@ fn twins(move_set: MoveSet) -> Twins {
     }
 }
 
-/// The child `step` leads to from `parent`.
+/// The child `step` leads to from `parent`, made ahead of its turn: its
+/// slot in `seen` is fetched into the cache meanwhile (the module doc).
 #[inline]
-fn child_of(deal: &Deal, parent: &State, step: &Step, move_set: MoveSet) -> Child {
+fn ahead(deal: &Deal, seen: &SeenTable, parent: &State, step: &Step, move_set: MoveSet) -> Child {
     let mut state = *parent;
     state.apply(deal, step);
-    made(deal, state, move_set)
+    let child = made(deal, state, move_set);
+    seen.prefetch(child.key);
+    child
 }
 
 /// `state` reached: its safe moves played, then what entering it reads.
@@ -303,9 +302,9 @@ fn made(deal: &Deal, mut state: State, move_set: MoveSet) -> Child {
 /// foundation moves, then runs that turn a card up (from the pile with
 /// most face-down cards first), waste cards onto piles, runs that empty a
 /// pile, part runs, the abstract search's twin-home moves, and last cards
-/// back from the foundations. Moves the
-/// module doc proves needless are not made. `ambiguous` is the position's
-/// ambiguous cards under [`MoveSet::Abstract`], 0 otherwise.
+/// back from the foundations. Moves the module doc proves needless are
+/// not made. `ambiguous` is the position's ambiguous cards under
+/// [`MoveSet::Abstract`], 0 otherwise.
 fn generate(deal: &Deal, state: &State, move_set: MoveSet, ambiguous: u64, out: &mut Vec<Step>) {
     let n_piles = usize::from(state.n_piles);
     let piles = &state.piles[..n_piles];

@@ -59,12 +59,12 @@ pub(super) enum MoveSet {
     /// Exhausting it proves nothing.
     Greedy,
     /// The complete move set over abstract positions, in which two colour
-    /// twins both face up in the tableau are not told apart (the module
-    /// doc, "The abstract search"): exhausting it proves a loss, and a win
-    /// along the moves of the complete set is a real win; a win that sends
-    /// a twin home in the other's place ([`Step::TwinHome`]) proves
-    /// nothing.
-    Abstract,
+    /// twins of the pairs in the set (card codes, both of each pair) both
+    /// face up in the tableau are not told apart (the module doc, "The
+    /// abstract search"): exhausting it proves a loss, and a win along
+    /// the moves of the complete set is a real win; a win that sends a
+    /// twin home in the other's place ([`Step::TwinHome`]) proves nothing.
+    Abstract(u64),
 }
 
 /// Where a search stands after [`Search::start`] or [`Search::resume`].
@@ -193,7 +193,7 @@ impl Search {
     /// What reaching a won position means for this move set.
     fn won(&self) -> Outcome {
         let abstract_step = |step: &Step| matches!(step, Step::TwinHome { .. });
-        if self.move_set == MoveSet::Abstract && self.path.iter().any(abstract_step) {
+        if matches!(self.move_set, MoveSet::Abstract(_)) && self.path.iter().any(abstract_step) {
             Outcome::Spurious
         } else {
             Outcome::Won
@@ -252,12 +252,31 @@ impl Search {
         }
         moves
     }
+
+    /// The cards of the twin pairs that the path's [`Step::TwinHome`]
+    /// moves send home (both cards of each): after a spurious win, the
+    /// pairs whose merging made it.
+    pub(super) fn pairs_sent_home(&self, deal: &Deal, root: State) -> u64 {
+        let twins = twins(self.move_set);
+        let mut pairs = 0u64;
+        let mut state = root;
+        state.play_safe(deal, twins, |_| {});
+        for step in &self.path {
+            if let Step::TwinHome { from } = *step {
+                let top = state.piles[usize::from(from)].top().expect("a top");
+                pairs |= 1 << top | 1 << twin(top);
+            }
+            state.apply(deal, step);
+            state.play_safe(deal, twins, |_| {});
+        }
+        pairs
+    }
 }
 
 /// Whether `move_set`'s positions tell colour twins apart.
 fn twins(move_set: MoveSet) -> Twins {
     match move_set {
-        MoveSet::Abstract => Twins::Merged,
+        MoveSet::Abstract(pairs) => Twins::Merged(pairs),
         MoveSet::Complete | MoveSet::Greedy => Twins::Distinct,
     }
 }
@@ -282,13 +301,13 @@ fn made(deal: &Deal, mut state: State, move_set: MoveSet) -> Child {
     // Only the abstract search reads the ambiguous cards: found once here
     // for its key and its moves.
     let ambiguous = match twins {
-        Twins::Merged if !won => state.ambiguous(),
+        Twins::Merged(pairs) if !won => state.ambiguous(pairs),
         _ => 0,
     };
     let key = match twins {
         _ if won => (0, 0),
         Twins::Distinct => state.key(deal),
-        Twins::Merged => state.abstract_key(deal, ambiguous),
+        Twins::Merged(_) => state.abstract_key(deal, ambiguous),
     };
     Child {
         state,

@@ -38,8 +38,15 @@ pub(super) fn suit(code: u8) -> usize {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Twins {
     Distinct,
-    Merged,
+    /// Not told apart, for the pairs of the cards in the set (by code;
+    /// both cards of each pair are in it): [`ALL_PAIRS`] at first, fewer
+    /// after a spurious win (the module doc, "Refining").
+    Merged(u64),
 }
+
+/// Every pair of colour twins, as a card set for [`Twins::Merged`]: ranks
+/// 1 to 13 of every suit.
+pub(super) const ALL_PAIRS: u64 = 0x3ffe_3ffe_3ffe_3ffe;
 
 /// The other card of the same rank and colour (clubs and spades,
 /// diamonds and hearts).
@@ -332,17 +339,21 @@ impl State {
     pub(super) fn play_safe(&mut self, deal: &Deal, twins: Twins, mut record: impl FnMut(Step)) {
         loop {
             let mut moved = false;
-            let ambiguous = match twins {
-                Twins::Distinct => 0,
-                Twins::Merged => self.ambiguous(),
-            };
+            // Found only when some top could go: most positions have none,
+            // and finding them reads every face-up card.
+            let mut ambiguous = None;
             for slot in 0..usize::from(self.n_piles) {
                 let Some(card) = self.piles[slot].top() else {
                     continue;
                 };
-                if ambiguous >> card & 1 == 0
-                    && self.foundation[suit(card)] + 1 == rank(card)
+                if self.foundation[suit(card)] + 1 == rank(card)
                     && (rank(card) == 1 || Deal::dead_when_home(&self.foundation, card))
+                    && *ambiguous.get_or_insert_with(|| match twins {
+                        Twins::Distinct => 0,
+                        Twins::Merged(pairs) => self.ambiguous(pairs),
+                    }) >> card
+                        & 1
+                        == 0
                 {
                     self.apply(deal, &Step::PileToFoundation { from: slot as u8 });
                     record(Step::PileToFoundation { from: slot as u8 });
@@ -366,31 +377,30 @@ impl State {
         set
     }
 
-    /// The *ambiguous* cards: face up in the tableau, and so is their
-    /// colour twin. The abstract search does not tell such twins apart.
-    pub(super) fn ambiguous(&self) -> u64 {
+    /// The *ambiguous* cards of the pairs in `pairs`: face up in the
+    /// tableau, and so is their colour twin. The abstract search does not
+    /// tell such twins apart.
+    pub(super) fn ambiguous(&self, pairs: u64) -> u64 {
         let up = self.face_up();
-        up & twins(up)
+        up & twins(up) & pairs
     }
 
     /// The key of the abstract position: [`State::key`] with each
     /// ambiguous heart or spade written as its twin, so that positions
     /// that differ only by where ambiguous twins lie share a key.
-    /// `ambiguous` is [`State::ambiguous`].
+    /// `ambiguous` is [`State::ambiguous`] of the merged pairs.
     pub(super) fn abstract_key(&self, deal: &Deal, ambiguous: u64) -> (u64, u64) {
         if ambiguous == 0 {
             return self.key(deal);
         }
-        let mut merged = *self;
-        for pile in &mut merged.piles[..usize::from(self.n_piles)] {
-            let (down, len) = (usize::from(pile.down), usize::from(pile.len));
-            for card in &mut pile.cards[down..len] {
-                if ambiguous >> *card & 1 == 1 && suit(*card) >= 2 {
-                    *card = twin(*card);
-                }
+        // Written as the twin while hashing: no copy of the position.
+        self.key_as(deal, |card| {
+            if ambiguous >> card & 1 == 1 && suit(card) >= 2 {
+                twin(card)
+            } else {
+                card
             }
-        }
-        merged.key(deal)
+        })
     }
 
     /// Makes `step` (legal by construction).
@@ -497,6 +507,13 @@ impl State {
     /// only where it changes which waste tops are reachable (see the
     /// module doc).
     pub(super) fn key(&self, deal: &Deal) -> (u64, u64) {
+        self.key_as(deal, |card| card)
+    }
+
+    /// [`State::key`] of the position with each face-up tableau card
+    /// `card` written as `face_up(card)`.
+    #[inline]
+    fn key_as(&self, deal: &Deal, face_up: impl Fn(u8) -> u8) -> (u64, u64) {
         let (mut lane0, mut lane1) = (0u64, 0u64);
         for (slot, pile) in self.piles[..usize::from(self.n_piles)].iter().enumerate() {
             if pile.len == 0 {
@@ -509,6 +526,7 @@ impl State {
                 .iter()
                 .enumerate()
             {
+                let card = face_up(card);
                 let six = u64::from(card & 0x0f) | (u64::from(card >> 4) << 4);
                 if i < 10 {
                     w0 |= six << (6 * i);

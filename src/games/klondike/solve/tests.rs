@@ -392,31 +392,55 @@ fn the_solver_agrees_with_brute_force() {
 
 /// The abstract search alone, to the end, on the deals of
 /// `the_solver_agrees_with_brute_force`: it never exhausts a winnable
-/// deal, its real wins replay, and it proves most lost deals lost.
+/// deal, its real wins replay, and it proves most lost deals lost. Every
+/// fourth deal is searched a second time with only some twin pairs
+/// merged (about half, a different half each time: the module doc,
+/// "Refining"), which must never exhaust a winnable deal either.
 #[test]
 fn the_abstract_search_never_exhausts_a_winnable_deal() {
     let mut search = Search::new();
     let (mut won, mut lost, mut proved, mut spurious) = (0, 0, 0, 0);
+    let mut refined = [0; 3];
     for_each_brute_forced_deal(|rules, deal_index, deal, winnable| {
         let (facts, root) = Deal::new(rules, deal);
-        let mut outcome = search.start(&facts, root, MoveSet::Abstract);
-        if outcome == Outcome::Paused {
-            outcome = search.resume(&facts, u64::MAX, None);
-        }
-        let context = format!("{rules:?}, deal {deal_index}: {deal:?}");
-        match outcome {
-            Outcome::Exhausted => {
-                assert!(!winnable, "{context}: exhausted, but winnable");
-                proved += 1;
+        let mut search_with = |pairs: u64| {
+            let mut outcome = search.start(&facts, root, MoveSet::Abstract(pairs));
+            if outcome == Outcome::Paused {
+                outcome = search.resume(&facts, u64::MAX, None);
             }
-            Outcome::Won => {
-                assert!(winnable, "{context}: won, but lost");
-                let moves = search.solution(&facts, root);
-                replay(rules, deal, &moves)
-                    .unwrap_or_else(|e| panic!("{context}: the abstract win: {e}"));
+            let context = format!("{rules:?}, deal {deal_index}, pairs {pairs:#x}: {deal:?}");
+            match outcome {
+                Outcome::Exhausted => assert!(!winnable, "{context}: exhausted, but winnable"),
+                Outcome::Won => {
+                    assert!(winnable, "{context}: won, but lost");
+                    let moves = search.solution(&facts, root);
+                    replay(rules, deal, &moves)
+                        .unwrap_or_else(|e| panic!("{context}: the abstract win: {e}"));
+                }
+                Outcome::Spurious => {}
+                Outcome::Paused => unreachable!("no allowance"),
             }
+            outcome
+        };
+        match search_with(ALL_PAIRS) {
+            Outcome::Exhausted => proved += 1,
             Outcome::Spurious => spurious += 1,
-            Outcome::Paused => unreachable!("no allowance"),
+            _ => {}
+        }
+        if deal_index % 4 == 0 {
+            // Pair `i` (ranks 1-13 of clubs, then of diamonds, with their
+            // twins) merged when bit `i` of a scrambled index is set.
+            let bits = (deal_index as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 20;
+            let pairs = (0..26)
+                .filter(|i| bits >> i & 1 == 1)
+                .map(|i| (i / 13) << 4 | (i % 13 + 1))
+                .fold(0u64, |set, code| set | 1 << code | 1 << (code ^ 0x30));
+            let outcome = search_with(pairs);
+            refined[match outcome {
+                Outcome::Exhausted => 0,
+                Outcome::Won => 1,
+                _ => 2,
+            }] += 1;
         }
         if winnable {
             won += 1;
@@ -425,11 +449,19 @@ fn the_abstract_search_never_exhausts_a_winnable_deal() {
         }
     });
     // Measured: 1,859 won and 141 lost; 140 of the lost proved; 1,848 real
-    // wins (replayed above) and 12 spurious ones (one on a lost deal).
+    // wins (replayed above) and 12 spurious ones (one on a lost deal). With
+    // some pairs merged (500 deals): 37 proved lost, 462 real wins, 1
+    // spurious.
     assert!(won >= 1000 && lost >= 100, "{won} won, {lost} lost");
     assert!(
         10 * proved >= 9 * lost,
         "{proved} of {lost} lost deals proved ({spurious} spurious wins)"
+    );
+    let [refined_proved, refined_won, refined_spurious] = refined;
+    assert!(
+        refined_proved >= 30 && refined_won >= 400,
+        "some pairs merged: {refined_proved} proved lost, {refined_won} won, \
+         {refined_spurious} spurious"
     );
 }
 
@@ -442,7 +474,7 @@ fn placements_share_the_abstract_key() {
     for i in 0..200 {
         let deal = random_deal(Layout::FULL, 3, i);
         let (facts, root) = Deal::new(&rules, &deal);
-        let ambiguous = root.ambiguous();
+        let ambiguous = root.ambiguous(ALL_PAIRS);
         // The seven face-up cards: (pile, card).
         let tops: Vec<(usize, u8)> = (0..7).map(|p| (p, root.piles[p].top().unwrap())).collect();
         let swapped = |a: usize, b: usize| {
@@ -466,8 +498,8 @@ fn placements_share_the_abstract_key() {
             .position(|&(_, c)| c == tops[a].1 ^ 0x30)
             .unwrap();
         let placement = swapped(a, b);
-        assert_eq!(placement.ambiguous(), ambiguous);
-        let abstract_key = |state: &State| state.abstract_key(&facts, state.ambiguous());
+        assert_eq!(placement.ambiguous(ALL_PAIRS), ambiguous);
+        let abstract_key = |state: &State| state.abstract_key(&facts, state.ambiguous(ALL_PAIRS));
         assert_eq!(abstract_key(&placement), abstract_key(&root));
         assert_ne!(placement.key(&facts), root.key(&facts));
         // Two tops of different ranks.

@@ -91,6 +91,37 @@
 //!   the same connected component of `V`), and `t` stays a top: no
 //!   component of `V` ever becomes empty, so `V` never has fewer
 //!   components. A won game ends with one top: one component.
+//! - Under [`StackMove::Kept`], *consumption* (checked after the others, on
+//!   states not in the memo whose last move landed at least
+//!   [`CONSUMPTION_REACH`] stacks from the right end). Call the tops
+//!   *tokens*: a kept move makes a token `X` cover a fitting token `Y` one
+//!   or three stacks to its left; `Y` is gone for good and `X` takes its
+//!   place, so a token's rank never changes and tokens only move left. A
+//!   token is covered only by a fitting token right of it at the time. The
+//!   tokens right of a token `Y` change only by losing some and by `Y`'s
+//!   own jumps (three places, over two tokens): a token left of `Y` moves
+//!   only left, and one that jumps over `Y` leaves its right. So a *mover*,
+//!   a token other than the leftmost with no fitting token right of it,
+//!   must move before it is covered. In a won game every token but the last
+//!   is covered, and the last ends leftmost: unless it was leftmost from
+//!   the start (only the leftmost stack's token is, and it never moves), it
+//!   got there by covering the leftmost token. So every mover moves, and
+//!   its first move covers a fitting token, gone for good: distinct movers
+//!   use up distinct tokens, each of a rank fitting its own. Hence, for a
+//!   set `R` of ranks, the movers with ranks in `R` need at least as many
+//!   tokens with ranks fitting some rank of `R` (Hall's condition): fewer
+//!   proves the row lost. If there are exactly as many (`R` is *tight*),
+//!   each of those tokens is used up by a mover of `R`'s first move, and
+//!   the last token is a mover of `R`: otherwise each mover `Y` of `R` is
+//!   covered by a token fitting it, which then is the first token covered
+//!   by a mover `Y'` of `R`, later; `Y` moved before it was covered, so
+//!   `Y'` first moved after `Y` did, and following `Y -> Y'` from any mover
+//!   of `R` would never end. So two tight sets with no rank in common prove
+//!   the row lost. The sets checked are the runs `r, r + 2, r + 4, ...`
+//!   round the rank cycle (ranks two apart share a fitting rank; a set that
+//!   fails Hall's condition holds a run that fails it), each started at a
+//!   rank that has a mover. The rightmost token is always a mover, and so
+//!   is, as a row runs down, much of its right end.
 //!
 //! # Guarantees
 //!
@@ -126,6 +157,21 @@
 //!   of seed 1 (13 unwinnable, 37 undecided; 12 and 38 without) and of
 //!   the first 200 (49 and 151; 48 and 152 without), for the same CPU
 //!   (82 s for the 200, 84 s without).
+//! - The consumption bound (above; issue 24, round 5) decided 3 more of
+//!   the first 200 kept deals of seed 1 (52 unwinnable, 148 undecided,
+//!   against 49 and 151) and 1 more of the first 50 (14 and 36); on the
+//!   49 deals decided with and without it, it cut the states from
+//!   50,770,443 to 46,993,773 (7.4%; 45,705,246 when checked on every
+//!   state, at half as much again per state: see [`CONSUMPTION_REACH`]).
+//!   That is a small gain: without the bound, a budget of 6,000,000
+//!   decides 60 of the 200 (one winnable).
+//! - Kept, the budget: on the first 20 deals of seed 1 (before the
+//!   consumption bound), 4,000,000 states decided 2 (both unwinnable),
+//!   16,000,000 decided 7, and 64,000,000 decided 13: 12 unwinnable and
+//!   one winnable, deal 4, won after 48,881,321 states. The states a
+//!   proof needs are spread over orders of magnitude, so a bigger budget
+//!   (or a faster search) alone is no route to deciding nearly every
+//!   deal; and kept deals are not all lost.
 //!
 //! Small decks are decided exactly by [`exact_cross_tabulation`] in under a
 //! second up to 10 cards.
@@ -199,6 +245,31 @@
 //! unwinnable, 38 undecided), and cost 50% more CPU (24 s, 36 s). Why:
 //! with four of each rank, a token still has several fitting tokens until
 //! the row is short, and the search stalls at 20-40 stacks.
+//!
+//! **The survivor of a tight set** (round 5, kept only). When a set `R`
+//! is tight (the consumption bound), more follows: once the last token of
+//! a rank fitting `R` is used up, no token of a rank in `R` can cover or
+//! be covered again, so the mover that used it up is the last token, and
+//! its first move is the last move of the game. So when a single mover
+//! can be the last token, its moves are useless until two stacks are
+//! left. Sound (checked against the brute force after every move it
+//! skipped, on thousands of deals of 1 x 8 to 2 x 8 cards), but it
+//! skipped few moves: on the first 20 kept deals of seed 1 it decided
+//! nothing more and cut the states of one decided deal by 1.2%.
+//!
+//! **Not tried, as stated: "the rightmost card's top is a top for good".**
+//! It is false. The rightmost top is never covered *while* it is
+//! rightmost, but once it jumps three places the two it passed are right
+//! of it and may cover it: kept, 13 ranks, the row 5 2 3 4 is won by 4
+//! onto 5 (over 2 and 3), 3 onto 2, then that stack (top 3) onto the
+//! first (top 4). What holds is the consumption bound's premise: a token
+//! with no fitting token right of it must move before it is covered.
+//!
+//! **Better memo reuse.** On deal 0 of seed 1 (kept, lost after 4.5
+//! million states), 2.18 million distinct states with a legal move were
+//! searched and 0.67 million visits met one already seen: a perfect memo
+//! would save at most about 15% of the states. The states are distinct;
+//! only bounds can cut them.
 
 use ahash::AHashMap;
 
@@ -220,6 +291,15 @@ pub const DEFAULT_MAX_NODES: u64 = 4_000_000;
 /// A lost state is remembered only if its search visited at least this
 /// many states (module documentation, the memo).
 pub const MEMO_MIN_NODES: u64 = 16;
+
+/// The consumption bound (module documentation) is checked only on states
+/// whose last move landed at least this many stacks from the right end
+/// (and on the full row). Skipping a bound loses no win. Measured on the
+/// first 200 kept deals of seed 1: checked on every state it costs about
+/// half as much again per state; checked from 10 stacks it is checked on
+/// 12% of the states, decides the same deals, and keeps three quarters of
+/// the states it cut (from 15, 2.6% and one deal fewer).
+pub const CONSUMPTION_REACH: usize = 10;
 
 /// How much work one deal may take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -322,6 +402,8 @@ pub struct Solver {
     path: Vec<(u8, u8)>,
     nodes: u64,
     max_nodes: u64,
+    /// [`CONSUMPTION_REACH`] (the tests also check the bound everywhere).
+    consumption_reach: usize,
 }
 
 /// States found lost, each with the restriction it was searched under (the
@@ -363,24 +445,41 @@ struct Rules {
     ranks: u8,
     /// All ranks, bits 1..=R.
     all_ranks: u16,
+    /// For each rank, the ranks that fit it (bits 1..=R).
+    fitting: [u16; MAX_RANKS as usize + 1],
 }
 
 impl Solver {
     /// A solver for `game`.
     pub fn new(game: PrisonersPatience) -> Solver {
         let ranks = game.params().ranks;
+        let mut fitting = [0u16; MAX_RANKS as usize + 1];
+        for (a, fits_a) in fitting
+            .iter_mut()
+            .enumerate()
+            .skip(1)
+            .take(usize::from(ranks))
+        {
+            for b in 1..=ranks {
+                if game.fits(a as u8, b) {
+                    *fits_a |= 1 << b;
+                }
+            }
+        }
         Solver {
             rules: Rules {
                 game,
                 reversed: game.params().stack_move == StackMove::Reversed,
                 ranks,
                 all_ranks: ((1u16 << ranks) - 1) << 1,
+                fitting,
             },
             reversed_memo: Memo::default(),
             kept_memo: Memo::default(),
             path: Vec::with_capacity(MAX_CARDS),
             nodes: 0,
             max_nodes: 0,
+            consumption_reach: CONSUMPTION_REACH,
         }
     }
 
@@ -528,6 +627,15 @@ impl Solver {
         if known_lost <= lowest {
             return Search::Lost;
         }
+        // A remembered state passed the bound when it was first searched;
+        // and the bound is checked only where it pays (CONSUMPTION_REACH).
+        if searched.is_none()
+            && !self.rules.reversed
+            && len >= lowest + self.consumption_reach
+            && !self.rules.movers_may_be_served(row)
+        {
+            return Search::Lost;
+        }
         let nodes_before = self.nodes;
         for &(from, to) in &moves[..n_moves] {
             if usize::from(from) >= known_lost {
@@ -623,6 +731,75 @@ impl Rules {
             let starts = live & !self.rotate_up(live);
             starts.count_ones() <= 1
         }
+    }
+
+    /// Whether the movers of a kept row can each use up a token of their
+    /// own, by the consumption bound of the module documentation (Hall's
+    /// condition and the tight sets, on the runs `r, r + 2, ...` of the
+    /// rank cycle). `false` proves the state lost (it is not a won state:
+    /// the caller checks that first). Reads only the tops.
+    fn movers_may_be_served(&self, row: &Row) -> bool {
+        let cells = &row.cells[..usize::from(row.len)];
+        let mut tokens = [0u8; MAX_RANKS as usize + 1];
+        let mut movers = [0u8; MAX_RANKS as usize + 1];
+        let mut mover_ranks = 0u16;
+        let mut n_movers = 0u32;
+        // The ranks that fit some top right of the one looked at.
+        let mut fit_right = 0u16;
+        // The leftmost stack is no mover: it never moves.
+        for &cell in cells[1..].iter().rev() {
+            let rank = cell >> 4;
+            if fit_right >> rank & 1 == 0 {
+                movers[usize::from(rank)] += 1;
+                mover_ranks |= 1 << rank;
+                n_movers += 1;
+            }
+            tokens[usize::from(rank)] += 1;
+            fit_right |= self.fitting[usize::from(rank)];
+        }
+        tokens[usize::from(cells[0] >> 4)] += 1;
+        // The ranks the last token may have (every tight set holds it).
+        let mut survivor = self.all_ranks;
+        // A run that starts with no mover needs no more than the run after
+        // its start, and gets no more: only runs from a mover's rank.
+        let mut starts = mover_ranks;
+        while starts != 0 {
+            let start = starts.trailing_zeros();
+            starts &= starts - 1;
+            let (mut needed, mut served) = (0u32, 0u32);
+            let (mut run, mut fitting) = (0u16, 0u16);
+            let mut bit = 1u16 << start;
+            // Two ranks up each time, until the run comes round to a rank
+            // it holds (all ranks when R is odd, those of one parity when
+            // it is even).
+            while run & bit == 0 {
+                run |= bit;
+                let rank = bit.trailing_zeros() as usize;
+                needed += u32::from(movers[rank]);
+                let mut new = self.fitting[rank] & !fitting;
+                fitting |= new;
+                while new != 0 {
+                    served += u32::from(tokens[new.trailing_zeros() as usize]);
+                    new &= new - 1;
+                }
+                if needed > served {
+                    return false;
+                }
+                if needed == served {
+                    survivor &= run;
+                    if survivor == 0 {
+                        return false;
+                    }
+                }
+                // A longer run needs at most every mover and is served at
+                // least as well: neither short nor tight.
+                if served > n_movers {
+                    break;
+                }
+                bit = self.rotate_up(self.rotate_up(bit));
+            }
+        }
+        true
     }
 
     /// Each rank `r` of the mask (bits 1..=R) moved to `r + 1`, and `R`
@@ -1079,12 +1256,19 @@ mod tests {
                         .collect()
                 };
                 let mut solver = Solver::new(game);
+                // Kept, the consumption bound is also checked on every
+                // state, not only where it pays.
+                let mut everywhere = Solver::new(game);
+                everywhere.consumption_reach = 0;
                 for deal in &deals {
                     let verdict = check(&mut solver, deal);
                     if game.play_ranks(deal) == 1 {
                         assert_eq!(verdict, Verdict::Winnable, "{} {deal:?}", game.params());
                     }
                     winnable += usize::from(verdict == Verdict::Winnable);
+                    if stack_move == StackMove::Kept {
+                        assert_eq!(check(&mut everywhere, deal), verdict);
+                    }
                 }
                 solved += deals.len();
             }
@@ -1118,6 +1302,74 @@ mod tests {
         assert!(rules.may_be_won(&row));
     }
 
+    /// The consumption bound (kept) condemns no row the brute force wins:
+    /// every arrangement of 1 x 7, 2 x 4, 3 x 3 and 1 x 8 cards, random
+    /// deals of larger decks (odd and even numbers of ranks), and every row
+    /// on a random line of play from each. And it condemns rows that the
+    /// lonely-rank and connectedness bounds let through.
+    #[test]
+    fn consumption_bound_condemns_only_lost_rows() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(45);
+        let mut beyond = 0;
+        for (suits, ranks, sampled) in [
+            (1, 7, 0),
+            (2, 4, 0),
+            (3, 3, 0),
+            (1, 8, 0),
+            (2, 5, 2000),
+            (4, 3, 2000),
+            (3, 4, 2000),
+            (1, 9, 2000),
+            (2, 6, 1000),
+            (1, 10, 1000),
+        ] {
+            let game = game(suits, ranks, StackMove::Kept);
+            let rules = Solver::new(game).rules;
+            let deals = if sampled == 0 {
+                arrangements(&game)
+            } else {
+                let mut deal = game.sorted_ranks();
+                (0..sampled)
+                    .map(|_| {
+                        deal.shuffle(&mut rng);
+                        deal.clone()
+                    })
+                    .collect()
+            };
+            let mut condemned = 0;
+            for deal in &deals {
+                let mut row = Row {
+                    cells: [0; MAX_CARDS],
+                    len: 0,
+                };
+                for &rank in deal {
+                    rules.push(&mut row, rank);
+                }
+                loop {
+                    let len = usize::from(row.len);
+                    let tops: Vec<u8> = row.cells[..len].iter().map(|&c| c >> 4).collect();
+                    if len > 1 && !rules.movers_may_be_served(&row) {
+                        assert!(!brute_force(&game, &tops), "{} {tops:?}", game.params());
+                        condemned += 1;
+                        beyond += usize::from(rules.may_be_won(&row));
+                    }
+                    let moves: Vec<(usize, usize)> = (1..len)
+                        .flat_map(|from| [(from, from - 1), (from, from.wrapping_sub(3))])
+                        .filter(|&(from, to)| to < from && game.fits(tops[from], tops[to]))
+                        .collect();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let (from, to) =
+                        moves[crate::rng::bounded(&mut rng, moves.len() as u32) as usize];
+                    row = rules.moved(&row, from, to);
+                }
+            }
+            assert!(condemned > 0, "{}", game.params());
+        }
+        assert!(beyond > 0);
+    }
+
     #[test]
     fn rotations_go_round_the_rank_cycle() {
         for ranks in 3..=13u8 {
@@ -1128,6 +1380,7 @@ mod tests {
                 assert_eq!(rules.rotate_up(1 << rank), 1 << up, "{ranks} {rank}");
                 assert_eq!(rules.rotate_down(1 << rank), 1 << down, "{ranks} {rank}");
                 assert!(fit(ranks, rank, up) && fit(ranks, rank, down));
+                assert_eq!(rules.fitting[usize::from(rank)], 1 << up | 1 << down);
             }
         }
     }

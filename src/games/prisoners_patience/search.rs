@@ -1192,6 +1192,25 @@ mod tests {
     }
 
     /// Every distinct arrangement of the deck.
+    /// Every arrangement of `game`'s deck when `sampled` is 0, else that
+    /// many random deals.
+    fn deals_of(
+        game: &PrisonersPatience,
+        sampled: usize,
+        rng: &mut Xoshiro256PlusPlus,
+    ) -> Vec<Vec<u8>> {
+        if sampled == 0 {
+            return arrangements(game);
+        }
+        let mut deal = game.sorted_ranks();
+        (0..sampled)
+            .map(|_| {
+                deal.shuffle(rng);
+                deal.clone()
+            })
+            .collect()
+    }
+
     fn arrangements(game: &PrisonersPatience) -> Vec<Vec<u8>> {
         game.deck().all_arrangements()
     }
@@ -1244,17 +1263,7 @@ mod tests {
                 (1, 10, 30),
             ] {
                 let game = game(suits, ranks, stack_move);
-                let deals = if sampled == 0 {
-                    arrangements(&game)
-                } else {
-                    let mut deal = game.sorted_ranks();
-                    (0..sampled)
-                        .map(|_| {
-                            deal.shuffle(&mut rng);
-                            deal.clone()
-                        })
-                        .collect()
-                };
+                let deals = deals_of(&game, sampled, &mut rng);
                 let mut solver = Solver::new(game);
                 // Kept, the consumption bound is also checked on every
                 // state, not only where it pays.
@@ -1325,17 +1334,7 @@ mod tests {
         ] {
             let game = game(suits, ranks, StackMove::Kept);
             let rules = Solver::new(game).rules;
-            let deals = if sampled == 0 {
-                arrangements(&game)
-            } else {
-                let mut deal = game.sorted_ranks();
-                (0..sampled)
-                    .map(|_| {
-                        deal.shuffle(&mut rng);
-                        deal.clone()
-                    })
-                    .collect()
-            };
+            let deals = deals_of(&game, sampled, &mut rng);
             let mut condemned = 0;
             for deal in &deals {
                 let mut row = Row {

@@ -34,7 +34,9 @@
 //! move, leftmost stack first and the nearer target first, and stops at
 //! the first win (its path is the witness) or after
 //! [`SolveParams::max_nodes`] states, when the deal is
-//! [`Verdict::Undecided`]. A state is the row: for each stack its top and,
+//! [`Verdict::Undecided`]; under [`StackMove::Reversed`] it restarts with
+//! other move orders on the way (restarts, below). A state is the row: for
+//! each stack its top and,
 //! under [`StackMove::Reversed`] only, its bottom (no rule reads anything
 //! else, sizes included).
 //!
@@ -65,6 +67,30 @@
 //! them keeps the hash table small enough to stay in cache (about five
 //! times faster than remembering everything, for under 10% more states).
 //! States with no legal move are not looked up at all.
+//!
+//! **Restarts** (under [`StackMove::Reversed`]; [`RESTARTS`]). The states a
+//! win takes in one fixed order are spread over orders of magnitude, and a
+//! win missed near the root costs the whole subtree it lies behind. So the
+//! search runs in *passes* from the full row, all sharing one memo: the
+//! first in the standard order, for at most 100,000 states; each later
+//! one for twice as many as the one before (the last stops at the
+//! budget), with the moves of each state at most 10 moves from the full
+//! row tried in an order shuffled by the pass's own fixed generator (the
+//! standard order deeper). Exact: a pass differs from the standard search
+//! only in the order it tries the moves of a state, and it still tries
+//! every one, so its `Lost` is as exhaustive and its `Won` path as legal;
+//! a memo entry records a proof about a state (its canonical continuations
+//! from a restriction on all lose), whatever order or pass made it, so a
+//! later pass may use it; and a remembered state visited under a looser
+//! restriction still has its first moves of the stacks left of the
+//! remembered one to try, in any order (the moves skipped are those of the
+//! stacks at or right of it, not the moves after a point of a list). A
+//! pass cut short proves nothing (a subtree cut short is never
+//! remembered), and the next one starts again from the full row, where
+//! the memo cuts the subtrees already proved lost: a loss proved across
+//! several passes costs little more than in one. Deterministic: the
+//! passes, their budgets and their generators are fixed, and a generator
+//! advances once per move shuffled, in the search's own order.
 //!
 //! # Bounds, and why they lose no win
 //!
@@ -165,6 +191,24 @@
 //!   state, at half as much again per state: see [`CONSUMPTION_REACH`]).
 //!   That is a small gain: without the bound, a budget of 6,000,000
 //!   decides 60 of the 200 (one winnable).
+//! - Reversed, restarts (issue 24, round 6). On the first 200 deals of
+//!   seed 1, the 34 undecided at the default budget decide at a budget of
+//!   64,000,000 as 12 winnable, 17 unwinnable and 5 undecided: about a
+//!   third of them are wins found late. With [`RESTARTS`], the first 400
+//!   deals of seed 1 at the default budget: 263 winnable, 83 unwinnable,
+//!   54 undecided (252, 83 and 65 in one pass: 17% fewer undecided; the
+//!   first 200 130, 39, 31 against 127, 39, 34; the next 200 133, 44, 23
+//!   against 125, 44, 31), and 341,191,593 states against 379,151,171
+//!   (10% fewer; 56 s of CPU against 63 s, the machine shared). The same
+//!   83 losses are proved, in 48,127,572 states against 48,324,624. A win
+//!   is still a lottery: 13 undecided deals are won, and 2 deals won in
+//!   one pass are undecided with restarts.
+//!   Variants, on the same 400 (undecided): shuffling every level 58 (the
+//!   first 200 only: 31), the first 5 levels 58, first pass 200,000
+//!   states 55; on the first 200, a first pass of 50,000 states shuffling
+//!   every level 35, and 250,000, 34. Under [`StackMove::Kept`], where the
+//!   undecided deals are nearly all lost, restarts are not used (not
+//!   measured).
 //! - Kept, the budget: on the first 20 deals of seed 1 (before the
 //!   consumption bound), 4,000,000 states decided 2 (both unwinnable),
 //!   16,000,000 decided 7, and 64,000,000 decided 13: 12 unwinnable and
@@ -301,6 +345,29 @@ pub const MEMO_MIN_NODES: u64 = 16;
 /// the states it cut (from 15, 2.6% and one deal fewer).
 pub const CONSUMPTION_REACH: usize = 10;
 
+/// The passes of the search under [`StackMove::Reversed`] (module
+/// documentation, restarts): the first of 100,000 states in the standard
+/// order, each later one twice as long as the one before, with the moves of
+/// its first 10 levels shuffled.
+pub const RESTARTS: Restarts = Restarts {
+    first_nodes: 100_000,
+    growth: 2,
+    shuffled_depth: 10,
+};
+
+/// A schedule of restarts (module documentation, restarts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Restarts {
+    /// The states of the first pass (in the standard order).
+    pub first_nodes: u64,
+    /// Each later pass may visit this many times the states of the one
+    /// before (the last one stops at the budget).
+    pub growth: u64,
+    /// Later passes shuffle the moves of the states at most this many moves
+    /// from the full row, and keep the standard order deeper.
+    pub shuffled_depth: usize,
+}
+
 /// How much work one deal may take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SolveParams {
@@ -402,6 +469,14 @@ pub struct Solver {
     path: Vec<(u8, u8)>,
     nodes: u64,
     max_nodes: u64,
+    /// Where the current pass stops (at most `max_nodes`).
+    limit: u64,
+    /// The move order of the current pass: 0 for the standard order, else
+    /// the state of the generator that shuffles each state's moves.
+    shuffle: u64,
+    /// The passes (module documentation, restarts): [`RESTARTS`] under
+    /// [`StackMove::Reversed`], none (one pass) under [`StackMove::Kept`].
+    restarts: Option<Restarts>,
     /// [`CONSUMPTION_REACH`] (the tests also check the bound everywhere).
     consumption_reach: usize,
 }
@@ -479,6 +554,9 @@ impl Solver {
             path: Vec::with_capacity(MAX_CARDS),
             nodes: 0,
             max_nodes: 0,
+            limit: 0,
+            shuffle: 0,
+            restarts: (game.params().stack_move == StackMove::Reversed).then_some(RESTARTS),
             consumption_reach: CONSUMPTION_REACH,
         }
     }
@@ -528,13 +606,13 @@ impl Solver {
         } else if self.rules.reversed {
             let mut memo = std::mem::take(&mut self.reversed_memo);
             memo.clear();
-            let outcome = self.search(&mut memo, &row, 1);
+            let outcome = self.passes(&mut memo, &row);
             self.reversed_memo = memo;
             outcome
         } else {
             let mut memo = std::mem::take(&mut self.kept_memo);
             memo.clear();
-            let outcome = self.search(&mut memo, &row, 1);
+            let outcome = self.passes(&mut memo, &row);
             self.kept_memo = memo;
             outcome
         };
@@ -586,11 +664,33 @@ impl Solver {
         Some(recorder.moves)
     }
 
+    /// The passes of the search from the full row (module documentation,
+    /// restarts), sharing the memo, until one wins, proves the row lost,
+    /// or the budget runs out.
+    fn passes<K: RowKey>(&mut self, memo: &mut Memo<K>, row: &Row) -> Search {
+        let mut pass = 0u64;
+        let mut budget = self.restarts.map_or(u64::MAX, |r| r.first_nodes);
+        loop {
+            // A pass cut short leaves its path behind.
+            self.path.clear();
+            self.limit = self.nodes.saturating_add(budget).min(self.max_nodes);
+            // The first pass keeps the standard order; each later one has
+            // its own fixed generator (never 0, which xorshift keeps).
+            self.shuffle = 0x9e37_79b9_7f4a_7c15u64.wrapping_mul(pass) | u64::from(pass != 0);
+            let outcome = self.search(memo, row, 1);
+            if outcome != Search::OutOfNodes || self.nodes >= self.max_nodes {
+                return outcome;
+            }
+            pass += 1;
+            budget = budget.saturating_mul(self.restarts.map_or(1, |r| r.growth));
+        }
+    }
+
     /// Searches from `row`, moving first only stacks at index `lowest` or
     /// more (module documentation: a move wholly left of the one before
     /// it is made before it).
     fn search<K: RowKey>(&mut self, memo: &mut Memo<K>, row: &Row, lowest: usize) -> Search {
-        if self.nodes >= self.max_nodes {
+        if self.nodes >= self.limit {
             return Search::OutOfNodes;
         }
         self.nodes += 1;
@@ -636,11 +736,24 @@ impl Solver {
         {
             return Search::Lost;
         }
+        // A later pass shuffles the moves near the root (module
+        // documentation, restarts): a uniform permutation, by xorshift.
+        if self.shuffle != 0 && self.path.len() < self.restarts.map_or(0, |r| r.shuffled_depth) {
+            for i in (1..n_moves).rev() {
+                let mut x = self.shuffle;
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                self.shuffle = x;
+                let j = (((x >> 32) * (i as u64 + 1)) >> 32) as usize;
+                moves.swap(i, j);
+            }
+        }
         let nodes_before = self.nodes;
         for &(from, to) in &moves[..n_moves] {
             if usize::from(from) >= known_lost {
-                // The moves are in order of the stack moved.
-                break;
+                // Not `break`: a later pass shuffles the moves.
+                continue;
             }
             let next = self.rules.moved(row, usize::from(from), usize::from(to));
             self.path.push((from, to));
@@ -1247,7 +1360,7 @@ mod tests {
     fn solver_equals_brute_force_on_small_decks() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(41);
         for stack_move in RULES {
-            let (mut winnable, mut solved) = (0, 0);
+            let (mut winnable, mut solved, mut restarted) = (0, 0, 0);
             // (suits, ranks, deals: every arrangement if 0)
             for (suits, ranks, sampled) in [
                 (2, 3, 0),
@@ -1269,6 +1382,14 @@ mod tests {
                 // state, not only where it pays.
                 let mut everywhere = Solver::new(game);
                 everywhere.consumption_reach = 0;
+                // Restarts (either rule), with passes short enough that
+                // small decks take many, and every level shuffled.
+                let mut restarting = Solver::new(game);
+                restarting.restarts = Some(Restarts {
+                    first_nodes: 2,
+                    growth: 2,
+                    shuffled_depth: usize::MAX,
+                });
                 for deal in &deals {
                     let verdict = check(&mut solver, deal);
                     if game.play_ranks(deal) == 1 {
@@ -1278,9 +1399,13 @@ mod tests {
                     if stack_move == StackMove::Kept {
                         assert_eq!(check(&mut everywhere, deal), verdict);
                     }
+                    assert_eq!(check(&mut restarting, deal), verdict);
+                    restarted += usize::from(restarting.nodes > 2);
                 }
                 solved += deals.len();
             }
+            // Restarts happened (a search of more than 2 states).
+            assert!(restarted > 0, "{stack_move:?}");
             // Both verdicts occur, so the comparison means something.
             assert!(
                 0 < winnable && winnable < solved,
@@ -1516,6 +1641,20 @@ mod tests {
                     let tiny = solver.solve(&deal, &SolveParams { max_nodes: 1 });
                     assert_eq!((tiny.verdict, tiny.nodes), (Verdict::Undecided, 1));
                 }
+                // Restarts within the budget, many passes: the budget is
+                // respected, a win verifies, and a second solve agrees.
+                let mut restarting = Solver::new(game);
+                restarting.restarts = Some(Restarts {
+                    first_nodes: 500,
+                    growth: 2,
+                    shuffled_depth: 10,
+                });
+                let first = restarting.solve(&deal, &params);
+                assert!(first.nodes <= params.max_nodes);
+                if first.verdict == Verdict::Winnable {
+                    verify(&game, &deal, &first.witness).unwrap();
+                }
+                assert_eq!(restarting.solve(&deal, &params), first);
             }
         }
     }

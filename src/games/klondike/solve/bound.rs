@@ -201,7 +201,7 @@ fn merge_ambiguous_twins(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use rand::SeedableRng;
     use rand::seq::SliceRandom;
     use rand_xoshiro::Xoshiro256PlusPlus;
@@ -216,7 +216,7 @@ mod tests {
 
     /// Plays one atomic move (legal: it comes from a winning line the
     /// rules checker accepts) on the solver's position.
-    fn play(deal: &Deal, state: &mut State, mv: FreeMove) {
+    pub(crate) fn play(deal: &Deal, state: &mut State, mv: FreeMove) {
         let talon = state.talon;
         let from_waste = |to| Step::Talon {
             turns: 0,

@@ -34,6 +34,67 @@ struct Frame {
     ahead: Option<Child>,
     /// The path's length before the move that led here.
     path_base: usize,
+    /// Tarjan's bookkeeping (the module doc of `solve`, "Reusing proofs
+    /// after a spurious win"): its depth-first index, the least index of
+    /// an open position it reaches, and the height of the component stack
+    /// before it was pushed there.
+    index: u64,
+    low: u64,
+    tarjan_at: usize,
+}
+
+/// Classes of positions proved lost by abstract searches given up after
+/// a spurious win: for each, its merged pairs and the keys (under them)
+/// of the positions of its finished components.
+pub(super) struct LostClasses {
+    sets: Vec<(u64, SeenTable)>,
+    used: usize,
+}
+
+impl LostClasses {
+    pub(super) fn new() -> LostClasses {
+        LostClasses {
+            sets: Vec::new(),
+            used: 0,
+        }
+    }
+
+    pub(super) fn clear(&mut self) {
+        self.used = 0;
+    }
+
+    /// Whether some lost class holds `state` (a placement of a class
+    /// proved lost): then `state` is lost.
+    #[inline]
+    pub(super) fn holds(&self, deal: &Deal, state: &State) -> bool {
+        self.sets[..self.used].iter().any(|(pairs, table)| {
+            let key = state.abstract_key(deal, state.ambiguous(*pairs));
+            table.contains(key)
+        })
+    }
+
+    /// Adds the lost classes of `search` (an abstract search); returns
+    /// how many.
+    pub(super) fn add(&mut self, search: &Search) -> usize {
+        let MoveSet::Abstract(pairs) = search.move_set else {
+            return 0;
+        };
+        if self.used == self.sets.len() {
+            self.sets.push((0, SeenTable::new()));
+        }
+        let (set_pairs, table) = &mut self.sets[self.used];
+        *set_pairs = pairs;
+        table.clear();
+        let mut added = 0;
+        search.seen.for_each(|key, index| {
+            if search.done.contains(index) {
+                table.insert(key);
+                added += 1;
+            }
+        });
+        self.used += 1;
+        added
+    }
 }
 
 /// A position just reached: the move made, the safe moves played after
@@ -98,13 +159,50 @@ pub(super) struct Search {
     /// (the safe moves played after each are not listed:
     /// [`Search::solution`] plays them again).
     pub(super) path: Vec<Step>,
+    /// The positions entered and not yet in a finished component, by
+    /// depth-first index (Tarjan's component stack).
+    tarjan: Vec<u64>,
+    /// The depth-first index of the next position entered.
+    counter: u64,
+    /// The positions in finished components (and those proved lost on
+    /// entry), by depth-first index: lost, under this move set's claim.
+    done: IndexSet,
+}
+
+/// A set of depth-first indices, one bit each.
+struct IndexSet {
+    words: Vec<u64>,
+}
+
+impl IndexSet {
+    fn clear(&mut self) {
+        self.words.clear();
+    }
+
+    #[inline]
+    fn insert(&mut self, index: u64) {
+        let word = (index >> 6) as usize;
+        if word >= self.words.len() {
+            self.words.resize(word + 1, 0);
+        }
+        self.words[word] |= 1 << (index & 63);
+    }
+
+    #[inline]
+    fn contains(&self, index: u64) -> bool {
+        self.words
+            .get((index >> 6) as usize)
+            .is_some_and(|word| word >> (index & 63) & 1 == 1)
+    }
 }
 
 /// What entering a position found.
 enum Entered {
     Won,
-    Seen,
-    /// New, and proved lost by the bound (`bound.rs`): not expanded.
+    /// Seen before: its depth-first index.
+    Seen(u64),
+    /// New, and proved lost by the bound (`bound.rs`) or held by a lost
+    /// class: not expanded.
     Lost,
     New,
 }
@@ -118,23 +216,36 @@ impl Search {
             move_set: MoveSet::Complete,
             nodes: 0,
             path: Vec::new(),
+            tarjan: Vec::new(),
+            counter: 0,
+            done: IndexSet { words: Vec::new() },
         }
     }
 
-    /// Starts a search from `root` (forgetting any earlier one). `Won` or
-    /// `Exhausted` if the root alone decides it, else `Paused` with the
-    /// root expanded: [`Search::resume`] goes on.
-    pub(super) fn start(&mut self, deal: &Deal, root: State, move_set: MoveSet) -> Outcome {
+    /// Starts a search from `root` (forgetting any earlier one), not
+    /// expanding the positions `lost` holds. `Won` or `Exhausted` if the
+    /// root alone decides it, else `Paused` with the root expanded:
+    /// [`Search::resume`] goes on (given the same `lost`).
+    pub(super) fn start(
+        &mut self,
+        deal: &Deal,
+        root: State,
+        move_set: MoveSet,
+        lost: &LostClasses,
+    ) -> Outcome {
         self.seen.clear();
+        self.tarjan.clear();
+        self.done.clear();
+        self.counter = 0;
         self.frames.clear();
         self.moves.clear();
         self.path.clear();
         self.move_set = move_set;
         self.nodes = 0;
         let root = made(deal, root, move_set);
-        match self.enter(deal, root, 0) {
+        match self.enter(deal, root, 0, lost) {
             Entered::Won => Outcome::Won,
-            Entered::Seen => unreachable!("the table was cleared"),
+            Entered::Seen(_) => unreachable!("the table was cleared"),
             Entered::Lost => Outcome::Exhausted,
             Entered::New => {
                 self.nodes = 1;
@@ -153,6 +264,7 @@ impl Search {
         deal: &Deal,
         until_nodes: u64,
         deadline: Option<Instant>,
+        lost: &LostClasses,
     ) -> Outcome {
         while let Some(frame) = self.frames.last_mut() {
             if self.nodes >= until_nodes {
@@ -160,9 +272,17 @@ impl Search {
             }
             if frame.next == frame.end {
                 let (first, path_base) = (frame.first, frame.path_base);
+                let (index, low, tarjan_at) = (frame.index, frame.low, frame.tarjan_at);
                 self.frames.pop();
                 self.moves.truncate(first);
                 self.path.truncate(path_base);
+                if low == index {
+                    for index in self.tarjan.drain(tarjan_at..) {
+                        self.done.insert(index);
+                    }
+                } else if let Some(parent) = self.frames.last_mut() {
+                    parent.low = parent.low.min(low);
+                }
                 continue;
             }
             let step = self.moves[frame.next];
@@ -174,9 +294,16 @@ impl Search {
             }
             let path_base = self.path.len();
             self.path.push(step);
-            match self.enter(deal, child, path_base) {
+            match self.enter(deal, child, path_base, lost) {
                 Entered::Won => return self.won(),
-                Entered::Seen | Entered::Lost => self.path.truncate(path_base),
+                Entered::Seen(value) => {
+                    if !self.done.contains(value) {
+                        let frame = self.frames.last_mut().expect("the parent");
+                        frame.low = frame.low.min(value);
+                    }
+                    self.path.truncate(path_base);
+                }
+                Entered::Lost => self.path.truncate(path_base),
                 Entered::New => {
                     self.nodes += 1;
                     if self.nodes.is_multiple_of(CLOCK_EVERY)
@@ -201,17 +328,26 @@ impl Search {
     }
 
     /// Records `child` as seen and pushes its frame if it is new.
-    fn enter(&mut self, deal: &Deal, child: Child, path_base: usize) -> Entered {
+    fn enter(
+        &mut self,
+        deal: &Deal,
+        child: Child,
+        path_base: usize,
+        lost: &LostClasses,
+    ) -> Entered {
         if child.won {
             return Entered::Won;
         }
-        if !self.seen.insert(child.key) {
-            return Entered::Seen;
+        let index = self.counter;
+        if let Err(value) = self.seen.insert_value(child.key, index) {
+            return Entered::Seen(value);
         }
+        self.counter += 1;
         // In every move set: a lost position holds no win to find, and
         // it stays in the table, so the bound runs once per position.
         let state = child.state;
-        if proves_lost(deal, &state, twins(self.move_set)) {
+        if proves_lost(deal, &state, twins(self.move_set)) || lost.holds(deal, &state) {
+            self.done.insert(index);
             return Entered::Lost;
         }
         let first = self.moves.len();
@@ -232,7 +368,11 @@ impl Search {
             next: first,
             ahead: first_child,
             path_base,
+            index,
+            low: index,
+            tarjan_at: self.tarjan.len(),
         });
+        self.tarjan.push(index);
         Entered::New
     }
 
@@ -251,6 +391,17 @@ impl Search {
             state.play_safe(deal, twins, |safe| safe.expand(&mut moves));
         }
         moves
+    }
+
+    /// Whether this search has seen a position with `state`'s key (as
+    /// this search keys positions).
+    #[cfg(test)]
+    pub(super) fn has_seen(&self, deal: &Deal, state: &State) -> bool {
+        let key = match self.move_set {
+            MoveSet::Abstract(pairs) => state.abstract_key(deal, state.ambiguous(pairs)),
+            MoveSet::Complete | MoveSet::Greedy => state.key(deal),
+        };
+        self.seen.contains(key)
     }
 
     /// The cards of the twin pairs that the path's [`Step::TwinHome`]

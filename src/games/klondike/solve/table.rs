@@ -1,5 +1,7 @@
-//! The set of positions seen: 128-bit keys in one open-addressing table
-//! whose memory is kept from deal to deal. A 16-bit generation stamp
+//! The set of positions seen: 128-bit keys, each with a 64-bit value (the
+//! search stores the position's depth-first index), in one
+//! open-addressing table whose memory is kept from deal to deal. The lost
+//! classes use the same table as a set (value 0). A 16-bit generation stamp
 //! replaces the top of each stored key, so clearing the table between
 //! deals is one increment (the memory is only wiped when the stamp wraps).
 
@@ -8,8 +10,9 @@ const INITIAL_CAPACITY: usize = 1 << 16;
 
 pub(super) struct SeenTable {
     /// `[0]`: the key's first half; `[1]`: its second half with the top
-    /// 16 bits holding the generation that wrote it (0: never written).
-    slots: Vec<[u64; 2]>,
+    /// 16 bits holding the generation that wrote it (0: never written);
+    /// `[2]`: the value stored with it.
+    slots: Vec<[u64; 3]>,
     len: usize,
     generation: u16,
 }
@@ -20,7 +23,7 @@ const STAMP_MASK: u64 = (1 << STAMP_SHIFT) - 1;
 impl SeenTable {
     pub(super) fn new() -> SeenTable {
         SeenTable {
-            slots: vec![[0; 2]; INITIAL_CAPACITY],
+            slots: vec![[0; 3]; INITIAL_CAPACITY],
             len: 0,
             generation: 1,
         }
@@ -30,16 +33,22 @@ impl SeenTable {
     pub(super) fn clear(&mut self) {
         self.len = 0;
         if self.generation == u16::MAX {
-            self.slots.iter_mut().for_each(|slot| *slot = [0; 2]);
+            self.slots.iter_mut().for_each(|slot| *slot = [0; 3]);
             self.generation = 1;
         } else {
             self.generation += 1;
         }
     }
 
-    /// Inserts `key`; false if it was already there.
+    /// Inserts `key` (value 0); false if it was already there.
     #[inline]
     pub(super) fn insert(&mut self, key: (u64, u64)) -> bool {
+        self.insert_value(key, 0).is_ok()
+    }
+
+    /// Inserts `key` with `value`, or returns the value already stored.
+    #[inline]
+    pub(super) fn insert_value(&mut self, key: (u64, u64), value: u64) -> Result<(), u64> {
         if 4 * (self.len + 1) > 3 * self.slots.len() {
             self.grow();
         }
@@ -49,14 +58,41 @@ impl SeenTable {
         loop {
             let slot = &mut self.slots[at];
             if slot[1] >> STAMP_SHIFT != u64::from(self.generation) {
-                *slot = [key.0, stamped];
+                *slot = [key.0, stamped, value];
                 self.len += 1;
-                return true;
+                return Ok(());
             }
-            if *slot == [key.0, stamped] {
-                return false;
+            if slot[0] == key.0 && slot[1] == stamped {
+                return Err(slot[2]);
             }
             at = (at + 1) & mask;
+        }
+    }
+
+    /// Whether `key` is in the table.
+    #[inline]
+    pub(super) fn contains(&self, key: (u64, u64)) -> bool {
+        let stamped = (key.1 & STAMP_MASK) | u64::from(self.generation) << STAMP_SHIFT;
+        let mask = self.slots.len() - 1;
+        let mut at = key.0 as usize & mask;
+        loop {
+            let slot = &self.slots[at];
+            if slot[1] >> STAMP_SHIFT != u64::from(self.generation) {
+                return false;
+            }
+            if slot[0] == key.0 && slot[1] == stamped {
+                return true;
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// Calls `f` with every key and its value, in no particular order.
+    pub(super) fn for_each(&self, mut f: impl FnMut((u64, u64), u64)) {
+        for slot in &self.slots {
+            if slot[1] >> STAMP_SHIFT == u64::from(self.generation) {
+                f((slot[0], slot[1] & STAMP_MASK), slot[2]);
+            }
         }
     }
 
@@ -72,7 +108,7 @@ impl SeenTable {
         // is a live element of the table.
         unsafe {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            _mm_prefetch::<_MM_HINT_T0>((slot as *const [u64; 2]).cast());
+            _mm_prefetch::<_MM_HINT_T0>((slot as *const [u64; 3]).cast());
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = slot;
@@ -80,7 +116,7 @@ impl SeenTable {
 
     /// Doubles the table, keeping this generation's keys.
     fn grow(&mut self) {
-        let doubled = vec![[0; 2]; 2 * self.slots.len()];
+        let doubled = vec![[0; 3]; 2 * self.slots.len()];
         let old = std::mem::replace(&mut self.slots, doubled);
         let mask = self.slots.len() - 1;
         for slot in old {

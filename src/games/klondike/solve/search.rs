@@ -80,7 +80,7 @@ impl LostClasses {
             return 0;
         };
         if self.used == self.sets.len() {
-            self.sets.push((0, SeenTable::new()));
+            self.sets.push((0, SeenTable::for_copies()));
         }
         let (set_pairs, table) = &mut self.sets[self.used];
         *set_pairs = pairs;

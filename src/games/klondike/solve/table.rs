@@ -15,6 +15,14 @@ pub(super) struct SeenTable {
     slots: Vec<[u64; 3]>,
     len: usize,
     generation: u16,
+    /// Which bits of the key's first half choose its first slot: the low
+    /// ones (rotated by 0), or for a table filled from another table's
+    /// slots in order, the high ones (rotated by 32). Filled in the order
+    /// of their low bits, keys that also choose their slots by them pile
+    /// up in runs that grow with every pass over the smaller table
+    /// (measured: 84% of a deal's time in the probes, 342 s for 3.9
+    /// million positions against 27 s without lost classes).
+    rotation: u32,
 }
 
 const STAMP_SHIFT: u32 = 48;
@@ -22,11 +30,28 @@ const STAMP_MASK: u64 = (1 << STAMP_SHIFT) - 1;
 
 impl SeenTable {
     pub(super) fn new() -> SeenTable {
+        SeenTable::with_rotation(0)
+    }
+
+    /// A table to be filled from another table's slots in order (its
+    /// first slots chosen by other bits of the key).
+    pub(super) fn for_copies() -> SeenTable {
+        SeenTable::with_rotation(32)
+    }
+
+    fn with_rotation(rotation: u32) -> SeenTable {
         SeenTable {
             slots: vec![[0; 3]; INITIAL_CAPACITY],
             len: 0,
             generation: 1,
+            rotation,
         }
+    }
+
+    /// The slot where `key` is looked up first.
+    #[inline]
+    fn home(&self, first_half: u64) -> usize {
+        first_half.rotate_right(self.rotation) as usize & (self.slots.len() - 1)
     }
 
     /// Forgets every key, in O(1) except once every 65535 calls.
@@ -54,7 +79,7 @@ impl SeenTable {
         }
         let stamped = (key.1 & STAMP_MASK) | u64::from(self.generation) << STAMP_SHIFT;
         let mask = self.slots.len() - 1;
-        let mut at = key.0 as usize & mask;
+        let mut at = self.home(key.0);
         loop {
             let slot = &mut self.slots[at];
             if slot[1] >> STAMP_SHIFT != u64::from(self.generation) {
@@ -74,7 +99,7 @@ impl SeenTable {
     pub(super) fn contains(&self, key: (u64, u64)) -> bool {
         let stamped = (key.1 & STAMP_MASK) | u64::from(self.generation) << STAMP_SHIFT;
         let mask = self.slots.len() - 1;
-        let mut at = key.0 as usize & mask;
+        let mut at = self.home(key.0);
         loop {
             let slot = &self.slots[at];
             if slot[1] >> STAMP_SHIFT != u64::from(self.generation) {
@@ -101,8 +126,7 @@ impl SeenTable {
     /// A hint only: it changes no result.
     #[inline]
     pub(super) fn prefetch(&self, key: (u64, u64)) {
-        let at = key.0 as usize & (self.slots.len() - 1);
-        let slot = &self.slots[at];
+        let slot = &self.slots[self.home(key.0)];
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a prefetch never faults and changes no memory; `slot`
         // is a live element of the table.
@@ -121,7 +145,7 @@ impl SeenTable {
         let mask = self.slots.len() - 1;
         for slot in old {
             if slot[1] >> STAMP_SHIFT == u64::from(self.generation) {
-                let mut at = slot[0] as usize & mask;
+                let mut at = self.home(slot[0]);
                 while self.slots[at][1] >> STAMP_SHIFT == u64::from(self.generation) {
                     at = (at + 1) & mask;
                 }

@@ -77,36 +77,42 @@ impl SeenTable {
         if 4 * (self.len + 1) > 3 * self.slots.len() {
             self.grow();
         }
-        let stamped = (key.1 & STAMP_MASK) | u64::from(self.generation) << STAMP_SHIFT;
-        let mask = self.slots.len() - 1;
-        let mut at = self.home(key.0);
-        loop {
-            let slot = &mut self.slots[at];
-            if slot[1] >> STAMP_SHIFT != u64::from(self.generation) {
-                *slot = [key.0, stamped, value];
+        match self.probe(key) {
+            Ok(at) => Err(self.slots[at][2]),
+            Err(at) => {
+                self.slots[at] = [key.0, self.stamped(key), value];
                 self.len += 1;
-                return Ok(());
+                Ok(())
             }
-            if slot[0] == key.0 && slot[1] == stamped {
-                return Err(slot[2]);
-            }
-            at = (at + 1) & mask;
         }
     }
 
     /// Whether `key` is in the table.
     #[inline]
     pub(super) fn contains(&self, key: (u64, u64)) -> bool {
-        let stamped = (key.1 & STAMP_MASK) | u64::from(self.generation) << STAMP_SHIFT;
+        self.probe(key).is_ok()
+    }
+
+    /// The second half of `key` as stored, with this generation's stamp.
+    #[inline]
+    fn stamped(&self, key: (u64, u64)) -> u64 {
+        (key.1 & STAMP_MASK) | u64::from(self.generation) << STAMP_SHIFT
+    }
+
+    /// Linear probing from `key`'s first slot: `Ok` with the slot holding
+    /// `key`, or `Err` with the first free slot (where it would go).
+    #[inline]
+    fn probe(&self, key: (u64, u64)) -> Result<usize, usize> {
+        let stamped = self.stamped(key);
         let mask = self.slots.len() - 1;
         let mut at = self.home(key.0);
         loop {
             let slot = &self.slots[at];
             if slot[1] >> STAMP_SHIFT != u64::from(self.generation) {
-                return false;
+                return Err(at);
             }
             if slot[0] == key.0 && slot[1] == stamped {
-                return true;
+                return Ok(at);
             }
             at = (at + 1) & mask;
         }

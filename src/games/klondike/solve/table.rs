@@ -148,13 +148,13 @@ impl SeenTable {
     fn grow(&mut self) {
         let doubled = vec![[0; 3]; 2 * self.slots.len()];
         let old = std::mem::replace(&mut self.slots, doubled);
-        let mask = self.slots.len() - 1;
         for slot in old {
             if slot[1] >> STAMP_SHIFT == u64::from(self.generation) {
-                let mut at = self.home(slot[0]);
-                while self.slots[at][1] >> STAMP_SHIFT == u64::from(self.generation) {
-                    at = (at + 1) & mask;
-                }
+                // The keys are distinct: each goes to the first free slot
+                // from its home, where a lookup finds it.
+                let Err(at) = self.probe((slot[0], slot[1])) else {
+                    unreachable!("a key is stored once")
+                };
                 self.slots[at] = slot;
             }
         }

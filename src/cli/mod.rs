@@ -134,6 +134,13 @@ pub enum Command {
         /// results/, or results-quick/ with --quick).
         #[arg(long, value_name = "DIR")]
         results: Option<PathBuf>,
+        /// With --check: compare with the tables that `reproduce --quick
+        /// --results DIR` wrote just before, with this program, instead of
+        /// recomputing them (the same comparisons, without doing the
+        /// quick run's work twice; CI runs README's main command, then
+        /// this).
+        #[arg(long, value_name = "DIR", requires = "check")]
+        recomputed_in: Option<PathBuf>,
     },
     /// Sums the count files of a run's parts (each made with --shard k/n
     /// --out FILE.json) into exactly the output of the one run: checks they

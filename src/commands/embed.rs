@@ -103,6 +103,14 @@ fn first_line_with_suggestions(error: &clap::Error) -> String {
         .next()
         .unwrap_or("error: invalid arguments")
         .to_string();
+    // "the following required arguments were not provided:" lists them on
+    // the lines after.
+    if line.ends_with(':')
+        && let Some(ContextValue::Strings(missing)) = error.get(ContextKind::InvalidArg)
+    {
+        line.push(' ');
+        line.push_str(&missing.join(", "));
+    }
     let quoted = |values: &[String]| {
         values
             .iter()

@@ -163,6 +163,7 @@ fn run_in(cli: Cli, context: &Context) -> Result<()> {
             check,
             slow,
             results,
+            recomputed_in,
         } => reproduce::run(
             reproduce::Request {
                 names: specs,
@@ -170,6 +171,7 @@ fn run_in(cli: Cli, context: &Context) -> Result<()> {
                 check,
                 slow,
                 results,
+                recomputed_in,
             },
             context,
             run_nested,

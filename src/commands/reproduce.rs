@@ -43,6 +43,9 @@ pub(super) struct Request {
     pub slow: bool,
     /// The results folder (default: by profile).
     pub results: Option<PathBuf>,
+    /// With `check`: the folder of a quick run whose tables stand for the
+    /// recomputation.
+    pub recomputed_in: Option<PathBuf>,
 }
 
 /// Where the index of a results folder goes.
@@ -630,21 +633,34 @@ fn check_results(
             committed.as_ref(),
         )))?;
         let scratch = Scratch::new(&spec.name)?;
+        // Where the recomputed tables are: made now in the scratch folder,
+        // or read from the quick run `--recomputed-in` names.
+        let made_by_quick_run = match &request.recomputed_in {
+            Some(folder) if recomputed(spec, request) => Some(quick_run(spec, folder)?),
+            _ => None,
+        };
+        let fresh_folder = request
+            .recomputed_in
+            .as_deref()
+            .filter(|_| made_by_quick_run.is_some())
+            .unwrap_or(&scratch.0);
         let how = match &spec.sampling {
-            None if !runs(spec, Profile::Full, request) => "slow: not recomputed (--slow does)",
+            None if !recomputed(spec, request) => "slow: not recomputed (--slow does)",
             None => {
-                run_spec(
-                    spec,
-                    Profile::Full,
-                    &scratch.0,
-                    &quietly(context),
-                    run_nested,
-                )?;
-                draw_chart(spec, &scratch.0)?;
+                if made_by_quick_run.is_none() {
+                    run_spec(
+                        spec,
+                        Profile::Full,
+                        &scratch.0,
+                        &quietly(context),
+                        run_nested,
+                    )?;
+                    draw_chart(spec, &scratch.0)?;
+                }
                 for (committed, fresh) in spec
                     .file_paths(results)
                     .iter()
-                    .zip(spec.file_paths(&scratch.0))
+                    .zip(spec.file_paths(fresh_folder))
                 {
                     if read_bytes(committed)? != read_bytes(&fresh)? {
                         return Err(stale(
@@ -654,10 +670,17 @@ fn check_results(
                         ));
                     }
                 }
-                "recomputed whole: identical"
+                if made_by_quick_run.is_some() {
+                    "recomputed whole (the quick run's): identical"
+                } else {
+                    "recomputed whole: identical"
+                }
             }
             Some(_) => {
-                let quick = quick_checksum(spec, &scratch.0, context, run_nested)?;
+                let quick = match &made_by_quick_run {
+                    Some(record) => record.checksum.clone(),
+                    None => quick_checksum(spec, &scratch.0, context, run_nested)?,
+                };
                 let expected = &recorded.quick_checksum;
                 if quick != *expected {
                     return Err(stale(
@@ -668,12 +691,16 @@ fn check_results(
                     ));
                 }
                 // The quick profile's verdict is a regression check too.
-                let recomputed = verdicts(spec, &scratch.0)?;
+                let recomputed = verdicts(spec, fresh_folder)?;
                 verdicts_as_expected(&Vec::from_iter(
                     unexpected_verdict(spec, recomputed.as_ref())
                         .map(|what| format!("{what} (under the quick profile)")),
                 ))?;
-                "quick profile recomputed: same counts"
+                if made_by_quick_run.is_some() {
+                    "quick profile (the quick run's): same counts"
+                } else {
+                    "quick profile recomputed: same counts"
+                }
             }
         };
         rows.push([
@@ -705,6 +732,64 @@ fn check_results(
         rows,
         context,
     )
+}
+
+/// Whether `--check` recomputes `spec`: a spec that samples always
+/// (under the quick profile, which is not slow), an exact one unless it
+/// is slow and not asked for.
+fn recomputed(spec: &Spec, request: &Request) -> bool {
+    spec.sampling.is_some() || runs(spec, Profile::Full, request)
+}
+
+/// The provenance record of `spec`'s tables in `folder`, a folder that
+/// `reproduce --quick` wrote (what `--check --recomputed-in` compares
+/// with): refused, naming the record, unless it is this program's quick
+/// run of the same spec text and its files are the ones it records.
+fn quick_run(spec: &Spec, folder: &Path) -> Result<Provenance> {
+    let path = folder.join(format!("{}.provenance.json", spec.name));
+    let refused = |what: &str| Error::BadInputFile {
+        path: path.clone(),
+        message: format!(
+            "{what}: --recomputed-in takes a folder that `deckodds reproduce --quick --results {}` wrote with this program; run that first",
+            folder.display()
+        ),
+    };
+    if !path.is_file() {
+        return Err(refused("missing"));
+    }
+    let record: Provenance = contract::read(&read(&path)?)
+        .map_err(|e| refused(&format!("not a provenance record ({e})")))?;
+    if record.profile != ProfileName::Quick {
+        return Err(refused("records the full profile, not the quick one"));
+    }
+    if record.program != program_name() {
+        return Err(refused(&format!(
+            "made by {}, not {}",
+            record.program,
+            program_name()
+        )));
+    }
+    if record.spec_text != spec.text {
+        return Err(refused(&format!(
+            "made from another text of {}",
+            spec.path.display()
+        )));
+    }
+    for file in spec.file_paths(folder) {
+        let recorded = record.files.get(&file_name(&file));
+        if recorded != Some(&fnv1a64(&read_bytes(&file)?)) {
+            return Err(refused(&format!(
+                "{} is not the file it records",
+                file_name(&file)
+            )));
+        }
+    }
+    Ok(record)
+}
+
+/// The program, as provenance records name it.
+fn program_name() -> String {
+    format!("deckodds {}", env!("CARGO_PKG_VERSION"))
 }
 
 /// The index is what the specs make now, and every file in `results`
@@ -1057,7 +1142,7 @@ fn provenance(
         schema: Tag::new(),
         spec: spec.path.display().to_string(),
         description: spec.description.clone(),
-        program: format!("deckodds {}", env!("CARGO_PKG_VERSION")),
+        program: program_name(),
         profile: match profile {
             Profile::Full => ProfileName::Full,
             Profile::Quick => ProfileName::Quick,

@@ -394,16 +394,7 @@ copies = 2
         String::from_utf8_lossy(&checked.stderr)
     );
 
-    let fails_naming = |file: &str, why: &str| {
-        let output = run(&["--check"]);
-        assert_eq!(output.status.code(), Some(2), "{file}");
-        let stderr = String::from_utf8(output.stderr).unwrap();
-        assert_eq!(stderr.lines().count(), 1, "{stderr}");
-        assert!(
-            stderr.contains(&format!("{file}: ")) && stderr.contains(why),
-            "{file}: {stderr}"
-        );
-    };
+    let fails_naming = |file: &str, why: &str| assert_refused(run(&["--check"]), file, why);
     // One exact fraction altered, and the provenance forged to match it:
     // the recomputation still catches it.
     let table = results.join("tiny-2x4.md");
@@ -456,6 +447,17 @@ copies = 2
     )
     .unwrap();
     fails_naming("README.md", "is not the index the specs make now");
+}
+
+/// Exit status 2 and one line on stderr, naming `file` and saying `why`.
+fn assert_refused(output: std::process::Output, file: &str, why: &str) {
+    assert_eq!(output.status.code(), Some(2), "{file}");
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(&format!("{file}: ")) && stderr.contains(why),
+        "{file}: {stderr}"
+    );
 }
 
 /// Runs deckodds with `args` in the folder `dir`.
@@ -577,6 +579,112 @@ fn the_quick_profile_describes_its_own_folder() {
         .output()
         .unwrap();
     assert_success(&check);
+}
+
+/// `--check --recomputed-in DIR` takes a quick run's tables for the
+/// recomputation: a project checks clean against its own quick run, and
+/// the same differences are caught (an exact table the program no longer
+/// makes, Monte-Carlo counts it no longer gives); a folder that is not
+/// this program's quick run of the same specs is refused naming the
+/// record, and the flag needs `--check`.
+#[test]
+fn check_can_take_a_quick_run_for_the_recomputation() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("analysis")).unwrap();
+    let exact = r#"description = "Idiot's Delight, 2 x 3, exactly"
+game = "idiots-delight"
+command = "exact"
+outputs = ["md", "json"]
+[params]
+suits = 2
+ranks = 3
+"#;
+    fs::write(dir.path().join("analysis/small.toml"), SPEC).unwrap();
+    fs::write(dir.path().join("analysis/tiny.toml"), exact).unwrap();
+    let run = |args: &[&str]| reproduce_in(dir.path(), &[&["--quiet", "reproduce"], args].concat());
+    assert_success(&run(&[]));
+    assert_success(&run(&["--quick", "--results", "quick"]));
+    let checked = run(&["--check", "--recomputed-in", "quick"]);
+    assert_success(&checked);
+    let summary = String::from_utf8(checked.stdout).unwrap();
+    assert!(
+        summary.contains("recomputed whole (the quick run's): identical")
+            && summary.contains("quick profile (the quick run's): same counts"),
+        "{summary}"
+    );
+
+    let fails_naming = |args: &[&str], file: &str, why: &str| assert_refused(run(args), file, why);
+    let check = ["--check", "--recomputed-in", "quick"];
+    let quick = dir.path().join("quick");
+    // The quick run's exact table, and its record forged to match: the
+    // committed table differs from it.
+    let table = quick.join("tiny.md");
+    let original = fs::read_to_string(&table).unwrap();
+    let altered = original.replacen("| 0", "| 10", 1);
+    assert_ne!(altered, original);
+    fs::write(&table, &altered).unwrap();
+    fails_naming(
+        &check,
+        "tiny.provenance.json",
+        "tiny.md is not the file it records",
+    );
+    let record_path = quick.join("tiny.provenance.json");
+    let record = fs::read_to_string(&record_path).unwrap();
+    fs::write(
+        &record_path,
+        record.replace(&fnv1a64(original.as_bytes()), &fnv1a64(altered.as_bytes())),
+    )
+    .unwrap();
+    fails_naming(
+        &check,
+        "tiny.md",
+        "differs from what the program computes now",
+    );
+    fs::write(&table, &original).unwrap();
+    fs::write(&record_path, &record).unwrap();
+    assert_success(&run(&check));
+    // The quick run's counts of the Monte-Carlo table, forged.
+    let record_path = quick.join("small.provenance.json");
+    let record = fs::read_to_string(&record_path).unwrap();
+    fs::write(
+        &record_path,
+        record.replace("\"checksum\": \"fnv1a64:", "\"checksum\": \"fnv1a64:0"),
+    )
+    .unwrap();
+    fails_naming(
+        &check,
+        "small.provenance.json",
+        "the program now counts differently",
+    );
+    fs::write(&record_path, &record).unwrap();
+    // Not a quick run of these specs.
+    fails_naming(
+        &["--check", "--recomputed-in", "results"],
+        "small.provenance.json",
+        "records the full profile, not the quick one: --recomputed-in takes a folder that `deckodds reproduce --quick --results results` wrote",
+    );
+    fails_naming(
+        &["--check", "--recomputed-in", "nowhere"],
+        "small.provenance.json",
+        "missing: --recomputed-in takes a folder",
+    );
+    fs::write(
+        dir.path().join("analysis/small.toml"),
+        SPEC.replace("seed = 5", "seed = 5\n"),
+    )
+    .unwrap();
+    fails_naming(
+        &check,
+        "small.provenance.json",
+        "made from another text of analysis/small.toml",
+    );
+    fs::write(dir.path().join("analysis/small.toml"), SPEC).unwrap();
+    assert_success(&run(&check));
+    // Only with --check.
+    let output = run(&["--recomputed-in", "quick"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("--check"), "{stderr}");
 }
 
 /// Before anything runs: two spec files making the same table are refused

@@ -561,7 +561,8 @@ fn summary<const N: usize>(
 }
 
 /// `--check`: every committed output still has the checksum its provenance
-/// records (so no figure was changed by hand), and the program still
+/// records (so no figure was changed by hand) and was made from the spec's
+/// text as it is now, and the program still
 /// computes it: outputs that do not sample are recomputed whole and
 /// compared byte for byte; Monte-Carlo ones are recomputed under the quick
 /// profile and their counts compared with the checksum the full run
@@ -611,6 +612,18 @@ fn check_results(
             path: path.to_path_buf(),
             message,
         };
+        // A spec edited since its tables were made (more trials, another
+        // seed) may still recompute to the same quick-profile counts.
+        if recorded.spec_text != spec.text {
+            return Err(stale(
+                &provenance_path,
+                format!(
+                    "made from another text of {} than it holds now: its tables are older than the spec; run deckodds reproduce {}",
+                    spec.path.display(),
+                    spec.name
+                ),
+            ));
+        }
         for path in spec.file_paths(results) {
             let expected = recorded
                 .files

@@ -648,15 +648,12 @@ fn check_results(
         let scratch = Scratch::new(&spec.name)?;
         // Where the recomputed tables are: made now in the scratch folder,
         // or read from the quick run `--recomputed-in` names.
-        let made_by_quick_run = match &request.recomputed_in {
-            Some(folder) if recomputed(spec, request) => Some(quick_run(spec, folder)?),
-            _ => None,
+        let (made_by_quick_run, fresh_folder) = match &request.recomputed_in {
+            Some(folder) if recomputed(spec, request) => {
+                (Some(quick_run(spec, folder)?), folder.as_path())
+            }
+            _ => (None, scratch.0.as_path()),
         };
-        let fresh_folder = request
-            .recomputed_in
-            .as_deref()
-            .filter(|_| made_by_quick_run.is_some())
-            .unwrap_or(&scratch.0);
         let how = match &spec.sampling {
             None if !recomputed(spec, request) => "slow: not recomputed (--slow does)",
             None => {

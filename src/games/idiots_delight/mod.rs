@@ -16,7 +16,7 @@
 //! exhaustive enumerator through [`LanePlayer`]). So Monte Carlo and the
 //! exhaustive count run the same play function, and the memoised count
 //! against the exhaustive one proves the two drivers equal on every deck of
-//! up to 12 cards (tests, as are random decks of every shape up to 64).
+//! up to 11 cards (tests, as are random decks of every shape up to 64).
 
 pub mod power;
 

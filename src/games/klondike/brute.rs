@@ -6,7 +6,9 @@
 //! is kept as plain as the checker: it allocates per state and is slow,
 //! which reduced decks (a few dozen cards) afford.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::VecDeque;
+
+use ahash::AHashSet;
 
 use crate::cards::Card;
 use crate::error::Result;
@@ -50,7 +52,7 @@ pub fn brute_force(rules: &FreePlayRules, deal: &[Card], max_states: u64) -> Res
     // Each state's parent (its index in `came_from`) and the move from it;
     // the deal is index 0, its own parent.
     let mut came_from: Vec<(usize, FreeMove)> = vec![(0, FreeMove::Turn)];
-    let mut seen: HashSet<FreeTable> = HashSet::new();
+    let mut seen: AHashSet<FreeTable> = AHashSet::new();
     let mut frontier: VecDeque<(FreeTable, usize)> = VecDeque::new();
     let witness = |came_from: &[(usize, FreeMove)], mut at: usize| {
         let mut moves = Vec::new();
@@ -109,9 +111,12 @@ pub fn brute_force(rules: &FreePlayRules, deal: &[Card], max_states: u64) -> Res
 
 #[cfg(test)]
 pub(crate) mod tests {
+    use std::sync::OnceLock;
+
     use rand::SeedableRng;
     use rand::seq::SliceRandom;
     use rand_xoshiro::Xoshiro256PlusPlus;
+    use rayon::prelude::*;
 
     use super::*;
     use crate::cards::parse_card;
@@ -219,4 +224,52 @@ pub(crate) mod tests {
     /// long stock, where lost deals are common, so that lost verdicts are
     /// checked often too (`LAYOUTS` lose about one deal in a hundred).
     pub(crate) const SMALL_LAYOUTS: [(u8, u8); 2] = [(3, 2), (4, 2)];
+
+    /// A deal of the solver's cross-checks and what brute force says of it.
+    pub(crate) struct BruteForcedDeal {
+        pub(crate) rules: FreePlayRules,
+        /// Its index among the deals of its layout and stock rule.
+        pub(crate) index: usize,
+        pub(crate) deal: Vec<Card>,
+        pub(crate) winnable: bool,
+        /// For a winnable deal, the shortest win brute force finds.
+        pub(crate) witness: Vec<FreeMove>,
+    }
+
+    /// 100 random deals (seed 2024) for each of `LAYOUTS` and
+    /// `SMALL_LAYOUTS` and each of `STOCK_RULES`, in that order, each
+    /// with its verdict. Brute-forced once, in parallel, for every test
+    /// that reads them: brute force is most of those tests' time, and
+    /// they would otherwise each make the same 2,000 searches.
+    pub(crate) fn brute_forced_deals() -> &'static [BruteForcedDeal] {
+        static DEALS: OnceLock<Vec<BruteForcedDeal>> = OnceLock::new();
+        DEALS.get_or_init(|| {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(2_024);
+            let mut deals = Vec::new();
+            for (ranks, piles) in LAYOUTS.into_iter().chain(SMALL_LAYOUTS) {
+                for (draw, passes) in STOCK_RULES {
+                    let rules = rules(draw, passes, ranks, piles);
+                    for index in 0..100 {
+                        deals.push((rules, index, random_deal(rules.layout, &mut rng)));
+                    }
+                }
+            }
+            deals
+                .into_par_iter()
+                .map(|(rules, index, deal)| {
+                    let truth = brute_force(&rules, &deal, MAX_STATES).unwrap();
+                    let winnable = truth
+                        .winnable
+                        .unwrap_or_else(|| panic!("{rules:?}, deal {index}: brute force ran out"));
+                    BruteForcedDeal {
+                        rules,
+                        index,
+                        deal,
+                        winnable,
+                        witness: truth.witness,
+                    }
+                })
+                .collect()
+        })
+    }
 }

@@ -133,7 +133,7 @@ impl FreeTable {
     /// is and says why not, in words.
     pub fn apply(&mut self, mv: FreeMove) -> std::result::Result<(), String> {
         if let Some(why) = self.why_illegal(mv) {
-            return Err(why);
+            return Err(why.to_string());
         }
         match mv {
             FreeMove::Turn => {
@@ -188,47 +188,42 @@ impl FreeTable {
     /// Why `card` cannot go onto pile `to`, or `None` if it can: onto a
     /// card one rank higher of the other colour, or, if it is of the
     /// highest rank, onto an empty pile.
-    fn why_not_onto(&self, card: Card, to: u8) -> Option<String> {
+    fn why_not_onto(&self, card: Card, to: u8) -> Option<Illegal> {
         let Some(pile) = self.piles.get(usize::from(to)) else {
-            return Some(format!(
-                "there is no pile {to} (piles are 0..{})",
-                self.piles.len()
-            ));
+            return Some(Illegal::NoPile {
+                pile: to,
+                piles: self.piles.len(),
+            });
         };
         let ranks = self.rules.layout.ranks;
         match pile.top() {
             None if card.rank() == ranks => None,
-            None => Some(format!(
-                "pile {to} is empty and takes only a card of the highest rank ({ranks}), not {card}"
-            )),
-            Some(top) if top.rank() != card.rank() + 1 => Some(format!(
-                "{card} cannot go onto {top} on pile {to}: the rank must be one lower"
-            )),
-            Some(top) if is_red(top) == is_red(card) => Some(format!(
-                "{card} cannot go onto {top} on pile {to}: the colours must differ"
-            )),
+            None => Some(Illegal::EmptyPileNeedsTopRank { to, ranks, card }),
+            Some(top) if top.rank() != card.rank() + 1 => {
+                Some(Illegal::RankNotOneLower { card, top, to })
+            }
+            Some(top) if is_red(top) == is_red(card) => Some(Illegal::SameColour { card, top, to }),
             Some(_) => None,
         }
     }
 
     /// Why `card` cannot go onto its foundation, or `None` if it can.
-    fn why_not_to_foundation(&self, card: Card) -> Option<String> {
+    fn why_not_to_foundation(&self, card: Card) -> Option<Illegal> {
         let top = self.foundations[usize::from(card.suit())];
-        (top + 1 != card.rank()).then(|| {
-            format!(
-                "{card} cannot go to its foundation, whose next card is rank {}",
-                top + 1
-            )
+        (top + 1 != card.rank()).then_some(Illegal::NotNextOnFoundation {
+            card,
+            next: top + 1,
         })
     }
 
     /// Why `mv` is illegal on this table, or `None` if it is legal: every
     /// rule of RULES.md section 7 the move must satisfy.
-    fn why_illegal(&self, mv: FreeMove) -> Option<String> {
-        let pile = |p: u8| -> std::result::Result<&FreePile, String> {
-            self.piles
-                .get(usize::from(p))
-                .ok_or_else(|| format!("there is no pile {p} (piles are 0..{})", self.piles.len()))
+    fn why_illegal(&self, mv: FreeMove) -> Option<Illegal> {
+        let pile = |p: u8| -> std::result::Result<&FreePile, Illegal> {
+            self.piles.get(usize::from(p)).ok_or(Illegal::NoPile {
+                pile: p,
+                piles: self.piles.len(),
+            })
         };
         match mv {
             FreeMove::Turn => {
@@ -236,27 +231,27 @@ impl FreeTable {
                     return None;
                 }
                 if self.waste.is_empty() {
-                    return Some("the stock and the waste are both empty".to_string());
+                    return Some(Illegal::NothingToTurn);
                 }
                 match self.rules.passes {
-                    Passes::Limited(limit) if self.passes_used >= u32::from(limit) => Some(
-                        format!("the stock is empty and all {limit} passes are used"),
-                    ),
+                    Passes::Limited(limit) if self.passes_used >= u32::from(limit) => {
+                        Some(Illegal::PassesUsed { limit })
+                    }
                     _ => None,
                 }
             }
             FreeMove::WasteToFoundation => match self.waste.last() {
-                None => Some("the waste is empty".to_string()),
+                None => Some(Illegal::WasteEmpty),
                 Some(&card) => self.why_not_to_foundation(card),
             },
             FreeMove::WasteToPile { to } => match self.waste.last() {
-                None => Some("the waste is empty".to_string()),
+                None => Some(Illegal::WasteEmpty),
                 Some(&card) => self.why_not_onto(card, to),
             },
             FreeMove::PileToFoundation { from } => match pile(from) {
                 Err(why) => Some(why),
                 Ok(p) => match p.top() {
-                    None => Some(format!("pile {from} is empty")),
+                    None => Some(Illegal::PileEmpty { from }),
                     Some(card) => self.why_not_to_foundation(card),
                 },
             },
@@ -266,32 +261,106 @@ impl FreeTable {
                     Ok(p) => p,
                 };
                 if from == to {
-                    return Some(format!("pile {from} cannot move onto itself"));
+                    return Some(Illegal::OntoItself { from });
                 }
                 let n = usize::from(cards);
                 if n == 0 {
-                    return Some("a move of 0 cards moves nothing".to_string());
+                    return Some(Illegal::NoCards);
                 }
                 if n > p.cards.len() {
-                    return Some(format!("pile {from} has {} cards, not {n}", p.cards.len()));
+                    return Some(Illegal::TooFewCards {
+                        from,
+                        has: p.cards.len(),
+                        n,
+                    });
                 }
                 if n > p.face_up().len() {
-                    return Some(format!(
-                        "pile {from} has {} face-up cards: {n} would move a face-down card",
-                        p.face_up().len()
-                    ));
+                    return Some(Illegal::FaceDownCard {
+                        from,
+                        face_up: p.face_up().len(),
+                        n,
+                    });
                 }
                 let bottom = p.cards[p.cards.len() - n];
                 self.why_not_onto(bottom, to)
             }
             FreeMove::FoundationToPile { suit, to } => {
                 if suit > 3 {
-                    return Some(format!("there is no suit {suit} (suits are 0..4)"));
+                    return Some(Illegal::NoSuit { suit });
                 }
                 match self.foundations[usize::from(suit)] {
-                    0 => Some(format!("the foundation of suit {suit} is empty")),
+                    0 => Some(Illegal::FoundationEmpty { suit }),
                     top => self.why_not_onto(Card::new(top, suit), to),
                 }
+            }
+        }
+    }
+}
+
+/// Why a move is illegal: which rule of RULES.md section 7 it breaks, put
+/// in words only when shown. A value, not a `String`, because
+/// [`FreeTable::legal_moves`] asks of every candidate move (most of them
+/// illegal), and the exhaustive search (`brute.rs`) of every table: words
+/// made and dropped there took a quarter of its time.
+#[derive(Clone, Copy, Debug)]
+enum Illegal {
+    NoPile { pile: u8, piles: usize },
+    EmptyPileNeedsTopRank { to: u8, ranks: u8, card: Card },
+    RankNotOneLower { card: Card, top: Card, to: u8 },
+    SameColour { card: Card, top: Card, to: u8 },
+    NotNextOnFoundation { card: Card, next: u8 },
+    NothingToTurn,
+    PassesUsed { limit: u8 },
+    WasteEmpty,
+    PileEmpty { from: u8 },
+    OntoItself { from: u8 },
+    NoCards,
+    TooFewCards { from: u8, has: usize, n: usize },
+    FaceDownCard { from: u8, face_up: usize, n: usize },
+    NoSuit { suit: u8 },
+    FoundationEmpty { suit: u8 },
+}
+
+impl std::fmt::Display for Illegal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Illegal::NoPile { pile, piles } => {
+                write!(f, "there is no pile {pile} (piles are 0..{piles})")
+            }
+            Illegal::EmptyPileNeedsTopRank { to, ranks, card } => write!(
+                f,
+                "pile {to} is empty and takes only a card of the highest rank ({ranks}), not {card}"
+            ),
+            Illegal::RankNotOneLower { card, top, to } => write!(
+                f,
+                "{card} cannot go onto {top} on pile {to}: the rank must be one lower"
+            ),
+            Illegal::SameColour { card, top, to } => write!(
+                f,
+                "{card} cannot go onto {top} on pile {to}: the colours must differ"
+            ),
+            Illegal::NotNextOnFoundation { card, next } => write!(
+                f,
+                "{card} cannot go to its foundation, whose next card is rank {next}"
+            ),
+            Illegal::NothingToTurn => write!(f, "the stock and the waste are both empty"),
+            Illegal::PassesUsed { limit } => {
+                write!(f, "the stock is empty and all {limit} passes are used")
+            }
+            Illegal::WasteEmpty => write!(f, "the waste is empty"),
+            Illegal::PileEmpty { from } => write!(f, "pile {from} is empty"),
+            Illegal::OntoItself { from } => write!(f, "pile {from} cannot move onto itself"),
+            Illegal::NoCards => write!(f, "a move of 0 cards moves nothing"),
+            Illegal::TooFewCards { from, has, n } => {
+                write!(f, "pile {from} has {has} cards, not {n}")
+            }
+            Illegal::FaceDownCard { from, face_up, n } => write!(
+                f,
+                "pile {from} has {face_up} face-up cards: {n} would move a face-down card"
+            ),
+            Illegal::NoSuit { suit } => write!(f, "there is no suit {suit} (suits are 0..4)"),
+            Illegal::FoundationEmpty { suit } => {
+                write!(f, "the foundation of suit {suit} is empty")
             }
         }
     }

@@ -3,12 +3,10 @@
 //! search).
 
 use super::*;
-use rand::SeedableRng;
 
 use super::state::Twins;
-use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::games::klondike::brute::{brute_force, tests as brute_tests};
+use crate::games::klondike::brute::tests as brute_tests;
 use crate::games::klondike::free_play::{Layout, Passes};
 use crate::games::klondike::{Klondike, sorted_deck};
 use crate::rng::{shuffle, stream_rng};
@@ -339,29 +337,20 @@ fn a_deal_not_of_the_layout_is_refused() {
     assert!(Solver::new(small).solve(&deck, &budget(10)).is_err());
 }
 
-/// The deals the brute force decides, with its verdict: 100 random deals
-/// (seed 2024) for each reduced layout and stock rule it covers.
-/// Calls `each` with the rules, the deal's index, the deal, whether it is
-/// winnable and, if so, the shortest win brute force finds.
+/// Calls `each` with every deal of [`brute_tests::brute_forced_deals`]:
+/// the rules, the deal's index, the deal, whether it is winnable and, if
+/// so, the shortest win brute force finds.
 fn for_each_brute_forced_deal(
     mut each: impl FnMut(&FreePlayRules, usize, &[Card], bool, &[FreeMove]),
 ) {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2_024);
-    for (ranks, piles) in brute_tests::LAYOUTS
-        .into_iter()
-        .chain(brute_tests::SMALL_LAYOUTS)
-    {
-        for (draw, passes) in brute_tests::STOCK_RULES {
-            let rules = brute_tests::rules(draw, passes, ranks, piles);
-            for deal_index in 0..100 {
-                let deal = brute_tests::random_deal(rules.layout, &mut rng);
-                let truth = brute_force(&rules, &deal, brute_tests::MAX_STATES).unwrap();
-                let winnable = truth
-                    .winnable
-                    .unwrap_or_else(|| panic!("{rules:?}, deal {deal_index}: brute force ran out"));
-                each(&rules, deal_index, &deal, winnable, &truth.witness);
-            }
-        }
+    for case in brute_tests::brute_forced_deals() {
+        each(
+            &case.rules,
+            case.index,
+            &case.deal,
+            case.winnable,
+            &case.witness,
+        );
     }
 }
 

@@ -2,10 +2,8 @@
 //! RULES.md section 7 alone (plain vectors, nothing shared with the
 //! search).
 
-use super::*;
-
 use super::state::Twins;
-
+use super::*;
 use crate::games::klondike::brute::tests as brute_tests;
 use crate::games::klondike::free_play::{Layout, Passes};
 use crate::games::klondike::{Klondike, sorted_deck};

@@ -210,7 +210,7 @@ pub(super) mod tests {
     use super::*;
     use crate::cards::Card;
     use crate::games::klondike::brute::brute_force;
-    use crate::games::klondike::brute::tests::brute_forced_deals;
+    use crate::games::klondike::brute::tests::{STOCK_RULES, brute_forced_deals};
     use crate::games::klondike::check::tests::policy_moves;
     use crate::games::klondike::free_play::{FreeMove, FreePlayRules, Layout, Passes};
     use crate::games::klondike::{Klondike, KlondikeParams, sorted_deck};
@@ -273,15 +273,6 @@ pub(super) mod tests {
         assert!(state.won(&deal), "{rules:?} {cards:?}: the line ends won");
         moves.len() + 1
     }
-
-    /// The stock rules tried.
-    const STOCK_RULES: [(u8, Passes); 5] = [
-        (1, Passes::Limited(1)),
-        (3, Passes::Limited(1)),
-        (1, Passes::Limited(2)),
-        (3, Passes::Limited(3)),
-        (3, Passes::Unlimited),
-    ];
 
     /// Soundness on reduced decks: along the shortest win brute force
     /// finds (from `brute.rs`, which shares nothing with the bound), no

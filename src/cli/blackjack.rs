@@ -493,8 +493,10 @@ pub struct PlayerRulesArgs {
     #[arg(long)]
     pub resplit_aces: bool,
 
-    /// Surrender: none, late (after the peek, half the bet back) or early
-    /// (before the peek, against any upcard).
+    /// Surrender: none, late (half the bet back unless the dealer has a
+    /// natural: after the peek, or under --enhc a natural found at the end
+    /// takes the whole bet) or early (before the peek, against any upcard,
+    /// half the bet back whatever the dealer holds).
     #[arg(long, value_name = "RULE", default_value = "none", value_parser = Surrender::parse)]
     pub surrender: Surrender,
 }

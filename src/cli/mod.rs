@@ -583,7 +583,7 @@ mod tests {
             ),
             (
                 named::<B>(player_rules(2, true).validate().unwrap_err()),
-                "--resplit-aces yes: ",
+                "--resplit-aces x --max-hands yes x 2: ",
             ),
             (
                 named::<B>(PlayerRules::parse_max_hands("5").unwrap_err()),

@@ -124,7 +124,13 @@ impl<'a> BruteForce<'a> {
             };
         }
         if decision == Action::Surrender {
-            return ratio(-1, 2);
+            // Late: under peek a natural was settled above; under ENHC it
+            // shows at the end and takes the whole bet.
+            return if dealer_natural {
+                -BigRational::one()
+            } else {
+                ratio(-1, 2)
+            };
         }
         if hand.is_two_card_21() && decision == Action::Stand {
             let (n, d) = self.rules.blackjack_payout();
@@ -844,7 +850,9 @@ fn overall_values_are_pinned() {
                 ..base
             },
             HIGH_CARDS.to_vec(),
-            (412911497, 1655814160),
+            // Printed again when a late surrender under ENHC came to lose
+            // its whole bet to a dealer natural (it was half, as early).
+            (12281856547, 55883727900),
         ),
         (
             PlayerRules {

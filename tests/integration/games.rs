@@ -158,7 +158,7 @@ fn rows() -> Vec<Row> {
                 ("player --upcard 1", "error: --upcard 1"),
                 (
                     "player --resplit-aces --max-hands 2",
-                    "error: --resplit-aces yes",
+                    "error: --resplit-aces x --max-hands yes x 2",
                 ),
                 ("player --decks 0", "error: --decks 0"),
                 ("player --decks 9", "error: --decks 9"),

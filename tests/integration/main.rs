@@ -6,6 +6,7 @@ mod blackjack_exact;
 mod blackjack_monte_carlo;
 mod blackjack_player;
 mod blackjack_player_cli;
+mod blackjack_rule_pairs;
 mod blackjack_table_cli;
 mod contract;
 mod docs;

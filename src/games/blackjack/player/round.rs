@@ -502,7 +502,8 @@ impl RoundPlayer {
     /// count of cards used matters: the upcard and the player's two cards,
     /// then under peek the hole card (dealt face down with the first cards,
     /// so used even when the player surrenders or busts); under ENHC the
-    /// dealer's second card comes only when the dealer plays.
+    /// dealer's second card comes only when the dealer plays, or shows
+    /// whether a late-surrendered hand met a natural.
     #[inline]
     pub(crate) fn play<C: Cards>(&self, cards: &mut C) -> Option<RoundResult> {
         let rules = &self.rules;
@@ -538,8 +539,15 @@ impl RoundPlayer {
             return Some(RoundResult { net, events });
         }
         if decision == Action::Surrender {
+            // Late surrender: under peek the natural was ruled out above;
+            // under ENHC the dealer's second card comes now, and a natural
+            // takes the whole bet (RULES.md section 6).
+            let natural_now = hole == NO_HOLE && {
+                let second_card = cards.next()?;
+                second_card == self.natural_hole[usize::from(upcard - 1)]
+            };
             return Some(RoundResult {
-                net: -5,
+                net: if natural_now { -10 } else { -5 },
                 events: events | events::SURRENDERED,
             });
         }
@@ -1146,6 +1154,24 @@ mod tests {
         assert_eq!(play_script(&simulation, &[1, 10, 1, 9]), Some(15));
         // The dealer's natural under peek takes only the one unit.
         assert_eq!(play_script(&simulation, &[1, 8, 8, 10]), Some(-10));
+        // Late surrender of 10-6 against a 10: under peek half the bet
+        // after the hole card (a 9) shows no natural; under ENHC half,
+        // unless the dealer's next card makes a natural, which takes all.
+        let late = |hole_card| {
+            let rules = PlayerRules {
+                decks: Decks::Finite(8),
+                hole_card,
+                surrender: Surrender::Late,
+                ..PlayerRules::default()
+            };
+            RoundSimulation::new(&float_table(rules)).unwrap()
+        };
+        let (peek, enhc) = (late(HoleCard::Peek), late(HoleCard::Enhc));
+        assert_eq!(play_script(&peek, &[10, 10, 6, 9]), Some(-5));
+        assert_eq!(play_script(&enhc, &[10, 10, 6, 9]), Some(-5));
+        assert_eq!(play_script(&enhc, &[10, 10, 6, 1]), Some(-10));
+        // Under ENHC the surrender waits on that card.
+        assert_eq!(play_script(&enhc, &[10, 10, 6]), None);
         // A round whose cards run out has no result.
         assert_eq!(play_script(&simulation, &[6, 8, 8, 8, 3]), None);
         // Split aces take one card each: A-A against 6 (a 10 in the hole),
@@ -1218,6 +1244,14 @@ mod tests {
             },
             PlayerRules {
                 surrender: Surrender::Early,
+                ..base
+            },
+            // A late surrender under ENHC loses the whole bet to a natural
+            // found at the end (RULES.md section 6).
+            PlayerRules {
+                decks: Decks::Finite(8),
+                hole_card: HoleCard::Enhc,
+                surrender: Surrender::Late,
                 ..base
             },
             PlayerRules {

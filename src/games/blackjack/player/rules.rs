@@ -226,7 +226,8 @@ pub const MAX_HANDS: u8 = 4;
 impl PlayerRules {
     /// Checks the parameters that the types alone do not: `max_hands` is 2,
     /// 3 or 4, and re-splitting aces needs room for a third hand. Errors
-    /// name the parameter (`max_hands`, `resplit_aces`).
+    /// name the parameter (`max_hands`), or both of a pair that cannot go
+    /// together (`resplit_aces x max_hands`).
     pub fn validate(&self) -> Result<()> {
         if !(2..=MAX_HANDS).contains(&self.max_hands) {
             return Err(Error::invalid(
@@ -237,9 +238,9 @@ impl PlayerRules {
         }
         if self.resplit_aces && self.max_hands == 2 {
             return Err(Error::invalid(
-                "resplit_aces",
-                "yes",
-                "re-splitting aces needs max hands 3 or 4; with 2 hands nothing is re-split",
+                "resplit_aces x max_hands",
+                "yes x 2",
+                "re-splitting aces needs room for a third hand: max hands 3 or 4, or no re-split of aces",
             ));
         }
         Ok(())

@@ -1393,10 +1393,17 @@ impl<T: Number> Solver<T> {
                         .clone()
                         .expect("every dealable pair has a split value")
                 });
+                // Late surrender gives half the bet back only when the
+                // dealer has no natural. Under peek the natural is found
+                // first (W = E[X; no natural] = -P(no natural)/2); under
+                // ENHC it is found at the end and takes the whole bet:
+                // -1/2 - P(natural)/2 (RULES.md section 6). Early surrender
+                // comes before any natural is known: -1/2.
                 let surrender = match self.rules.surrender {
                     Surrender::None => None,
                     Surrender::Late if peek_natural => Some(no_natural.scaled(-1, 2)),
-                    Surrender::Late | Surrender::Early => Some(T::ratio(-1, 2)),
+                    Surrender::Late => Some(T::ratio(-1, 2).minus(&natural_chance.scaled(1, 2))),
+                    Surrender::Early => Some(T::ratio(-1, 2)),
                 };
                 let mut values = ActionValues {
                     stand,

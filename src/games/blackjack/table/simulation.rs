@@ -588,6 +588,11 @@ mod tests {
                 ..base
             },
             PlayerRules {
+                hole_card: HoleCard::Enhc,
+                surrender: Surrender::Late,
+                ..base
+            },
+            PlayerRules {
                 decks: Decks::Finite(8),
                 hole_card: HoleCard::Enhc,
                 double: DoubleOn::TenToEleven,

@@ -98,8 +98,9 @@ pub enum Command {
     /// program's rules and a person's, and which deals can be won at all.
     #[command(subcommand, name = registry::PRISONERS_PATIENCE.id)]
     PrisonersPatience(PrisonersCommand),
-    /// Klondike with the exercise's fixed move policy (RULES.md section 4):
-    /// $52 a game, $5 a card on the foundations; the odds, the money, and
+    /// Klondike: which deals can be won with good play (`solve`, RULES.md
+    /// section 7), and the exercise's fixed move policy (section 4: $52 a
+    /// game, $5 a card on the foundations): its odds, the money, and
     /// complete records of games.
     #[command(subcommand, name = registry::KLONDIKE.id)]
     Klondike(KlondikeCommand),

@@ -272,8 +272,9 @@ class Result:
     With pandas, ``upcard`` columns are ordered categoricals (2..10, A; a
     ten is ``10`` in every frame), outcome columns too (the dealer's
     17..21, bust, natural; other games' labels in the document's order;
-    whole numbers such as cards left stay ints), and so are ``true_count``
-    and ``hand_type``.
+    whole numbers such as cards left stay ints), and so are ``true_count``,
+    ``hand_type`` and ``hand`` (in the document's order: a chart's
+    rows sort as printed).
     """
 
     def __init__(self, document: Any, argv: List[str], text: Optional[str] = None) -> None:

@@ -27,8 +27,9 @@ CARD_COLUMNS = ("upcard", "removed")
 OUTCOME_COLUMNS = ("outcome", "report_outcome")
 
 #: Columns of labels in an order of their own, kept as the document lists
-#: them (true counts `<=-5` .. `>=5`, the chart's sections).
-ORDERED_COLUMNS = ("true_count", "hand_type")
+#: them (true counts `<=-5` .. `>=5`, the chart's sections, its hands:
+#: totals 5..20, then pairs AA..TT), and kept as text.
+ORDERED_COLUMNS = ("true_count", "hand_type", "hand")
 
 Record = Dict[str, Any]
 

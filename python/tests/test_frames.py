@@ -79,7 +79,7 @@ def check_strategy(frame, document):
     assert row(frame, hand_type="pair", hand="99", upcard="7").action == chart["pairs"]["99"]["7"]
     # The chart, as printed: a pivot on the action.
     hard = frame[frame["hand_type"] == "hard"].pivot(index="hand", columns="upcard", values="action")
-    assert list(hard.columns) == UPCARDS
+    assert list(hard.columns) == UPCARDS and list(hard.index) == list(chart["hard"])
     assert hard.loc["16", "A"] == chart["hard"]["16"]["A"]
     assert list(frame["hand_type"].cat.categories) == ["hard", "soft", "pair", "3+ cards, hard", "3+ cards, soft"]
 
@@ -446,3 +446,23 @@ def test_without_pandas_the_frames_are_lists_of_the_same_rows(monkeypatch):
     soft_18 = next(r for r in strategy if (r["hand_type"], r["hand"], r["upcard"]) == ("soft", "18", "10"))
     assert soft_18["action"] == with_pandas["strategy"].document["chart"]["soft"]["18"]["T"]
     assert with_pandas["house_edge"].frame[0]["removed"] is None
+
+
+def test_a_table_compare_with_a_claim_is_a_row_per_compared_quantity(tmp_path):
+    claim = tmp_path / "claim.txt"
+    claim.write_text("house-edge-percent = 0.45\nrounds = 1e6\nwin-percent = 43.3\nloss-percent = 47.9\n")
+    params = dict(decks=1, trials=5000, published=str(claim))
+    argv = ["blackjack", "table", "compare", "--decks", "1", "--trials", "5000", "--published", str(claim)]
+    document = cli_json(*argv)
+    frame = deckodds.blackjack.table_compare(**params, quiet=True).frame
+    assert list(frame.columns) == ["comparison"] + list(document["agreement"])
+    assert frame["comparison"].tolist() == [
+        "mean vs exact off the top",
+        "claim vs exact off the top",
+        "claim vs this simulation",
+        "claim's win rate vs this simulation",
+        "claim's loss rate vs this simulation",
+    ]
+    assert row(frame, comparison="claim vs exact off the top").z == document["claim"]["against_exact"]["z"]
+    loss = next(r for r in document["claim"]["rates"] if r["rate"] == "loss")
+    assert row(frame, comparison="claim's loss rate vs this simulation")["mean"] == loss["agreement"]["mean"]

@@ -10,7 +10,7 @@ the frame says nothing the document does not.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Callable, Dict, Iterable, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 #: The dealer's upcards in the order of every table (a ten is `10`).
 UPCARDS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "A"]
@@ -477,7 +477,3 @@ def _typed_columns(rows: List[Record]) -> List[Record]:
 def _is_whole(text: str) -> bool:
     return text.isdigit() or (text.startswith("-") and text[1:].isdigit())
 
-
-def kinds() -> Iterable[str]:
-    """The kinds of document with a table of their own."""
-    return _BUILDERS.keys()

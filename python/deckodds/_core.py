@@ -258,9 +258,10 @@ class Result:
       columns.
     - ``blackjack.table``: with ``count``, a row per true count
       (``true_count``, ``rounds``, ``frequency``, ``mean``, ``sd``,
-      ``ci_low``, ``ci_high``, per unit bet); without, the value per
-      round's table as printed (``quantity``, ``estimate``, ``ci_low``,
-      ``ci_high``).
+      ``ci_low``, ``ci_high``, per unit bet); without, the run's one
+      row (``rounds``, ``shoes``, ``mean``, ``sd``, ``standard_error``,
+      ``ci_low``, ``ci_high`` per unit bet, ``house_edge_percent``,
+      ``rounds_per_shoe``).
     - ``blackjack.table_compare``, ``blackjack.player_compare``: a row
       per compared quantity (the mean against the exact value; a
       published claim's figures), the test's figures flat.

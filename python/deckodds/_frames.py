@@ -367,29 +367,25 @@ def _player_compare_records(document: Dict[str, Any]) -> List[Record]:
 
 def _table_records(document: Dict[str, Any]) -> List[Record]:
     """`blackjack table`: with a count, one row per true count; without,
-    the value per round's table (value, house edge, standard deviation,
-    rounds per shoe), as printed (percent where the quantity says so)."""
+    the run's one row: the figures of its value-per-round table (the mean
+    per unit bet, its interval, the house edge in percent, a round's
+    standard deviation, rounds per shoe), in the units of the true-count
+    rows."""
     by_true_count = document.get("by_true_count") or []
     if by_true_count:
         return [flat(row) for row in by_true_count]
     value = document.get("value", {})
-    low, high = value.get("ci95") or [None, None]
-    percent = lambda x: None if x is None else 100 * x  # noqa: E731
     return [
-        {"quantity": "value per round (%)", "estimate": percent(value.get("mean")), "ci_low": percent(low), "ci_high": percent(high)},
         {
-            "quantity": "house edge (%)",
-            "estimate": document.get("house_edge_percent"),
-            "ci_low": None if high is None else -100 * high,
-            "ci_high": None if low is None else -100 * low,
-        },
-        {"quantity": "standard deviation per round (units)", "estimate": value.get("sd"), "ci_low": None, "ci_high": None},
-        {
-            "quantity": "rounds per shoe",
-            "estimate": (document.get("rounds_per_shoe") or {}).get("mean"),
-            "ci_low": None,
-            "ci_high": None,
-        },
+            "rounds": document.get("rounds"),
+            "shoes": document.get("shoes"),
+            "mean": value.get("mean"),
+            "sd": value.get("sd"),
+            "standard_error": value.get("standard_error"),
+            **_interval("", value.get("ci95")),
+            "house_edge_percent": document.get("house_edge_percent"),
+            "rounds_per_shoe": (document.get("rounds_per_shoe") or {}).get("mean"),
+        }
     ]
 
 

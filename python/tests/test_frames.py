@@ -145,12 +145,21 @@ def check_table_by_count(frame, document):
 
 
 def check_table(frame, document):
-    assert list(frame.columns) == ["quantity", "estimate", "ci_low", "ci_high"]
-    assert document["by_true_count"] == []
-    value = row(frame, quantity="value per round (%)")
-    assert value.estimate == 100 * document["value"]["mean"]
-    assert value.ci_low == 100 * document["value"]["ci95"][0]
-    assert row(frame, quantity="house edge (%)").estimate == document["house_edge_percent"]
+    assert list(frame.columns) == [
+        "rounds",
+        "shoes",
+        "mean",
+        "sd",
+        "standard_error",
+        "ci_low",
+        "ci_high",
+        "house_edge_percent",
+        "rounds_per_shoe",
+    ]
+    assert document["by_true_count"] == [] and len(frame) == 1
+    run = frame.iloc[0]
+    assert run["mean"] == document["value"]["mean"] and run.ci_low == document["value"]["ci95"][0]
+    assert run.house_edge_percent == document["house_edge_percent"] and run.rounds == document["rounds"]
 
 
 def check_table_compare(frame, document):

@@ -12,9 +12,11 @@ defaults, run in process by the Rust library (no subprocess)::
 
 Modules: :mod:`deckodds.blackjack`, :mod:`deckodds.idiots_delight`,
 :mod:`deckodds.roll_call`, :mod:`deckodds.prisoners_patience`,
-:mod:`deckodds.klondike`. Results are :class:`Result` objects (the JSON
-document as ``.document``, its table as ``.frame``); commands that write
-readable text (``replay``, ``klondike.record``) return the text.
+:mod:`deckodds.klondike`. Every function returns a :class:`Result`: the JSON
+document as ``.document``, and the table its report leads with, in long
+form, as ``.frame`` (a pandas DataFrame; see :class:`Result` for each
+command's); for commands that write readable text (``replay``,
+``klondike.record``), the text as ``.text``.
 
 Bad values raise ``ValueError`` with the command line's one-line message,
 values of the wrong type ``TypeError`` naming the parameter. The GIL is

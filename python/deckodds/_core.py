@@ -16,10 +16,9 @@ import json
 import keyword
 import math
 import time
-from fractions import Fraction
-from typing import Any, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
-from . import _native
+from . import _frames, _native
 
 #: Every command of the games, with its options, as clap defines them.
 COMMANDS: List[Dict[str, Any]] = json.loads(_native._commands())
@@ -29,6 +28,9 @@ _BY_PATH: Dict[Tuple[str, ...], Dict[str, Any]] = {
 
 #: Keyword parameters every wrapper takes besides its command's options.
 COMMON = {"threads": None, "quiet": False}
+
+#: The command that writes readable text only when given --deal.
+TEXT_WITH_DEAL = ("prisoners-patience", "solve")
 
 #: A progress bar appears once a run has taken this long (as the CLI's).
 BAR_AFTER_SECONDS = 1.0
@@ -141,17 +143,17 @@ def command_line(path: Tuple[str, ...], params: Dict[str, Any]) -> List[str]:
             raise _type_error("threads", "an int", threads)
         argv += ["--threads", str(threads)]
     # The document, unless the command writes readable text only (or does
-    # with these options: solve --deal).
-    if spec["writes_json"] and not (path[-1] == "solve" and params.get("deal") is not None):
-        # (prisoners-patience solve --deal writes a line of play, as text.)
+    # with these options: prisoners-patience solve --deal writes a line of
+    # play, as text).
+    if spec["writes_json"] and not (tuple(path) == TEXT_WITH_DEAL and params.get("deal") is not None):
         argv += ["--format", "json"]
     return argv
 
 
-def run_command(path: Tuple[str, ...], params: Dict[str, Any]):
+def run_command(path: Tuple[str, ...], params: Dict[str, Any]) -> "Result":
     """Runs the command `path` with `params` in process: a :class:`Result`
-    for a command that writes a report, the text for one that writes
-    readable text only."""
+    holding the JSON document of a command that writes a report, or the
+    text of one that writes readable text only."""
     argv = command_line(path, params)
     quiet = params.get("quiet", False)
     if not isinstance(quiet, bool):
@@ -166,7 +168,7 @@ def run_command(path: Tuple[str, ...], params: Dict[str, Any]):
             bar.close()
     if "--format" in argv:
         return Result(json.loads(output), argv)
-    return output
+    return Result(None, argv, text=output)
 
 
 class _Bar:
@@ -214,165 +216,94 @@ class Result:
     """A command's result.
 
     ``document`` is the whole JSON document the command line prints with
-    ``--format json``, as a dict; ``frame`` its table in long form: a
-    pandas DataFrame when pandas is installed, else a list of dicts (also
-    ``records``).
+    ``--format json``, as a dict (a list of them for ``blackjack.eor``),
+    or None for a command that writes readable text only (``replay``,
+    ``klondike.record``, ``roll_call.longest_zero_strike``,
+    ``prisoners_patience.solve(deal=...)``), whose text is ``text``
+    (else None).
 
-    For distributions, a row per outcome of each distribution: a column
-    per parameter of the distribution (its ``params``, or read from its
-    ``key``: ``upcard=2`` is a column ``upcard``), ``key``, ``outcome``,
-    then exact ``probability`` as :class:`fractions.Fraction` and
-    ``value`` as float, or ``count`` as int, ``estimate``, ``ci_low`` and
-    ``ci_high`` as float. For comparisons, a row per comparison row
-    (its key's parameters, the test's figures and verdict). A column of
-    whole numbers written as text (outcomes such as cards left, an
-    upcard's 2..10) is made int only if every value in it is one.
+    ``frame`` is the table the command's report leads with, in long form
+    (one observation a row, flat columns): a pandas DataFrame when pandas
+    is installed, else a list of dicts (also ``records``); None for a
+    document with no table and for text. By command:
+
+    - distributions (``exact``, ``mc``, ``first_pass``, ``solve`` of
+      Prisoner's patience, ``eor``, ...): a row per outcome of each
+      distribution: a column per parameter of the distribution (its
+      ``params``, or read from its ``key``: ``upcard=2`` is a column
+      ``upcard``), ``key``, ``outcome``, then exact ``probability`` as
+      :class:`fractions.Fraction` and ``value`` as float, or ``count``
+      as int, ``estimate``, ``ci_low`` and ``ci_high`` as float; several
+      reports (``eor``, a version table) add the parameters that tell
+      them apart (``report_outcome``, ``version_count``, ``order``).
+    - ``compare``: a row per compared cell (the key's parameters,
+      ``key``, ``outcome``, its ``z`` and whether it was ``pooled``, then
+      the row's test figures and ``verdict``); against a published table,
+      a row per published cell (``label``, ``outcome``, ``text`` as
+      published, ``exact_percent``, ``z``, ``consistent``).
+    - ``blackjack.strategy``: a row per chart cell: ``hand_type`` (the
+      printed chart's section: hard, soft, pair, 3+ cards, hard, 3+
+      cards, soft), ``hand`` (its row: a total, or a pair such as 88),
+      ``upcard``, ``action`` (S, H, D, Ds, P, R, Rs, Rp; None where no
+      hand of the row reaches the cell). The composition exceptions are
+      the document's ``exceptions``.
+    - ``blackjack.player``: a row per hand, upcard and action the rules
+      allow: ``value`` per unit bet (float), ``value_exact`` (Fraction,
+      None with ``float=True``), ``best``, the hand's ``probability``.
+    - ``blackjack.house_edge``: the full shoe's row (``removed`` None):
+      the overall ``value`` per round, ``value_exact`` and
+      ``house_edge_percent``; then a row per value removed, with its
+      ``change_points``.
+    - ``blackjack.house_edge_grid``: a row per rule set, its rules as
+      columns.
+    - ``blackjack.table``: with ``count``, a row per true count
+      (``true_count``, ``rounds``, ``frequency``, ``mean``, ``sd``,
+      ``ci_low``, ``ci_high``, per unit bet); without, the run's one
+      row (``rounds``, ``shoes``, ``mean``, ``sd``, ``standard_error``,
+      ``ci_low``, ``ci_high`` per unit bet, ``house_edge_percent``,
+      ``rounds_per_shoe``).
+    - ``blackjack.table_compare``, ``blackjack.player_compare``: a row
+      per compared quantity (the mean against the exact value; a
+      published claim's figures), the test's figures flat.
+    - ``blackjack.cut_card_effect``: a row per rule set, each run's
+      figures prefixed with its name (``cut_card_house_edge_percent``).
+    - ``idiots_delight.power``: the study's one row.
+    - ``klondike.solve``: a row per deal solved.
+
+    With pandas, ``upcard`` columns are ordered categoricals (2..10, A; a
+    ten is ``10`` in every frame), outcome columns too (the dealer's
+    17..21, bust, natural; other games' labels in the document's order;
+    whole numbers such as cards left stay ints), and so are ``true_count``,
+    ``hand_type`` and ``hand`` (in the document's order: a chart's
+    rows sort as printed).
     """
 
-    def __init__(self, document: Dict[str, Any], argv: List[str]) -> None:
+    def __init__(self, document: Any, argv: List[str], text: Optional[str] = None) -> None:
         self.document = document
         self.argv = argv
+        self.text = text
 
     @property
     def records(self) -> Optional[List[Dict[str, Any]]]:
         """The table as a list of dicts (None for a document with none)."""
-        records = _records(self.document)
-        return None if records is None else _typed_columns(records)
+        return _frames.records(self.document)
 
     @property
     def frame(self):
         """The table as a pandas DataFrame, or a list of dicts without
         pandas (None for a document with no table)."""
         records = self.records
-        if records is None:
-            return None
-        try:
-            import pandas
-        except ImportError:
-            return records
-        return pandas.DataFrame.from_records(records)
+        return None if records is None else _frames.frame(records)
 
     def __getitem__(self, key: str) -> Any:
+        if self.document is None:
+            raise KeyError(f"{key!r}: this command writes text only (see .text)")
         return self.document[key]
 
+    def __str__(self) -> str:
+        return self.text if self.text is not None else json.dumps(self.document, indent=2)
+
     def __repr__(self) -> str:
-        what = self.document.get("title") or self.document.get("game") or "deckodds"
+        document = self.document if isinstance(self.document, dict) else {}
+        what = document.get("title") or document.get("game") or "deckodds"
         return f"<deckodds.Result {what}: deckodds {' '.join(self.argv)}>"
-
-
-def _records(document: Any) -> Optional[List[Dict[str, Any]]]:
-    """The rows of a document's table in long form (see :class:`Result`)."""
-    if isinstance(document, list):
-        # Several reports (blackjack eor: one per outcome): their rows, each
-        # with the report parameters that tell them apart.
-        reports = [r for r in document if isinstance(r, dict)]
-        differing = _differing_params([r.get("params", {}) for r in reports])
-        records = []
-        for report in reports:
-            told = {name: report.get("params", {}).get(name) for name in differing}
-            records += [_joined(told, row, "report") for row in _records(report) or []]
-        return records
-    if not isinstance(document, dict):
-        return None
-    if isinstance(document.get("distributions"), list):
-        return _distribution_records(document["distributions"])
-    if isinstance(document.get("versions"), list):
-        # A version table (roll-call --count all): each version's report,
-        # with the version's parameters.
-        records = []
-        for version in document["versions"]:
-            named = version.get("version", {})
-            for row in _records(version.get("report", {})) or []:
-                records.append(_joined(named, row, "version"))
-        return records
-    if isinstance(document.get("rows"), list):
-        return _comparison_records(document["rows"])
-    # Any other report: its first list of records (the player's hands, a
-    # strategy chart, the effects of removal).
-    for value in document.values():
-        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-            return [dict(v) for v in value]
-    return None
-
-
-def _joined(params: Dict[str, Any], row: Dict[str, Any], source: str) -> Dict[str, Any]:
-    """`row` led by the columns `params` (of its version or report); a
-    parameter named as one of the row's own fields (a version's `count`
-    beside an outcome's count) is prefixed with its `source`
-    (`version_count`)."""
-    joined = {(f"{source}_{name}" if name in row else name): value for name, value in params.items()}
-    joined.update(row)
-    return joined
-
-
-def _differing_params(params: List[Dict[str, Any]]) -> List[str]:
-    names = []
-    for name in dict.fromkeys(n for p in params for n in p):
-        values = [p.get(name) for p in params]
-        scalar = all(not isinstance(v, (list, dict)) for v in values)
-        if scalar and len(set(map(repr, values))) > 1:
-            names.append(name)
-    return names
-
-
-def _key_params(distribution: Dict[str, Any]) -> Dict[str, Any]:
-    params = distribution.get("params")
-    if isinstance(params, dict):
-        return dict(params)
-    return _split_key(distribution.get("key", ""))
-
-
-def _split_key(key: str) -> Dict[str, Any]:
-    """`upcard=2,K=1` as {"upcard": "2", "K": "1"}; a key with no `=` names
-    its distribution and gives no parameter."""
-    params = {}
-    for part in key.split(","):
-        if "=" in part:
-            name, value = part.split("=", 1)
-            params[name.strip()] = value.strip()
-    return params
-
-
-def _distribution_records(distributions: Iterable[Dict[str, Any]]) -> List[Dict[str, Any]]:
-    records = []
-    for distribution in distributions:
-        params = _key_params(distribution)
-        for outcome in distribution.get("outcomes", []):
-            record = dict(params)
-            record["key"] = distribution.get("key")
-            for field, value in outcome.items():
-                if field == "probability":
-                    record[field] = Fraction(value)
-                elif field == "ci95" and isinstance(value, list) and len(value) == 2:
-                    record["ci_low"], record["ci_high"] = float(value[0]), float(value[1])
-                elif field in ("value", "estimate") and value is not None:
-                    record[field] = float(value)
-                else:
-                    record[field] = value
-            records.append(record)
-    return records
-
-
-def _comparison_records(rows: Iterable[Dict[str, Any]]) -> List[Dict[str, Any]]:
-    records = []
-    for row in rows:
-        record = _split_key(row.get("key", "")) if isinstance(row.get("key"), str) else {}
-        record.update(row)
-        records.append(record)
-    return records
-
-
-def _typed_columns(records: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
-    """Text columns whose every value is a whole number, as ints."""
-    columns = {name for record in records for name in record}
-    for name in columns:
-        values = [record[name] for record in records if name in record]
-        if values and all(isinstance(v, str) and _is_whole(v) for v in values):
-            for record in records:
-                if name in record:
-                    record[name] = int(record[name])
-    return records
-
-
-def _is_whole(text: str) -> bool:
-    return text.isdigit() or (text.startswith("-") and text[1:].isdigit())

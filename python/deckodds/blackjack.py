@@ -46,7 +46,8 @@ def exact(
 
     Returns
     -------
-    deckodds.Result: ``.document`` (the JSON document), ``.frame``.
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
     """
     return run_command(('blackjack', 'exact'), locals())
 
@@ -118,7 +119,8 @@ def mc(
 
     Returns
     -------
-    deckodds.Result: ``.document`` (the JSON document), ``.frame``.
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
     """
     return run_command(('blackjack', 'mc'), locals())
 
@@ -188,7 +190,8 @@ def compare(
 
     Returns
     -------
-    deckodds.Result: ``.document`` (the JSON document), ``.frame``.
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
     """
     return run_command(('blackjack', 'compare'), locals())
 
@@ -236,7 +239,8 @@ def eor(
 
     Returns
     -------
-    deckodds.Result: ``.document`` (the JSON document), ``.frame``.
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
     """
     return run_command(('blackjack', 'eor'), locals())
 
@@ -320,7 +324,8 @@ def player(
 
     Returns
     -------
-    deckodds.Result: ``.document`` (the JSON document), ``.frame``.
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
     """
     return run_command(('blackjack', 'player'), locals())
 
@@ -402,7 +407,8 @@ def player_compare(
 
     Returns
     -------
-    deckodds.Result: ``.document`` (the JSON document), ``.frame``.
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
     """
     return run_command(('blackjack', 'player', 'compare'), locals())
 
@@ -474,7 +480,8 @@ def strategy(
 
     Returns
     -------
-    deckodds.Result: ``.document`` (the JSON document), ``.frame``.
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
     """
     return run_command(('blackjack', 'strategy'), locals())
 
@@ -554,7 +561,8 @@ def house_edge(
 
     Returns
     -------
-    deckodds.Result: ``.document`` (the JSON document), ``.frame``.
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
     """
     return run_command(('blackjack', 'house-edge'), locals())
 
@@ -588,7 +596,8 @@ def house_edge_grid(
 
     Returns
     -------
-    deckodds.Result: ``.document`` (the JSON document), ``.frame``.
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
     """
     return run_command(('blackjack', 'house-edge-grid'), locals())
 
@@ -690,7 +699,8 @@ def table(
 
     Returns
     -------
-    deckodds.Result: ``.document`` (the JSON document), ``.frame``.
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
     """
     return run_command(('blackjack', 'table'), locals())
 
@@ -796,7 +806,8 @@ def table_compare(
 
     Returns
     -------
-    deckodds.Result: ``.document`` (the JSON document), ``.frame``.
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
     """
     return run_command(('blackjack', 'table', 'compare'), locals())
 
@@ -839,6 +850,7 @@ def cut_card_effect(
 
     Returns
     -------
-    deckodds.Result: ``.document`` (the JSON document), ``.frame``.
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
     """
     return run_command(('blackjack', 'cut-card-effect'), locals())

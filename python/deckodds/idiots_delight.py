@@ -51,7 +51,8 @@ def exact(
 
     Returns
     -------
-    deckodds.Result: ``.document`` (the JSON document), ``.frame``.
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
     """
     return run_command(('idiots-delight', 'exact'), locals())
 
@@ -111,7 +112,8 @@ def mc(
 
     Returns
     -------
-    deckodds.Result: ``.document`` (the JSON document), ``.frame``.
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
     """
     return run_command(('idiots-delight', 'mc'), locals())
 
@@ -161,7 +163,8 @@ def compare(
 
     Returns
     -------
-    deckodds.Result: ``.document`` (the JSON document), ``.frame``.
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
     """
     return run_command(('idiots-delight', 'compare'), locals())
 
@@ -209,6 +212,7 @@ def power(
 
     Returns
     -------
-    deckodds.Result: ``.document`` (the JSON document), ``.frame``.
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
     """
     return run_command(('idiots-delight', 'power'), locals())

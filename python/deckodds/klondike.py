@@ -60,7 +60,8 @@ def mc(
 
     Returns
     -------
-    deckodds.Result: ``.document`` (the JSON document), ``.frame``.
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
     """
     return run_command(('klondike', 'mc'), locals())
 
@@ -112,7 +113,8 @@ def record(
 
     Returns
     -------
-    str: the readable text the command prints.
+    deckodds.Result: ``.text``, the readable text the command prints
+    (``.document`` and ``.frame`` are None).
     """
     return run_command(('klondike', 'record'), locals())
 
@@ -191,6 +193,7 @@ def solve(
 
     Returns
     -------
-    deckodds.Result: ``.document`` (the JSON document), ``.frame``.
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
     """
     return run_command(('klondike', 'solve'), locals())

@@ -47,7 +47,8 @@ def exact(
 
     Returns
     -------
-    deckodds.Result: ``.document`` (the JSON document), ``.frame``.
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
     """
     return run_command(('prisoners-patience', 'exact'), locals())
 
@@ -107,7 +108,8 @@ def mc(
 
     Returns
     -------
-    deckodds.Result: ``.document`` (the JSON document), ``.frame``.
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
     """
     return run_command(('prisoners-patience', 'mc'), locals())
 
@@ -158,7 +160,8 @@ def compare(
 
     Returns
     -------
-    deckodds.Result: ``.document`` (the JSON document), ``.frame``.
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
     """
     return run_command(('prisoners-patience', 'compare'), locals())
 
@@ -199,7 +202,8 @@ def replay(
 
     Returns
     -------
-    str: the readable text the command prints.
+    deckodds.Result: ``.text``, the readable text the command prints
+    (``.document`` and ``.frame`` are None).
     """
     return run_command(('prisoners-patience', 'replay'), locals())
 
@@ -273,6 +277,8 @@ def solve(
 
     Returns
     -------
-    deckodds.Result: ``.document`` (the JSON document), ``.frame``.
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
+    With ``deal``, the readable text (``.text``) only.
     """
     return run_command(('prisoners-patience', 'solve'), locals())

@@ -45,7 +45,8 @@ def exact(
 
     Returns
     -------
-    deckodds.Result: ``.document`` (the JSON document), ``.frame``.
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
     """
     return run_command(('roll-call', 'exact'), locals())
 
@@ -108,7 +109,8 @@ def mc(
 
     Returns
     -------
-    deckodds.Result: ``.document`` (the JSON document), ``.frame``.
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
     """
     return run_command(('roll-call', 'mc'), locals())
 
@@ -162,7 +164,8 @@ def compare(
 
     Returns
     -------
-    deckodds.Result: ``.document`` (the JSON document), ``.frame``.
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
     """
     return run_command(('roll-call', 'compare'), locals())
 
@@ -192,7 +195,8 @@ def first_pass(
 
     Returns
     -------
-    deckodds.Result: ``.document`` (the JSON document), ``.frame``.
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
     """
     return run_command(('roll-call', 'first-pass'), locals())
 
@@ -234,7 +238,8 @@ def replay(
 
     Returns
     -------
-    str: the readable text the command prints.
+    deckodds.Result: ``.text``, the readable text the command prints
+    (``.document`` and ``.frame`` are None).
     """
     return run_command(('roll-call', 'replay'), locals())
 
@@ -276,6 +281,7 @@ def longest_zero_strike(
 
     Returns
     -------
-    str: the readable text the command prints.
+    deckodds.Result: ``.text``, the readable text the command prints
+    (``.document`` and ``.frame`` are None).
     """
     return run_command(('roll-call', 'longest-zero-strike'), locals())

@@ -45,3 +45,18 @@ def cli_error(*argv: str) -> str:
     assert line.startswith("error: "), line
     line = line[len("error: "):]
     return line[: -len(" (see --help)")] if line.endswith(" (see --help)") else line
+
+
+def hide_pandas(monkeypatch) -> None:
+    """Makes `import pandas` fail for the rest of the test, as on a
+    machine without it."""
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_pandas(name, *args, **kwargs):
+        if name == "pandas" or name.startswith("pandas."):
+            raise ImportError("no pandas here")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_pandas)

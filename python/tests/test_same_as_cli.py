@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 import deckodds
-from conftest import cli, cli_json
+from conftest import cli, cli_json, hide_pandas
 
 # (function, its parameters, the command line a user would type for them)
 CASES = [
@@ -57,10 +57,10 @@ def test_threads_change_nothing():
 
 def test_text_commands_return_the_command_lines_text():
     deal = "A 2 3 4 A 2 3 4"
-    text = deckodds.roll_call.replay(ranks=4, copies=2, deal=deal)
+    result = deckodds.roll_call.replay(ranks=4, copies=2, deal=deal)
     done = cli("roll-call", "replay", "--ranks", "4", "--copies", "2", "--deal", deal)
     assert done.returncode == 0
-    assert text == done.stdout
+    assert result.text == done.stdout and result.document is None
 
 
 def test_exact_frames_hold_the_documents_fractions():
@@ -103,16 +103,7 @@ def test_monte_carlo_frames_hold_the_counts():
 
 
 def test_without_pandas_the_frame_is_a_list_of_dicts(monkeypatch):
-    import builtins
-
-    real_import = builtins.__import__
-
-    def no_pandas(name, *args, **kwargs):
-        if name == "pandas" or name.startswith("pandas."):
-            raise ImportError("no pandas here")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_pandas)
+    hide_pandas(monkeypatch)
     result = deckodds.idiots_delight.exact(suits=2, ranks=3)
     frame = result.frame
     assert isinstance(frame, list) and frame == result.records

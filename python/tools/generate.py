@@ -47,6 +47,11 @@ _PYTHON_TYPE = {
 }
 
 
+#: The command that writes readable text only when given --deal (as
+#: deckodds._core.TEXT_WITH_DEAL, which needs the built package).
+TEXT_WITH_DEAL = ("prisoners-patience", "solve")
+
+
 def render_function(spec, python_default, python_name) -> str:
     path = spec["path"]
     name = function_name(path)
@@ -77,10 +82,14 @@ def render_function(spec, python_default, python_name) -> str:
         "quiet : bool, default False\n    No progress bar (tqdm, shown for runs over a second when installed)."
     )
     returns = (
-        "deckodds.Result: ``.document`` (the JSON document), ``.frame``."
+        "deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the\n"
+        "table the report leads with, in long form: see deckodds.Result)."
         if spec["writes_json"]
-        else "str: the readable text the command prints."
+        else "deckodds.Result: ``.text``, the readable text the command prints\n"
+        "(``.document`` and ``.frame`` are None)."
     )
+    if tuple(path) == TEXT_WITH_DEAL:
+        returns += "\nWith ``deal``, the readable text (``.text``) only."
     about = textwrap.fill(spec["about"], 76)
     doc = (
         f"{about}\n\n`deckodds {' '.join(path)}`, in process.\n\n"

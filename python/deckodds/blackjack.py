@@ -300,8 +300,10 @@ def player(
         --resplit-aces: Split aces may be split again (up to --max-hands, so not
         with --max-hands 2). Split aces take one card each either way
     surrender : str, default 'none'
-        --surrender: Surrender: none, late (after the peek, half the bet back)
-        or early (before the peek, against any upcard)
+        --surrender: Surrender: none, late (half the bet back unless the dealer
+        has a natural: after the peek, or under --enhc a natural found at the
+        end takes the whole bet) or early (before the peek, against any upcard,
+        half the bet back whatever the dealer holds)
     split_model : str, default 'cdz'
         --split-model: How split hands are played, and so valued: cdz (each
         split hand played as the unsplit optimum plays the same cards), cdp1
@@ -382,8 +384,10 @@ def player_compare(
         --resplit-aces: Split aces may be split again (up to --max-hands, so not
         with --max-hands 2). Split aces take one card each either way
     surrender : str, default 'none'
-        --surrender: Surrender: none, late (after the peek, half the bet back)
-        or early (before the peek, against any upcard)
+        --surrender: Surrender: none, late (half the bet back unless the dealer
+        has a natural: after the peek, or under --enhc a natural found at the
+        end takes the whole bet) or early (before the peek, against any upcard,
+        half the bet back whatever the dealer holds)
     split_model : str, default 'cdz'
         --split-model: How split hands are played, and so valued: cdz (each
         split hand played as the unsplit optimum plays the same cards), cdp1
@@ -462,8 +466,10 @@ def strategy(
         --resplit-aces: Split aces may be split again (up to --max-hands, so not
         with --max-hands 2). Split aces take one card each either way
     surrender : str, default 'none'
-        --surrender: Surrender: none, late (after the peek, half the bet back)
-        or early (before the peek, against any upcard)
+        --surrender: Surrender: none, late (half the bet back unless the dealer
+        has a natural: after the peek, or under --enhc a natural found at the
+        end takes the whole bet) or early (before the peek, against any upcard,
+        half the bet back whatever the dealer holds)
     split_model : str, default 'cdz'
         --split-model: How split hands are played, and so valued: cdz (each
         split hand played as the unsplit optimum plays the same cards), cdp1
@@ -540,8 +546,10 @@ def house_edge(
         --resplit-aces: Split aces may be split again (up to --max-hands, so not
         with --max-hands 2). Split aces take one card each either way
     surrender : str, default 'none'
-        --surrender: Surrender: none, late (after the peek, half the bet back)
-        or early (before the peek, against any upcard)
+        --surrender: Surrender: none, late (half the bet back unless the dealer
+        has a natural: after the peek, or under --enhc a natural found at the
+        end takes the whole bet) or early (before the peek, against any upcard,
+        half the bet back whatever the dealer holds)
     split_model : str, default 'cdz'
         --split-model: How split hands are played, and so valued: cdz (each
         split hand played as the unsplit optimum plays the same cards), cdp1
@@ -659,8 +667,10 @@ def table(
         --resplit-aces: Split aces may be split again (up to --max-hands, so not
         with --max-hands 2). Split aces take one card each either way
     surrender : str, default 'none'
-        --surrender: Surrender: none, late (after the peek, half the bet back)
-        or early (before the peek, against any upcard)
+        --surrender: Surrender: none, late (half the bet back unless the dealer
+        has a natural: after the peek, or under --enhc a natural found at the
+        end takes the whole bet) or early (before the peek, against any upcard,
+        half the bet back whatever the dealer holds)
     penetration : float, default 0.75
         --penetration: The fraction of the shoe dealt before the cut card: 0 < P
         <= 1 (0.75 or 75%). A round starts while the cut card is still in the
@@ -762,8 +772,10 @@ def table_compare(
         --resplit-aces: Split aces may be split again (up to --max-hands, so not
         with --max-hands 2). Split aces take one card each either way
     surrender : str, default 'none'
-        --surrender: Surrender: none, late (after the peek, half the bet back)
-        or early (before the peek, against any upcard)
+        --surrender: Surrender: none, late (half the bet back unless the dealer
+        has a natural: after the peek, or under --enhc a natural found at the
+        end takes the whole bet) or early (before the peek, against any upcard,
+        half the bet back whatever the dealer holds)
     penetration : float, default 0.75
         --penetration: The fraction of the shoe dealt before the cut card: 0 < P
         <= 1 (0.75 or 75%). A round starts while the cut card is still in the

@@ -914,11 +914,28 @@ fn parse_long_form(
 /// Parses an exact probability: a fraction `p/q` or a whole number, in
 /// `[0, 1]`. The error completes the sentence "`field` ...".
 fn parse_probability(field: &str) -> Result<BigRational, String> {
+    // A percentage where a probability is expected is named as such.
+    let percentage = || {
+        field
+            .trim_end_matches('%')
+            .trim_end()
+            .parse::<f64>()
+            .is_ok_and(|value| (1.0..=100.0).contains(&value) && value != 1.0)
+    };
+    let like_a_percentage = "it looks like a percentage: a probability is a fraction of 1 (35.33% is 3533/10000), or name the column percent";
     let probability: BigRational = field.parse().map_err(|_| {
-        "is not an exact probability (write a fraction such as 6311/17850)".to_string()
+        if percentage() {
+            format!("is not an exact probability ({like_a_percentage})")
+        } else {
+            "is not an exact probability (write a fraction such as 6311/17850; rounded decimals go in a percent column, in percent)".to_string()
+        }
     })?;
     if probability < BigRational::zero() || probability > BigRational::one() {
-        return Err("is not a probability (it is outside 0..=1)".to_string());
+        return Err(if percentage() {
+            format!("is not a probability ({like_a_percentage})")
+        } else {
+            "is not a probability (it is outside 0..=1)".to_string()
+        });
     }
     Ok(probability)
 }
@@ -1043,6 +1060,23 @@ impl PublishedCheck {
     /// rules) than the one it was checked against.
     pub fn mostly_inconsistent(&self) -> bool {
         2 * self.inconsistent.len() > self.cells()
+    }
+
+    /// True when the printed figures look like fractions of 1 (`0.3533`)
+    /// where percentages (`35.33`) are expected: most cells are
+    /// inconsistent, and the rounded cells sum to between a two-hundredth
+    /// and a fiftieth of what their exact percentages sum to (a
+    /// hundredth, give or take the rows left out and the rounding).
+    pub fn looks_like_fractions(&self) -> bool {
+        let (printed, exact) = self
+            .rows
+            .iter()
+            .flat_map(|row| &row.cells)
+            .filter(|cell| !cell.exact)
+            .fold((0.0, 0.0), |(printed, exact), cell| {
+                (printed + cell.published_percent, exact + cell.exact_percent)
+            });
+        self.mostly_inconsistent() && exact > 0.0 && (0.005..=0.02).contains(&(printed / exact))
     }
 }
 
@@ -1827,6 +1861,32 @@ mod tests {
         let wrong = parse("up,a,b,c\nk,30,20,50\n");
         let check = check_published(&[thirds()], &wrong, SampleSize::Exact, 0.05).expect("valid");
         assert!(check.mostly_inconsistent(), "{check:?}");
+        assert!(!check.looks_like_fractions());
+    }
+
+    #[test]
+    fn fractions_where_percentages_belong_are_named_and_so_is_the_reverse() {
+        // 1/3, 1/6, 1/2 written as fractions of 1, in a table of percents.
+        let fractions = parse("up,a,b,c\nk,0.3333,0.1667,0.5\n");
+        let check =
+            check_published(&[thirds()], &fractions, SampleSize::Exact, 0.05).expect("valid");
+        assert!(check.looks_like_fractions(), "{check:?}");
+        // As percentages, nothing to say.
+        let percents = parse("up,a,b,c\nk,33.33,16.67,50\n");
+        let check =
+            check_published(&[thirds()], &percents, SampleSize::Exact, 0.05).expect("valid");
+        assert!(check.all_consistent() && !check.looks_like_fractions());
+        // Percentages in a column of probabilities.
+        for field in ["33.33", "50", "16.67%"] {
+            let message = parse_error(&format!("key,outcome,probability\nk,a,{field}\n"));
+            assert!(message.contains("looks like a percentage"), "{message}");
+        }
+        let message = parse_error("key,outcome,probability\nk,a,0.5\n");
+        assert!(
+            message.contains("rounded decimals go in a percent column"),
+            "{message}"
+        );
+        assert!(!message.contains("looks like a percentage"), "{message}");
     }
 
     #[test]

@@ -94,11 +94,22 @@ impl Error {
     }
 }
 
+/// The most characters of one part of a message (a value, a file's
+/// message) shown whole; a longer one, such as a line of a file with no
+/// line break in ten megabytes, is cut (see [`one_line`]).
+const READABLE_CHARS: usize = 600;
+
+/// Characters kept from each end of a part cut to a readable length:
+/// the start shows what was quoted, the end what is wrong with it.
+const KEPT_AT_EACH_END: usize = 240;
+
 /// `text` with its control characters (line breaks, tabs, NUL...) written
 /// as escapes (`\n`), so that an error quoting what the user gave is still
-/// one line, and shows exactly what was given.
+/// one line, and shows exactly what was given; and cut to a readable
+/// length: past [`READABLE_CHARS`], its first and last
+/// [`KEPT_AT_EACH_END`] characters, with how many are left out between.
 fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
-    if text.chars().any(char::is_control) {
+    let escaped: std::borrow::Cow<'_, str> = if text.chars().any(char::is_control) {
         text.chars()
             .map(|c| {
                 if c.is_control() {
@@ -111,8 +122,45 @@ fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
             .into()
     } else {
         text.into()
+    };
+    let length = escaped.chars().count();
+    if length <= READABLE_CHARS {
+        return escaped;
     }
+    let head: String = escaped.chars().take(KEPT_AT_EACH_END).collect();
+    let tail: String = escaped.chars().skip(length - KEPT_AT_EACH_END).collect();
+    format!(
+        "{head}[... {} characters left out ...]{tail}",
+        length - 2 * KEPT_AT_EACH_END
+    )
+    .into()
 }
 
 /// The library's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_quote_is_cut_to_its_two_ends_and_short_ones_are_whole() {
+        let error = Error::BadInputFile {
+            path: "deals.txt:1".into(),
+            message: format!("deal {}: is not a card", "7".repeat(10_000_000)),
+        };
+        let line = error.to_string();
+        assert!(line.len() < 2 * READABLE_CHARS, "{}", line.len());
+        assert!(line.starts_with("deals.txt:1: deal 777"), "{line}");
+        assert!(line.ends_with("777: is not a card"), "{line}");
+        assert!(
+            line.contains(&format!(
+                "[... {} characters left out ...]",
+                10_000_020 - 2 * KEPT_AT_EACH_END
+            )),
+            "{line}"
+        );
+        let short = Error::invalid("--decks", "0\t", "must be 1..=8");
+        assert_eq!(short.to_string(), "--decks 0\\t: must be 1..=8");
+    }
+}

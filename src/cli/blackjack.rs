@@ -298,7 +298,9 @@ pub struct TableArgs {
     /// decision and no bet: it only sorts the rounds. Every system starts
     /// at 0 and is divided by the decks left, unbalanced ones (ko) too:
     /// no initial running count.
-    #[arg(long, value_name = "SYSTEM", value_parser = CountSystem::parse, help_heading = "Player")]
+    // A tag list may start with `-` (`-1,1,...`): it is the value, not a
+    // flag (clap's negative numbers are single numbers only).
+    #[arg(long, value_name = "SYSTEM", value_parser = CountSystem::parse, allow_hyphen_values = true, help_heading = "Player")]
     pub count: Option<CountSystem>,
 }
 

@@ -1,12 +1,11 @@
 //! `deckodds blackjack ...`: the dealer-outcome commands (the player's are
 //! in `blackjack_player.rs`).
 
-use std::fs;
-
 use num_rational::BigRational;
 use serde_json::{Map, Value, json};
 
 use super::context::Context;
+use super::files::read_user_text;
 use super::output::output_format;
 use super::sampling::Sampling;
 use crate::cli::{self, BlackjackCommand, BlackjackRules, OneOrAll, OutputArgs, SamplingArgs};
@@ -150,6 +149,7 @@ fn monte_carlo_counts(
             message: "dealer hands",
             unit: "hands",
             outcomes: &upcard_distributions,
+            consistent: None,
         },
         |progress, plan, chunks| {
             let distributions =
@@ -271,10 +271,10 @@ fn compare_published(
 ) -> Result<()> {
     let params = dealer_params(rules)?;
     let outputs = output_format(output, 2)?;
-    let text = fs::read_to_string(path).map_err(|source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = read_user_text(
+        path,
+        "a published dealer table (CSV: a row per upcard, a percentage per outcome)",
+    )?;
     let table = PublishedTable::parse_csv(&text, &published_row_key).map_err(|message| {
         Error::BadInputFile {
             path: path.to_path_buf(),
@@ -285,7 +285,12 @@ fn compare_published(
     let check = compare::check_published(&exact, &table, sample, level)?;
     let title = format!("{}: {} vs exact", rules_title(&params), path.display());
     let mut notes = Vec::new();
-    if check.mostly_inconsistent() {
+    if check.looks_like_fractions() {
+        notes.push(
+            "The figures look like fractions of 1 (such as 0.3533) where percentages are expected (35.33): write each cell in percent (35.33, or 35.33%), or give the table in deckodds' long form with a probability column of exact fractions."
+                .to_string(),
+        );
+    } else if check.mostly_inconsistent() {
         // A table of other rules fails nearly everywhere; a few bad figures
         // do not.
         notes.push(format!(

@@ -245,6 +245,16 @@ fn compare(
     context: &Context,
 ) -> Result<()> {
     let params = player_params(solve)?;
+    // Refused before the solve, which takes a minute for six decks: the
+    // rounds could only estimate a cdz table's value (the engine refuses
+    // the others too, but only once it has the solved table).
+    if params.split_model != SplitModel::Cdz {
+        return Err(Error::invalid(
+            "--split-model",
+            params.split_model.name(),
+            "blackjack player compare plays split hands as cdz does, so it checks a cdz solve only: leave --split-model out (a cdp or cdp1 value is `blackjack house-edge --split-model ...`)",
+        ));
+    }
     let outputs = output_format(output, VALUE_DECIMALS)?;
     if solve.float {
         compare_in::<f64>(&params, sampling, level.level, &outputs, context)
@@ -272,6 +282,7 @@ fn compare_in<T: Number>(
             message: "rounds",
             unit: "rounds",
             outcomes: &|tally| vec![net_distribution(tally.to_vec())],
+            consistent: None,
         },
         |progress, plan, chunks| Ok(montecarlo::run_chunks(&simulation, plan, chunks, progress)),
     )?;

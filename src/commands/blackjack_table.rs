@@ -2,10 +2,10 @@
 //! (RULES.md section 6, "At the table"), from the options to the
 //! simulation and its report.
 
-use std::fs;
 use std::path::Path;
 
 use super::context::Context;
+use super::files::read_user_text;
 use super::output::output_format;
 use super::sampling::Sampling;
 use crate::cli::{SamplingArgs, TableArgs, TableStrategy};
@@ -97,10 +97,10 @@ fn table(args: &TableArgs, context: &Context) -> Result<Table> {
 /// Reads a `--strategy` chart file: one line naming the file, and the line
 /// and column in it, when it is not a chart.
 fn read_chart(path: &Path) -> Result<ChartStrategy> {
-    let text = fs::read_to_string(path).map_err(|source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = read_user_text(
+        path,
+        "a strategy chart (CSV: a row per hand, a column per upcard)",
+    )?;
     ChartStrategy::parse_csv(&text).map_err(|error| Error::BadInputFile {
         path: path.to_path_buf(),
         message: error.to_string(),
@@ -109,10 +109,7 @@ fn read_chart(path: &Path) -> Result<ChartStrategy> {
 
 /// Reads a `--published` claim file.
 fn read_claim(path: &Path) -> Result<PublishedClaim> {
-    let text = fs::read_to_string(path).map_err(|source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = read_user_text(path, "a published claim (`key = value` lines)")?;
     PublishedClaim::parse(&text).map_err(|error| Error::BadInputFile {
         path: path.to_path_buf(),
         message: error.to_string(),
@@ -149,6 +146,8 @@ fn deal_stream(
             counts,
         }]
     };
+    // ... and that its other tallies count the rounds those shoes hold.
+    let consistent = move |tally: &[u64]| layout.check_consistent(tally);
     let sampled = context.sample(
         &Sampling {
             plan,
@@ -156,6 +155,7 @@ fn deal_stream(
             message: "dealing",
             unit: "shoes",
             outcomes: &shoes,
+            consistent: Some(&consistent),
         },
         |progress, plan, chunks| Ok(montecarlo::run_chunks(simulation, plan, chunks, progress)),
     )?;

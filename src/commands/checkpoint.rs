@@ -16,13 +16,14 @@
 //! saves, and stops with [`Error::Interrupted`].
 
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 use serde::Deserialize;
 use serde_json::Value;
 
 use super::ledger::{Sample, checksum, program, run_arguments};
+use crate::contract::shard::InputFingerprint;
 use crate::contract::{self, Tag, checkpoint::Checkpoint};
 use crate::engine::Shard;
 use crate::error::{Error, Result};
@@ -44,20 +45,77 @@ pub(super) fn interrupt() {
     INTERRUPTED.store(true, Ordering::Relaxed);
 }
 
+/// Set once a run with a checkpoint catches signals (see
+/// [`catch_interrupts`]).
+static SAVING: AtomicBool = AtomicBool::new(false);
+
+/// Whether `--quiet` keeps the handler's note to itself.
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+/// What to say, for a sampling run without a checkpoint under way, when a
+/// signal stops it (see [`say_if_interrupted`]).
+type LostRunNote = Box<dyn Fn() + Send>;
+
+/// The note of the sampling run under way without a checkpoint, if any.
+static LOST_RUN_NOTE: Mutex<Option<LostRunNote>> = Mutex::new(None);
+
 /// From now on, SIGINT and SIGTERM ask the run to stop at the next chunk
 /// instead of killing it; a second signal kills it at once, unsaved.
 /// Installed only for runs with a checkpoint: without one, Ctrl-C stops a
-/// run at once, as users expect.
+/// run at once, as users expect (see [`say_if_interrupted`]).
 pub(super) fn catch_interrupts(quiet: bool) -> Result<()> {
+    QUIET.store(quiet, Ordering::Relaxed);
+    SAVING.store(true, Ordering::Relaxed);
+    install_handler().map_err(|e| Error::invalid("--checkpoint", "(signal handler)", e))
+}
+
+/// Until the returned guard is dropped, SIGINT and SIGTERM stop this run
+/// without a checkpoint at once, as they would without a handler, but
+/// first run `note` (one line on stderr: what was done, that nothing is
+/// kept, and how to make the run resumable), and exit with status 130.
+/// If no handler can be installed (a caller of the library has its own),
+/// the signals keep their own effect and say nothing.
+pub(super) fn say_if_interrupted(note: LostRunNote) -> LostRunGuard {
+    if let Ok(mut slot) = LOST_RUN_NOTE.lock() {
+        *slot = Some(note);
+    }
+    let _ = install_handler();
+    LostRunGuard
+}
+
+/// Clears the note of [`say_if_interrupted`] when dropped: the run it
+/// spoke of is over.
+pub(super) struct LostRunGuard;
+
+impl Drop for LostRunGuard {
+    fn drop(&mut self) {
+        if let Ok(mut slot) = LOST_RUN_NOTE.lock() {
+            *slot = None;
+        }
+    }
+}
+
+/// The one signal handler (a process has one): a run with a checkpoint
+/// stops at the next chunk and saves; any other stops at once, saying
+/// what it lost if it is a sampling run.
+fn install_handler() -> std::result::Result<(), String> {
     static INSTALLED: OnceLock<std::result::Result<(), String>> = OnceLock::new();
     INSTALLED
         .get_or_init(|| {
             ctrlc::set_handler(move || {
+                if !SAVING.load(Ordering::Relaxed) {
+                    if let Ok(slot) = LOST_RUN_NOTE.lock()
+                        && let Some(note) = slot.as_ref()
+                    {
+                        note();
+                    }
+                    std::process::exit(130);
+                }
                 if INTERRUPTED.swap(true, Ordering::Relaxed) {
                     eprintln!("interrupted again: stopping at once, without saving");
                     std::process::exit(130);
                 }
-                if !quiet {
+                if !QUIET.load(Ordering::Relaxed) {
                     eprintln!(
                         "interrupt: finishing the chunks in flight, then saving the checkpoint (interrupt again to stop at once, unsaved)"
                     );
@@ -66,17 +124,18 @@ pub(super) fn catch_interrupts(quiet: bool) -> Result<()> {
             .map_err(|e| e.to_string())
         })
         .clone()
-        .map_err(|e| Error::invalid("--checkpoint", "(signal handler)", e))
 }
 
-/// A checkpoint of the samples done so far, sealed with its checksum.
-fn sealed(part: Option<Shard>, samples: &[Sample]) -> Checkpoint {
+/// A checkpoint of the samples done so far, made with the files
+/// `inputs`, sealed with its checksum.
+fn sealed(part: Option<Shard>, inputs: Vec<InputFingerprint>, samples: &[Sample]) -> Checkpoint {
     let mut checkpoint = Checkpoint {
         schema: Tag::new(),
         format: FORMAT.into(),
         program: program(),
         command: run_arguments(),
         part: part.map(|shard| shard.to_string()),
+        inputs,
         samples: samples.iter().map(Sample::to_record).collect(),
         checksum: None,
     };
@@ -88,14 +147,25 @@ fn sealed(part: Option<Shard>, samples: &[Sample]) -> Checkpoint {
 /// atomically and durably: the file is always a whole checkpoint, old or
 /// new, even after a crash of the machine (it is synced to disk before it
 /// replaces the old one, and the directory after).
-pub(super) fn save(path: &Path, part: Option<Shard>, samples: &[Sample]) -> Result<()> {
-    let text = contract::write(&sealed(part, samples)) + "\n";
+pub(super) fn save(
+    path: &Path,
+    part: Option<Shard>,
+    inputs: Vec<InputFingerprint>,
+    samples: &[Sample],
+) -> Result<()> {
+    let text = contract::write(&sealed(part, inputs, samples)) + "\n";
     super::files::write_durably(path, text.as_bytes())
 }
 
 /// Reads the checkpoint at `path` for a run of this command line as part
-/// `part`, refusing a damaged file and one saved by another run.
-pub(super) fn load(path: &Path, part: Option<Shard>) -> Result<Vec<Sample>> {
+/// `part`, refusing a damaged file and one saved by another run: its
+/// samples, and the fingerprints of the files they were made with (which
+/// the run checks once it knows its own, see
+/// `Context::fingerprint_inputs`).
+pub(super) fn load(
+    path: &Path,
+    part: Option<Shard>,
+) -> Result<(Vec<Sample>, Vec<InputFingerprint>)> {
     let refuse = |message: String| Error::BadInputFile {
         path: path.to_path_buf(),
         message,
@@ -107,10 +177,7 @@ pub(super) fn load(path: &Path, part: Option<Shard>) -> Result<Vec<Sample>> {
             "no such checkpoint (a run removes its checkpoint when it completes): name the file --checkpoint wrote",
         ));
     }
-    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = super::files::read_user_text(path, "a checkpoint (the JSON --checkpoint writes)")?;
     parse(&text, &run_arguments(), part).map_err(refuse)
 }
 
@@ -123,12 +190,13 @@ pub fn check(text: &str, command: &[String]) -> std::result::Result<(), String> 
 }
 
 /// The samples saved in the checkpoint `text`, for a run of `command` as
-/// part `part`; or what is wrong, in one line.
+/// part `part`, and the fingerprints of the files they were made with; or
+/// what is wrong, in one line.
 fn parse(
     text: &str,
     command_now: &[String],
     part: Option<Shard>,
-) -> std::result::Result<Vec<Sample>, String> {
+) -> std::result::Result<(Vec<Sample>, Vec<InputFingerprint>), String> {
     let corrupt = |what: &str| {
         format!("damaged checkpoint ({what}): refused; delete it and run afresh with --checkpoint")
     };
@@ -175,12 +243,13 @@ fn parse(
             part.map_or("whole".into(), |p| format!("part {p}"))
         ));
     }
-    checkpoint
+    let samples = checkpoint
         .samples
         .iter()
         .map(Sample::from_record)
         .collect::<Option<Vec<Sample>>>()
-        .ok_or_else(|| corrupt("its samples"))
+        .ok_or_else(|| corrupt("its samples"))?;
+    Ok((samples, checkpoint.inputs))
 }
 
 /// The marks of a file given to `--resume`, whatever else it holds.

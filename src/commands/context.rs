@@ -10,9 +10,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::checkpoint::{self, Checkpointing};
-use super::ledger::{Prior, PriorSource, Sample};
+use super::files::NamedPath;
+use super::ledger::{self, Prior, PriorSource, Sample};
 use super::progress::{ProgressReporter, RunControl};
 use crate::cli::{Cli, GlobalArgs, LongRunArgs, PrecisionArgs};
+use crate::contract::shard::InputFingerprint;
 use crate::engine::ArrangementCounts;
 use crate::engine::Shard;
 use crate::engine::precision::PrecisionTarget;
@@ -101,6 +103,10 @@ pub(super) struct Context {
     /// A run in process: its standard output kept, its progress and stop
     /// in the caller's hands.
     pub(super) embedded: Option<Embedded>,
+    /// The files read that decide the run's results, by their contents'
+    /// fingerprints (see [`Context::fingerprint_inputs`]): recorded in
+    /// checkpoints and count files.
+    inputs: Mutex<Vec<InputFingerprint>>,
 }
 
 impl Context {
@@ -124,6 +130,7 @@ impl Context {
             invocation: Invocation::Nested,
             checkpoint_suggested: AtomicBool::new(false),
             embedded: None,
+            inputs: Mutex::new(Vec::new()),
         }
     }
 
@@ -140,6 +147,38 @@ impl Context {
     /// has run.
     pub(super) fn disagreed(&self) -> bool {
         self.disagreed.load(Ordering::Relaxed)
+    }
+
+    /// Takes the fingerprints of the files `inputs` (those the command
+    /// reads that decide its results) before any work, and refuses counts
+    /// done before (a checkpoint's, or merged parts') that were made with
+    /// other contents of any of them: a chart edited between a run and
+    /// its resumption would otherwise mix two charts' rounds under one
+    /// label.
+    pub(super) fn fingerprint_inputs(&self, inputs: &[NamedPath]) -> Result<()> {
+        let now: Vec<InputFingerprint> = inputs
+            .iter()
+            .filter_map(|input| ledger::fingerprint(input.option, &input.path))
+            .collect();
+        if let Some(prior) = &self.prior {
+            let (since, instead) = match &prior.source {
+                PriorSource::Checkpoint(path) => (
+                    format!("the checkpoint {} was saved", path.display()),
+                    "delete the checkpoint and run afresh",
+                ),
+                PriorSource::Merge => ("the parts were counted".to_string(), "run the parts again"),
+            };
+            ledger::check_inputs(&prior.inputs, &now, &since, instead)?;
+        }
+        if let Ok(mut inputs) = self.inputs.lock() {
+            *inputs = now;
+        }
+        Ok(())
+    }
+
+    /// The fingerprints [`Context::fingerprint_inputs`] took.
+    pub(super) fn inputs(&self) -> Vec<InputFingerprint> {
+        self.inputs.lock().map(|i| i.clone()).unwrap_or_default()
     }
 
     /// Refuses `--shard`, `--checkpoint` and `--resume` for a command
@@ -236,12 +275,13 @@ impl Context {
             ));
         }
         if let Some(path) = &run.resume {
-            let samples = checkpoint::load(path, context.shard)?;
+            let (samples, inputs) = checkpoint::load(path, context.shard)?;
             context.prior = Some(Prior {
                 source: PriorSource::Checkpoint(path.clone()),
                 samples: Mutex::new(VecDeque::from(samples)),
                 enumerations: Mutex::new(VecDeque::new()),
                 parts: Vec::new(),
+                inputs,
             });
         }
         if let Some(path) = run.checkpoint.as_ref().or(run.resume.as_ref()) {

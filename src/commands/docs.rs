@@ -3,12 +3,13 @@
 //! `man` (the manual page) and `schema` (the JSON Schemas of the data
 //! contract). They read no input and run no engine.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use clap::CommandFactory;
 use clap_complete::Shell;
 
 use super::context::Context;
+use super::files;
 use super::output::emit;
 use crate::cli::Cli;
 use crate::contract;
@@ -50,9 +51,45 @@ pub(super) fn man(out: Option<&Path>, context: &Context) -> Result<()> {
     command.build();
     let mut pages = Vec::new();
     collect_pages(command, &mut pages);
-    for page in pages {
-        let path = directory.join(clap_mangen::Man::new(page.clone()).get_filename());
-        emit(&render_page(page)?, Some(&path), context)?;
+    let files = pages
+        .into_iter()
+        .map(|page| {
+            let path = directory.join(clap_mangen::Man::new(page.clone()).get_filename());
+            Ok((path, render_page(page)?))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    write_all("--out", &files, context)
+}
+
+/// Writes each of `files` (a path and its text) after checking every
+/// path first (see `files::check_before_run`: a directory or an
+/// unwritable folder in the way of one file is refused, naming `option`
+/// and the path, before any is written), so that a bad target leaves no
+/// half-written set.
+fn write_all(option: &'static str, files: &[(PathBuf, String)], context: &Context) -> Result<()> {
+    if let Some((path, _)) = files.iter().find(|(path, _)| path.is_dir()) {
+        return Err(Error::invalid(
+            option,
+            path.parent().unwrap_or(path).display(),
+            format!(
+                "{} is a directory, where a file goes: move it (nothing was written)",
+                path.display()
+            ),
+        ));
+    }
+    files::check_before_run(&files::Plan {
+        outputs: files
+            .iter()
+            .map(|(path, _)| files::NamedPath {
+                option,
+                path: path.clone(),
+            })
+            .collect(),
+        report_on_stdout: false,
+        ..files::Plan::default()
+    })?;
+    for (path, text) in files {
+        emit(text, Some(path), context)?;
     }
     Ok(())
 }
@@ -69,11 +106,14 @@ pub(super) fn schema(kind: Option<&str>, dir: Option<&Path>, context: &Context) 
                 "must be an existing directory (the schemas are written into it)",
             ));
         }
-        for entry in &kinds {
-            let path = directory.join(format!("{}.json", entry.name));
-            emit(&schema_text(entry), Some(&path), context)?;
-        }
-        return Ok(());
+        let files: Vec<(PathBuf, String)> = kinds
+            .iter()
+            .map(|entry| {
+                let path = directory.join(format!("{}.json", entry.name));
+                (path, schema_text(entry))
+            })
+            .collect();
+        return write_all("--dir", &files, context);
     }
     let Some(name) = kind else {
         let width = kinds.iter().map(|k| k.name.len()).max().unwrap_or(0);

@@ -202,6 +202,47 @@ pub(super) fn remove_checkpoint(path: &Path) -> Result<bool> {
 }
 
 // ---------------------------------------------------------------------------
+// Reading a user's files.
+
+/// The UTF-8 byte-order mark, which some editors (Notepad, Excel's "CSV
+/// UTF-8") put at the start of a text file.
+const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
+
+/// The text of a file the user gives a command (a chart, a claim, deals,
+/// a published table, a count file, a checkpoint): the one way every such
+/// file is read. Read as bytes; a UTF-8 byte-order mark at its start is
+/// skipped; bytes that are not UTF-8 are refused as bad input (exit 2)
+/// naming the file, the line and byte where they start, and `holds`, what
+/// the file must hold ("a strategy chart (CSV)"). A file that cannot be
+/// read at all is an I/O error naming it.
+pub(super) fn read_user_text(path: &Path, holds: &str) -> Result<String> {
+    let bytes = fs::read(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    user_text(bytes, holds).map_err(|message| Error::BadInputFile {
+        path: path.to_path_buf(),
+        message,
+    })
+}
+
+/// [`read_user_text`]'s check of a file's `bytes`: the text without its
+/// byte-order mark, or what is wrong, in one line.
+fn user_text(mut bytes: Vec<u8>, holds: &str) -> std::result::Result<String, String> {
+    if bytes.starts_with(BYTE_ORDER_MARK) {
+        bytes.drain(..BYTE_ORDER_MARK.len());
+    }
+    String::from_utf8(bytes).map_err(|error| {
+        let valid = &error.as_bytes()[..error.utf8_error().valid_up_to()];
+        let line = 1 + valid.iter().filter(|&&b| b == b'\n').count();
+        let column = 1 + valid.iter().rev().take_while(|&&b| b != b'\n').count();
+        format!(
+            "is not UTF-8 text (line {line}, byte {column} is not UTF-8): it must be {holds}, as plain text in UTF-8 (or ASCII)"
+        )
+    })
+}
+
+// ---------------------------------------------------------------------------
 // Checks before a run.
 
 /// A file a run will write or read, and the option that names it.
@@ -568,5 +609,22 @@ mod tests {
             ..Plan::default()
         };
         assert!(check_before_run(&plan).is_err());
+    }
+
+    #[test]
+    fn user_text_skips_a_byte_order_mark_and_names_where_bytes_are_not_utf8() {
+        assert_eq!(
+            user_text(b"\xEF\xBB\xBFa,b\n".to_vec(), "x").unwrap(),
+            "a,b\n"
+        );
+        assert_eq!(
+            user_text(b"a\xEF\xBB\xBF".to_vec(), "x").unwrap(),
+            "a\u{feff}"
+        );
+        let error = user_text(b"ok\nab\xFFc".to_vec(), "a chart").unwrap_err();
+        assert_eq!(
+            error,
+            "is not UTF-8 text (line 2, byte 3 is not UTF-8): it must be a chart, as plain text in UTF-8 (or ASCII)"
+        );
     }
 }

@@ -1,11 +1,11 @@
 //! `deckodds idiots-delight ...`: the distribution of cards left.
 
-use std::fs;
 use std::time::Instant;
 
 use serde_json::{Map, Value, json};
 
 use super::context::Context;
+use super::files::read_user_text;
 use super::output::{emit, figure_options, output_format};
 use super::progress::{human_seconds, peak_memory_bytes};
 use super::sampling::Sampling;
@@ -430,6 +430,7 @@ fn monte_carlo_counts(
             message: &format!("{} games", shuffle.name()),
             unit: "games",
             outcomes: &distribution,
+            consistent: None,
         },
         |progress, plan, chunks| Ok(montecarlo::run_chunks(&simulation, plan, chunks, progress)),
     )?;
@@ -612,10 +613,7 @@ fn published_counts(
             },
         ));
     };
-    let text = fs::read_to_string(path).map_err(|source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = read_user_text(path, "a published table of counts (CSV: outcome, count)")?;
     let counts = parse_count_table(&text, &labels).map_err(|message| Error::BadInputFile {
         path: path.to_path_buf(),
         message,

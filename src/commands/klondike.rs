@@ -59,6 +59,7 @@ fn run_command(command: KlondikeCommand, context: &Context) -> Result<()> {
                     message: "Klondike games",
                     unit: "games",
                     outcomes: &|counts| vec![foundation_cards(counts.to_vec())],
+                    consistent: None,
                 },
                 |progress, plan, chunks| {
                     Ok(montecarlo::run_chunks(&simulation, plan, chunks, progress))

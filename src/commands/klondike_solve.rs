@@ -12,6 +12,7 @@ use std::time::Duration;
 use rayon::prelude::*;
 
 use super::context::Context;
+use super::files::read_user_text;
 use super::output::{Outputs, output_format};
 use super::sampling::{Sampled, Sampling};
 use crate::cards::Card;
@@ -116,10 +117,7 @@ fn refuse_sampling_options(context: &Context, command: &str) -> Result<()> {
 /// and `#` comments skipped. A bad line is refused naming the file and
 /// the line; a file with no deal is refused too.
 fn read_deals(path: &Path) -> Result<Vec<[Card; 52]>> {
-    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = read_user_text(path, "deals, one a line, 52 cards each")?;
     let deals = parse_deals(&text).map_err(|(line, error)| Error::BadInputFile {
         path: PathBuf::from(format!("{}:{line}", path.display())),
         message: error.to_string(),
@@ -267,6 +265,7 @@ fn solve_random(
             message: "deals solved",
             unit: "deals",
             outcomes: &verdict_distributions,
+            consistent: None,
         },
         |progress, plan, chunks| {
             let mut tally = vec![0; N_BINS];

@@ -11,12 +11,12 @@
 
 use std::collections::VecDeque;
 use std::ops::Range;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use serde::Serialize;
 
-use crate::contract::shard::SampleCounts;
+use crate::contract::shard::{InputFingerprint, SampleCounts};
 use crate::distribution::CountDistribution;
 use crate::engine::ArrangementCounts;
 use crate::engine::montecarlo::RunPlan;
@@ -114,6 +114,9 @@ pub(super) struct Prior {
     /// part's tallies are checked against the distributions the command
     /// reads, and a bad part is named. Empty otherwise.
     pub parts: Vec<(PathBuf, Mutex<VecDeque<Sample>>)>,
+    /// The files that decided the counts, as the checkpoint or the parts
+    /// recorded them: the run handed these counts must read the same.
+    pub inputs: Vec<InputFingerprint>,
 }
 
 /// Where samples done before come from.
@@ -165,6 +168,59 @@ pub(super) fn run_arguments() -> Vec<String> {
         }
     }
     kept
+}
+
+/// The fingerprint of the file at `path`, which `option` names, or `None`
+/// if it cannot be read (its reader then says why): FNV-1a of its bytes
+/// after a UTF-8 byte-order mark, which a reader skips.
+pub(super) fn fingerprint(option: &str, path: &Path) -> Option<InputFingerprint> {
+    let bytes = std::fs::read(path).ok()?;
+    let contents = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    Some(InputFingerprint {
+        option: option.to_string(),
+        path: path.display().to_string(),
+        contents: fnv1a64(contents),
+    })
+}
+
+/// Refuses to hand counts recorded with the file fingerprints `recorded`
+/// (`since` when: "the checkpoint FILE was saved") to a run that reads
+/// `now`: the first file whose contents differ, or that the record lacks,
+/// named by its option and path, with what to do (`instead`: "delete the
+/// checkpoint and run afresh").
+pub(super) fn check_inputs(
+    recorded: &[InputFingerprint],
+    now: &[InputFingerprint],
+    since: &str,
+    instead: &str,
+) -> std::result::Result<(), crate::error::Error> {
+    for input in now {
+        let same = recorded
+            .iter()
+            .find(|r| r.option == input.option && r.path == input.path);
+        match same {
+            Some(recorded) if recorded.contents == input.contents => {}
+            Some(_) => {
+                return Err(crate::error::Error::invalid(
+                    &input.option,
+                    &input.path,
+                    format!(
+                        "the file changed since {since} (its contents are not those the counts were made with): restore it as it was, or {instead}"
+                    ),
+                ));
+            }
+            None => {
+                return Err(crate::error::Error::invalid(
+                    &input.option,
+                    &input.path,
+                    format!(
+                        "{since} without a record of this file's contents (by a deckodds that kept none), so they cannot be checked: {instead}"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The checksum of a checkpoint (or a count file's `"shard"` block)

@@ -29,9 +29,10 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::context::{Context, RunIn};
+use super::files::read_user_text;
 use super::ledger::{Prior, PriorSource, Sample, checksum, program, run_arguments};
 use crate::cli::{Cli, OutputArgs};
-use crate::contract::shard::{CountFile, EnumerationCounts, ShardBlock};
+use crate::contract::shard::{CountFile, EnumerationCounts, InputFingerprint, ShardBlock};
 use crate::contract::{self, Tag};
 use crate::engine::ArrangementCounts;
 use crate::engine::Shard;
@@ -49,6 +50,7 @@ const FORMAT_WITHOUT_CHECKSUM: &str = "deckodds shard count file 1";
 /// line, program and part that made them, and a checksum of the rest.
 pub(super) fn shard_block(
     shard: Shard,
+    inputs: Vec<InputFingerprint>,
     samples: &[Sample],
     enumerations: &[ArrangementCounts],
 ) -> ShardBlock {
@@ -58,6 +60,7 @@ pub(super) fn shard_block(
         program: program(),
         command: run_arguments(),
         part: shard.to_string(),
+        inputs,
         samples: samples.iter().map(Sample::to_record).collect(),
         enumerations: enumerations
             .iter()
@@ -103,6 +106,7 @@ struct BlockMarks {
 struct Part {
     path: PathBuf,
     command: Vec<String>,
+    inputs: Vec<InputFingerprint>,
     shard: Shard,
     samples: Vec<Sample>,
     enumerations: Vec<ArrangementCounts>,
@@ -111,15 +115,16 @@ struct Part {
 /// The whole run, summed from its parts.
 struct Summed {
     command: Vec<String>,
+    inputs: Vec<InputFingerprint>,
     samples: Vec<Sample>,
     enumerations: Vec<ArrangementCounts>,
 }
 
 fn read_part(path: &Path) -> Result<Part> {
-    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = read_user_text(
+        path,
+        "a count file (the JSON a part writes with --shard k/n --out FILE.json)",
+    )?;
     parse_part(path, &text).map_err(|message| Error::BadInputFile {
         path: path.to_path_buf(),
         message,
@@ -198,6 +203,7 @@ fn parse_part(path: &Path, text: &str) -> std::result::Result<Part, String> {
         .collect::<Option<Vec<ArrangementCounts>>>()
         .ok_or_else(|| corrupt("the enumerations"))?;
     let command = block.command;
+    let inputs = block.inputs;
     // An enumeration counts each arrangement once in each of the
     // distributions it lays side by side (one, or Roll-Call's eight): no
     // count exceeds the total, and the counts sum to a whole number of
@@ -230,6 +236,7 @@ fn parse_part(path: &Path, text: &str) -> std::result::Result<Part, String> {
     Ok(Part {
         path: path.to_path_buf(),
         command,
+        inputs,
         shard,
         samples,
         enumerations,
@@ -254,6 +261,25 @@ fn summed(parts: &[Part]) -> Result<Summed> {
                     "another run (`{}`, not `{}`)",
                     part.command.join(" "),
                     first.command.join(" ")
+                ),
+            ));
+        }
+        let other_contents = part
+            .inputs
+            .iter()
+            .find(|input| !first.inputs.contains(input))
+            .or_else(|| {
+                first
+                    .inputs
+                    .iter()
+                    .find(|input| !part.inputs.contains(input))
+            });
+        if let Some(input) = other_contents {
+            return Err(mismatch(
+                part,
+                format!(
+                    "played with other contents of {} {} (the file changed between the parts)",
+                    input.option, input.path
                 ),
             ));
         }
@@ -344,6 +370,7 @@ fn summed(parts: &[Part]) -> Result<Summed> {
     }
     Ok(Summed {
         command: first.command.clone(),
+        inputs: first.inputs.clone(),
         samples,
         enumerations,
     })
@@ -372,6 +399,7 @@ pub(super) fn run(
         .collect::<Result<Vec<Part>>>()?;
     let Summed {
         command,
+        inputs,
         samples,
         enumerations,
     } = summed(&parts)?;
@@ -410,6 +438,7 @@ pub(super) fn run(
             .into_iter()
             .map(|part| (part.path, Mutex::new(VecDeque::from(part.samples))))
             .collect(),
+        inputs,
     });
     run_in(cli, &replaying)?;
     // The merged comparison's verdict is the command's.

@@ -150,7 +150,8 @@ fn run_mpi(_cli: Cli, _long_runs: &LongRunArgs) -> Result<()> {
 
 /// Runs a parsed command line in `context`.
 fn run_in(cli: Cli, context: &Context) -> Result<()> {
-    output::check_files(&cli)?;
+    let inputs = output::check_files(&cli)?;
+    context.fingerprint_inputs(&inputs)?;
     match cli.command {
         Command::Blackjack(command) => blackjack::run(command, context),
         Command::IdiotsDelight(command) => idiots_delight::run(command, context),

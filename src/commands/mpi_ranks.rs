@@ -92,6 +92,7 @@ pub(super) fn run(cli: Cli, long_runs: &LongRunArgs, run_in: RunIn) -> Result<()
         samples: std::sync::Mutex::new(summed),
         enumerations: std::sync::Mutex::new(Default::default()),
         parts: Vec::new(),
+        inputs: part.inputs(),
     });
     run_in(again, &whole)
 }

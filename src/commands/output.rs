@@ -41,12 +41,14 @@ enum Writes {
 /// [`files::check_before_run`]): also that each output's format is known
 /// and one the command writes (a chart only from a command that draws
 /// one), so that a long run does not end in an error it could have had
-/// at once.
-pub(super) fn check_files(cli: &Cli) -> Result<()> {
+/// at once. Returns the files the command reads that decide its results
+/// (a chart, deals, a published table or claim; not `--resume`'s
+/// checkpoint nor `merge`'s count files), for the run's identity.
+pub(super) fn check_files(cli: &Cli) -> Result<Vec<files::NamedPath>> {
     use crate::cli::{
         BlackjackCommand as B, IdiotsDelightCommand as I, KlondikeCommand as K, PlayerCommand,
         PlayerSubcommand, PrisonersCommand as P, PublishedCounts, RollCallCommand as R,
-        TableSubcommand,
+        TableStrategy, TableSubcommand,
     };
     let mut plan = files::Plan::default();
     let named = |option: &'static str, path: &Path| files::NamedPath {
@@ -117,11 +119,27 @@ pub(super) fn check_files(cli: &Cli) -> Result<()> {
                 command: Some(table),
                 ..
             } => match table.as_ref() {
-                TableSubcommand::Compare { output, .. } => {
+                TableSubcommand::Compare {
+                    table,
+                    published,
+                    output,
+                    ..
+                } => {
+                    if let TableStrategy::Chart(path) = &table.strategy {
+                        plan.inputs.push(named("--strategy", path));
+                    }
+                    if let Some(path) = published {
+                        plan.inputs.push(named("--published", path));
+                    }
                     (output, Writes::NoChart("blackjack table compare"))
                 }
             },
-            PlayerCommand::Table { output, .. } => (output, Writes::Everything),
+            PlayerCommand::Table { table, output, .. } => {
+                if let TableStrategy::Chart(path) = &table.strategy {
+                    plan.inputs.push(named("--strategy", path));
+                }
+                (output, Writes::Everything)
+            }
             PlayerCommand::CutCardEffect { output, .. } => {
                 (output, Writes::NoChart("blackjack cut-card-effect"))
             }
@@ -246,7 +264,12 @@ pub(super) fn check_files(cli: &Cli) -> Result<()> {
             .extend(output.out.iter().map(|path| named("--out", path)));
     }
     plan.report_on_stdout = !plan.outputs.iter().any(|o| o.option == "--out");
-    files::check_before_run(&plan)
+    files::check_before_run(&plan)?;
+    Ok(plan
+        .inputs
+        .into_iter()
+        .filter(|input| !matches!(input.option, "--resume" | "merge"))
+        .collect())
 }
 
 /// Checks that `path` names a text file (`.txt`, or `-`) for `command`,
@@ -463,7 +486,8 @@ impl Outputs {
                         "note: part {shard} writes no count file to merge: add --out FILE.json"
                     ));
                 }
-                counted.then(|| merge::shard_block(shard, &samples, &enumerations))
+                counted
+                    .then(|| merge::shard_block(shard, context.inputs(), &samples, &enumerations))
             }
             None => None,
         };

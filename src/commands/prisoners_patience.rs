@@ -379,6 +379,7 @@ fn monte_carlo_counts(
             message: &format!("games (stack move {})", game.params().stack_move.name()),
             unit: "games",
             outcomes: &|counts| vec![count_distribution(game, counts.to_vec())],
+            consistent: None,
         },
         |progress, plan, chunks| Ok(montecarlo::run_chunks(&simulation, plan, chunks, progress)),
     )
@@ -677,6 +678,7 @@ fn solve_sample(
             message: "deals solved",
             unit: "deals",
             outcomes: &search::count_distributions,
+            consistent: None,
         },
         |progress, plan, chunks| {
             if save_winnable.is_none() {

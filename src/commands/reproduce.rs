@@ -12,7 +12,7 @@ use tabled::builder::Builder;
 use tabled::settings::Style;
 
 use super::context::{Context, RunNested};
-use super::files::write_atomically;
+use super::files::{self, read_user_text, write_atomically};
 use super::ledger::fnv1a64;
 use super::output::emit;
 use crate::analysis::{
@@ -69,12 +69,39 @@ pub(super) fn run(request: Request, context: &Context, run_nested: RunNested) ->
         command_line(spec, profile, &results, context)?;
         check_input_files(spec)?;
     }
+    // The index lists every spec's tables: a whole run writes it, and so
+    // does a run of some of analysis/'s specs (from all of them), so that
+    // it stays current; specs from elsewhere leave it alone.
+    let from_analysis = specs.iter().all(|spec| spec.path.starts_with(ANALYSIS_DIR));
+    let indexed = whole || from_analysis;
+    // So are README.md's markers, where its headline table goes.
+    if indexed && keeps_readme(&request, profile) {
+        readme_with_table("")?;
+    }
     if request.check {
         return check_results(&specs, &request, &results, context, run_nested);
     }
     fs::create_dir_all(&results).map_err(|source| Error::Io {
         path: results.clone(),
         source,
+    })?;
+    // And the files written besides the tables' own (which each table's
+    // command line checks before its run): each table's provenance record
+    // and the index, so that a read-only folder, or a directory in the way
+    // of one file, fails before the first table's work.
+    let records = specs
+        .iter()
+        .filter(|spec| runs(spec, profile, &request))
+        .map(|spec| results.join(format!("{}.provenance.json", spec.name)));
+    files::check_before_run(&files::Plan {
+        outputs: records
+            .chain(indexed.then(|| results.join(INDEX)))
+            .map(|path| files::NamedPath {
+                option: "--results",
+                path,
+            })
+            .collect(),
+        ..files::Plan::default()
     })?;
     let mut rows = Vec::new();
     let mut unexpected = Vec::new();
@@ -121,11 +148,6 @@ pub(super) fn run(request: Request, context: &Context, run_nested: RunNested) ->
             verdict_text(spec, verdict.as_ref()),
         ]);
     }
-    // The index lists every spec's tables: a whole run writes it, and so
-    // does a run of some of analysis/'s specs (from all of them), so that
-    // it stays current; specs from elsewhere leave it alone.
-    let from_analysis = specs.iter().all(|spec| spec.path.starts_with(ANALYSIS_DIR));
-    let indexed = whole || from_analysis;
     if indexed {
         let all = if whole {
             specs.clone()
@@ -220,7 +242,8 @@ fn load_specs(names: &[PathBuf]) -> Result<Vec<Spec>> {
 
 /// The specs [`load_specs`] reads, parsed and checked one by one.
 fn read_specs(names: &[PathBuf]) -> Result<Vec<Spec>> {
-    let parse_file = |path: &Path| Spec::parse(path, &read(path)?);
+    let parse_file =
+        |path: &Path| Spec::parse(path, &read_user_text(path, "an analysis spec (TOML)")?);
     if names.is_empty() {
         let mut specs = Vec::new();
         for path in all_specs()? {
@@ -890,8 +913,14 @@ fn keeps_readme(request: &Request, profile: Profile) -> bool {
 
 /// README.md with the headline table of `site` between its markers.
 fn readme_text(site: &Site) -> Result<String> {
+    readme_with_table(&site.headline_markdown)
+}
+
+/// README.md with `table` between its markers, or the error that it has
+/// none.
+fn readme_with_table(table: &str) -> Result<String> {
     let readme = read(Path::new(README))?;
-    readme_with_headline(&readme, &site.headline_markdown).ok_or_else(|| Error::BadInputFile {
+    readme_with_headline(&readme, table).ok_or_else(|| Error::BadInputFile {
         path: PathBuf::from(README),
         message: format!(
             "has no generated headline table: put the lines {:?} and {:?} where it goes",

@@ -437,6 +437,7 @@ fn monte_carlo_counts(
             message: &format!("games ({})", game.params()),
             unit: "games",
             outcomes: &|counts| game.count_distributions(counts, None),
+            consistent: None,
         },
         |progress, plan, chunks| Ok(montecarlo::run_chunks(&simulation, plan, chunks, progress)),
     )

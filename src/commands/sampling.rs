@@ -52,7 +52,16 @@ pub(super) struct Sampling<'a> {
     pub unit: &'a str,
     /// The distributions a tally holds, for `--until-halfwidth`.
     pub outcomes: &'a (dyn Fn(&[u64]) -> Vec<CountDistribution> + Sync),
+    /// For a tally whose distributions count other things than trials
+    /// (a table's rounds, while its trials are shoes): whether its counts
+    /// agree with one another, which `merge` checks of every part and of
+    /// their sum besides `outcomes` (a one-line reason if not).
+    pub consistent: Option<&'a TallyCheck>,
 }
+
+/// A check that a tally's counts agree with one another (see
+/// [`Sampling::consistent`]).
+pub(super) type TallyCheck = dyn Fn(&[u64]) -> std::result::Result<(), String> + Sync;
 
 /// What a sampling run gave.
 pub(super) struct Sampled {
@@ -109,6 +118,7 @@ impl Context {
             sampling.message,
             sampling.unit,
         );
+        let _lost_if_interrupted = self.say_if_interrupted(&progress, sampling.unit);
         // An empty range of chunks gives a tally of zeros of the run's
         // length.
         let zeros = work(&progress, &plan, 0..0)?;
@@ -287,6 +297,40 @@ impl Context {
         progress.bar.suspend(|| eprintln!("{text}"));
     }
 
+    /// For the user's own run without a checkpoint (in a process of its
+    /// own: not embedded, not an MPI rank): a guard under which Ctrl-C
+    /// (or SIGTERM) says, before the run exits with status 130, how far
+    /// it got by `progress`, that nothing was kept, and the command line
+    /// that would make it resumable.
+    fn say_if_interrupted(
+        &self,
+        progress: &ProgressReporter,
+        unit: &str,
+    ) -> Option<checkpoint::LostRunGuard> {
+        if self.invocation != Invocation::User
+            || self.checkpointing.is_some()
+            || self.embedded.is_some()
+            || self.collect_only
+        {
+            return None;
+        }
+        let bar = progress.bar.clone();
+        let run = self.sampled.lock().map_or(0, |s| s.len()) + 1;
+        let unit = unit.to_string();
+        let resumable =
+            checkpoint::command_with("--checkpoint", std::path::Path::new("deckodds.checkpoint"));
+        let started = Instant::now();
+        Some(checkpoint::say_if_interrupted(Box::new(move || {
+            let line = format!(
+                "interrupted after {} of {} {unit} of sampling run {run} ({}): nothing was kept, as the run had no --checkpoint; to make it resumable, run it with --checkpoint FILE, e.g. {resumable}",
+                thousands(bar.position()),
+                thousands(bar.length().unwrap_or_default()),
+                human_seconds(started.elapsed().as_secs_f64()),
+            );
+            bar.suspend(|| eprintln!("{line}"));
+        })))
+    }
+
     /// The precision target this sampling run watches, resolved against
     /// the outcomes of a tally of `n_bins`, if `--until-halfwidth` gave
     /// one.
@@ -345,9 +389,11 @@ impl Context {
     }
 
     /// Refuses summed parts that do not count each of their trials once in
-    /// every distribution the command reads from them: each count file of
-    /// a merge first (named), then the sum (of the files, or of MPI
-    /// ranks). A checkpoint's counts are guarded by its checksum alone.
+    /// every distribution the command reads from them, or whose counts
+    /// disagree with one another (see [`Sampling::consistent`]): each
+    /// count file of a merge first (named), then the sum (of the files, or
+    /// of MPI ranks). A checkpoint's counts are guarded by its checksum
+    /// alone.
     fn check_prior_tallies(
         &self,
         sampling: &Sampling,
@@ -360,16 +406,19 @@ impl Context {
         ) {
             return Ok(());
         }
+        let check = |sample: &Sample| {
+            sample.check_tally(sampling.outcomes)?;
+            sampling.consistent.map_or(Ok(()), |consistent| {
+                consistent(&sample.tally).map_err(|why| format!("its tallies disagree: {why}"))
+            })
+        };
         for (path, part) in parts {
-            part.check_tally(sampling.outcomes)
-                .map_err(|message| Error::BadInputFile {
-                    path: path.to_path_buf(),
-                    message: format!("corrupt count file: {message}"),
-                })?;
+            check(part).map_err(|message| Error::BadInputFile {
+                path: path.to_path_buf(),
+                message: format!("corrupt count file: {message}"),
+            })?;
         }
-        prior
-            .check_tally(sampling.outcomes)
-            .map_err(|message| Error::invalid("merge", "the count files", message))
+        check(prior).map_err(|message| Error::invalid("merge", "the count files", message))
     }
 
     /// The error for samples done before that are not this command's.
@@ -411,7 +460,7 @@ impl Context {
             chunks,
             tally: tally.to_vec(),
         });
-        checkpoint::save(&checkpointing.path, self.shard, &samples)?;
+        checkpoint::save(&checkpointing.path, self.shard, self.inputs(), &samples)?;
         *last_saved = Instant::now();
         Ok(())
     }

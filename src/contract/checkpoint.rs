@@ -4,7 +4,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::shard::SampleCounts;
+use super::shard::{InputFingerprint, SampleCounts};
 use super::{Document, Tag};
 
 crate::contract_kind!(
@@ -33,6 +33,11 @@ pub struct Checkpoint {
     pub command: Vec<String>,
     /// The part `k/n` of a sharded run, or `null` for a whole run.
     pub part: Option<String>,
+    /// The files the command read that decide its results, by their
+    /// contents' fingerprints: the resumed run must read the same
+    /// contents; absent when it read none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inputs: Vec<InputFingerprint>,
     /// Each sampling run begun, in the order the command makes them; the
     /// last may be partly done.
     pub samples: Vec<SampleCounts>,
@@ -61,6 +66,7 @@ mod tests {
             program: "deckodds 0.1.0".into(),
             command: vec!["klondike".into(), "mc".into()],
             part: None,
+            inputs: Vec::new(),
             samples: vec![SampleCounts {
                 trials: 100,
                 seed: 3,

@@ -36,6 +36,11 @@ pub struct ShardBlock {
     pub command: Vec<String>,
     /// The part, `k/n`.
     pub part: String,
+    /// The files the command read that decide its results, by their
+    /// contents' fingerprints: the parts of one run read the same
+    /// contents; absent when it read none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inputs: Vec<InputFingerprint>,
     /// Each sampling run of the command, in the order it makes them.
     pub samples: Vec<SampleCounts>,
     /// Each exhaustive enumeration of the command, in order; absent when
@@ -52,6 +57,24 @@ pub struct ShardBlock {
 
 impl Document for ShardBlock {
     type Kind = CountsKind;
+}
+
+/// A file a run read that decides its results (a strategy chart, a list
+/// of deals, a published table or claim): the option and path that named
+/// it, and a fingerprint of its contents, so that a part played with
+/// other contents (the file edited between parts, or before a run is
+/// resumed) is refused rather than mixed in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InputFingerprint {
+    /// The option that names the file, `--strategy`.
+    pub option: String,
+    /// The path as given on the command line.
+    pub path: String,
+    /// FNV-1a (64 bits) of the file's bytes after a UTF-8 byte-order
+    /// mark, as `fnv1a64:` and 16 hex digits.
+    #[schemars(pattern(r"^fnv1a64:[0-9a-f]{16}$"))]
+    pub contents: String,
 }
 
 /// One sampling run's plan, the chunks counted, and their summed
@@ -111,6 +134,11 @@ mod tests {
             program: "deckodds 0.1.0".into(),
             command: vec!["roll-call".into(), "exact".into()],
             part: "1/2".into(),
+            inputs: vec![InputFingerprint {
+                option: "--strategy".into(),
+                path: "my chart.csv".into(),
+                contents: "fnv1a64:00000000000000ab".into(),
+            }],
             samples: vec![SampleCounts {
                 trials: 10,
                 seed: 1,
@@ -143,10 +171,13 @@ mod tests {
     fn no_enumerations_and_no_checksum_leave_their_keys_out() {
         let mut block = block();
         block.enumerations.clear();
+        block.inputs.clear();
         block.checksum = None;
         let text = serde_json::to_string(&block).unwrap();
         assert!(
-            !text.contains("enumerations") && !text.contains("checksum"),
+            !text.contains("enumerations")
+                && !text.contains("checksum")
+                && !text.contains("inputs"),
             "{text}"
         );
         assert_eq!(read::<ShardBlock>(&text), Ok(block));

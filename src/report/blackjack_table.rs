@@ -534,6 +534,18 @@ fn people_text(report: &TableReport, format: Format, options: &RenderOptions) ->
             decimal_text(100.0 * claim.standard_error, decimals.max(4)),
             thousands(claim.claim.rounds)
         ));
+        // A claim made on more rounds than this run is sharper than the
+        // run it is checked against: said plainly, with the way to match it.
+        if claim.claim.rounds > summary.n_rounds && claim.standard_error > 0.0 {
+            closing.push(format!(
+                "This run played {} rounds, the claim {}: this simulation's standard error ({} % a round) is {:.1} times the claim's, so its interval is that much wider and the check against it that much less sharp. For a check as sharp as the claim, play at least the claim's rounds: --trials {}.",
+                thousands(summary.n_rounds),
+                thousands(claim.claim.rounds),
+                decimal_text(100.0 * summary.standard_error, decimals.max(4)),
+                summary.standard_error / claim.standard_error,
+                claim.claim.rounds
+            ));
+        }
     }
     lay_out(format, &heading, &tables, &closing)
 }

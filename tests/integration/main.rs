@@ -15,6 +15,7 @@ mod files;
 mod games;
 mod house;
 mod idiots_delight;
+mod inputs;
 mod klondike;
 mod klondike_solve;
 mod latex;

@@ -332,7 +332,11 @@ fn check_rate_sum(rates: &[Option<(usize, f64)>; 3]) -> Result<()> {
     let lines: Vec<String> = given.iter().map(|(_, line, _)| line.to_string()).collect();
     let keys: Vec<&str> = given.iter().map(|(key, _, _)| key.name()).collect();
     let terms: Vec<String> = given.iter().map(|(_, _, rate)| rate.to_string()).collect();
-    let allowed = if too_little {
+    // Rates written as fractions of 1 (0.424) add up to about 1.
+    let fractions = given.len() == 3 && (1.0 - sum).abs() <= 0.05;
+    let allowed = if fractions {
+        "must add up to 100: these look like fractions of 1 where percentages are expected (write 42.4 for 0.424)"
+    } else if too_little {
         "must add up to 100 within 0.5 (win, loss and push cover every round)"
     } else {
         "must add up to at most 100 (within 0.5 for rounding)"
@@ -632,6 +636,16 @@ mod tests {
         assert!(
             two.starts_with("lines 3, 4: win-percent + loss-percent 52 + 49 = 101:"),
             "{two}"
+        );
+        // Fractions of 1 where percentages belong are named as such.
+        let fractions = parse("win-percent = 0.424\nloss-percent = 0.491\npush-percent = 0.085")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            fractions.ends_with(
+                "these look like fractions of 1 where percentages are expected (write 42.4 for 0.424)"
+            ),
+            "{fractions}"
         );
     }
 

@@ -88,6 +88,79 @@ impl TallyLayout {
     pub fn net<'t>(&self, tally: &'t [u64]) -> &'t [u64] {
         &tally[Self::NET..Self::NET + NET_BINS]
     }
+
+    /// Checks that the counts of `tally` agree with one another, as every
+    /// tally a run makes does: its shoes by number of rounds add up to
+    /// `R` rounds (and to the sum of the rounds' squares), and the rounds
+    /// by net result, by events and (with a count) by true count each
+    /// count those `R` rounds; no more shoes went on from the discards
+    /// than were dealt. A tally edited in one place (rounds added to the
+    /// net results, its checksum made again) fails here; the error says
+    /// which counts disagree, in one line.
+    pub fn check_consistent(&self, tally: &[u64]) -> std::result::Result<(), String> {
+        if tally.len() != self.len() {
+            return Err(format!(
+                "{} counts, and a table run's tally has {}",
+                tally.len(),
+                self.len()
+            ));
+        }
+        let too_many = || "its counts overflow 64 bits".to_string();
+        let sum = |counts: &[u64]| {
+            counts
+                .iter()
+                .try_fold(0u64, |sum, &count| sum.checked_add(count))
+                .ok_or_else(too_many)
+        };
+        let weighted = |power: u32| {
+            self.rounds_per_shoe(tally)
+                .iter()
+                .enumerate()
+                .try_fold(0u64, |sum, (rounds, &shoes)| {
+                    (rounds as u64)
+                        .checked_pow(power)
+                        .and_then(|weight| weight.checked_mul(shoes))
+                        .and_then(|term| sum.checked_add(term))
+                })
+                .ok_or_else(too_many)
+        };
+        let shoes = sum(self.rounds_per_shoe(tally))?;
+        let rounds = weighted(1)?;
+        let mut counted = vec![
+            ("net results", sum(self.net(tally))?),
+            (
+                "events",
+                sum(&tally[Self::EVENTS..Self::EVENTS + events::COMBINATIONS])?,
+            ),
+        ];
+        if self.counting {
+            counted.push((
+                "true counts",
+                sum(&tally[self.by_true_count()..self.len()])?,
+            ));
+        }
+        for (what, count) in counted {
+            if count != rounds {
+                return Err(format!(
+                    "the rounds by {what} count {count} rounds, and its {shoes} shoes by rounds per shoe hold {rounds}"
+                ));
+            }
+        }
+        let squares = weighted(2)?;
+        if tally[Self::ROUNDS_SQUARES] != squares {
+            return Err(format!(
+                "its sum of rounds per shoe squared is {}, and its shoes by rounds per shoe give {squares}",
+                tally[Self::ROUNDS_SQUARES]
+            ));
+        }
+        if tally[Self::RESHUFFLED] > shoes {
+            return Err(format!(
+                "{} shoes went on from the discards, of {shoes} shoes dealt",
+                tally[Self::RESHUFFLED]
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// One player at a table, dealt shoe after shoe (see the module doc).
@@ -693,15 +766,11 @@ mod tests {
         assert_eq!(by_shoe, summary.n_rounds);
     }
 
-    #[test]
-    fn a_high_true_count_is_worth_more_than_a_low_one() {
-        // Six decks to 75%: hi-lo's true count of +3 or more gives the
-        // player the edge, -3 or less the house more than off the top (the
-        // counter's whole game); both far more than five standard errors
-        // apart at 20,000 shoes.
-        let rules = PlayerRules::default();
+    /// The default rules' solved table, and its six-decks table dealt to
+    /// 75% and counted with hi-lo.
+    fn counted_six_decks() -> (PlayerTable<f64>, TableSimulation) {
         let table = solve_float(
-            &PlayerParams::full_shoe(rules, SplitModel::Cdz),
+            &PlayerParams::full_shoe(PlayerRules::default(), SplitModel::Cdz),
             &NoProgress,
         )
         .unwrap();
@@ -711,6 +780,16 @@ mod tests {
             Some(CountSystem::parse("hi-lo").unwrap().tags),
         )
         .unwrap();
+        (table, simulation)
+    }
+
+    #[test]
+    fn a_high_true_count_is_worth_more_than_a_low_one() {
+        // Six decks to 75%: hi-lo's true count of +3 or more gives the
+        // player the edge, -3 or less the house more than off the top (the
+        // counter's whole game); both far more than five standard errors
+        // apart at 20,000 shoes.
+        let (table, simulation) = counted_six_decks();
         let summary = summary(&simulation, 20_000, 7);
         let pooled = |rows: &[TrueCountRow]| {
             let rounds: u64 = rows.iter().map(|row| row.rounds).sum();
@@ -726,6 +805,40 @@ mod tests {
         assert_eq!(summary.by_true_count[zero].label, "0");
         assert!(high > 0.0 && low < table.overall, "high {high} low {low}");
         assert!((high - low) / (low_se.hypot(high_se)) > 5.0);
+    }
+
+    #[test]
+    fn a_run_s_tallies_agree_and_one_edited_in_one_place_does_not() {
+        let (_, simulation) = counted_six_decks();
+        let layout = simulation.layout();
+        let tally = run(&simulation, &RunPlan::new(500, 3, 0), &NoProgress);
+        assert_eq!(layout.check_consistent(&tally), Ok(()));
+        let rounds: u64 = layout.net(&tally).iter().sum();
+        let edited = |at: usize, more: u64| {
+            let mut edited = tally.clone();
+            edited[at] += more;
+            layout.check_consistent(&edited).unwrap_err()
+        };
+        // 1,000 rounds more in the net results (the edit).
+        assert_eq!(
+            edited(TallyLayout::NET + 40, 1000),
+            format!(
+                "the rounds by net results count {} rounds, and its 500 shoes by rounds per shoe hold {rounds}",
+                rounds + 1000
+            )
+        );
+        assert!(edited(TallyLayout::EVENTS, 1).starts_with("the rounds by events count"));
+        assert!(edited(layout.by_true_count(), 1).starts_with("the rounds by true counts count"));
+        assert!(edited(TallyLayout::ROUNDS_PER_SHOE + 3, 1).contains("501 shoes"));
+        assert!(
+            edited(TallyLayout::ROUNDS_SQUARES, 1)
+                .starts_with("its sum of rounds per shoe squared")
+        );
+        assert!(
+            edited(TallyLayout::RESHUFFLED, 501)
+                .ends_with("shoes went on from the discards, of 500 shoes dealt")
+        );
+        assert!(layout.check_consistent(&tally[1..]).is_err());
     }
 
     #[test]

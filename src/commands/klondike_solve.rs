@@ -27,9 +27,8 @@ use crate::games::klondike::solve::sample::{
     self, DealSummary, EVERY_DEAL, N_BINS, SolveCounts, SolveSimulation, SolvedDeal, add_to_tally,
     solve_deal, verdict_distributions,
 };
-use crate::games::klondike::solve::{SolveBudget, Solver, Verdict};
-use crate::report::Format;
-use crate::report::klondike_solve::{SolveRun, render_solve};
+use crate::games::klondike::solve::{SolveBudget, Solver, Verdict, never_home_at_deal};
+use crate::report::klondike_solve::{SingleDeal, SolveRun, render_solve};
 
 /// Deals per chunk of a random run: a deal may take seconds, so the
 /// runner's usual chunks would leave all but one core idle. (The counts
@@ -142,8 +141,8 @@ fn parse_deals(text: &str) -> std::result::Result<Vec<[Card; 52]>, (usize, Error
         .collect()
 }
 
-/// `--deal`: the verdict, its cost, and for a win the record of its moves
-/// (in the text formats).
+/// `--deal`: the verdict, its cost, and (in the text formats) the record
+/// of a win or the proof of a loss.
 fn solve_one(
     rules: FreePlayRules,
     budget: SolveBudget,
@@ -160,18 +159,7 @@ fn solve_one(
     ));
     let mut solver = Solver::new(rules);
     let solved = solve_deal(&mut solver, deal, &budget)?;
-    let record = match solved.verdict {
-        Verdict::Won => Some(solution_record(rules, deal, &solved.moves)?),
-        Verdict::Lost | Verdict::Undecided => None,
-    };
-    emit_given(
-        rules,
-        budget,
-        &[solved],
-        record.as_deref(),
-        outputs,
-        context,
-    )
+    emit_given(rules, budget, &[*deal], &[solved], outputs, context)
 }
 
 /// `--deals FILE`: every deal solved, in the file's order (in parallel,
@@ -198,21 +186,38 @@ fn solve_listed(
             .collect::<Result<Vec<_>>>()
     })??;
     drop(progress);
-    emit_given(rules, budget, &solved, None, outputs, context)
+    emit_given(rules, budget, deals, &solved, outputs, context)
 }
 
-/// Writes the report of given deals, numbered from 0; `record` (the
-/// moves of one won deal) follows the text formats' tables.
+/// Writes the report of given deals (`solved[i]` of `deals[i]`),
+/// numbered from 0. One deal is answered alone: its text formats give
+/// the record of a win, or the cards the bound shows never go home when
+/// that is the proof of a loss.
 fn emit_given(
     rules: FreePlayRules,
     budget: SolveBudget,
+    deals: &[[Card; 52]],
     solved: &[SolvedDeal],
-    record: Option<&str>,
     outputs: &Outputs,
     context: &Context,
 ) -> Result<()> {
+    let (record, never_home) = match (deals, solved) {
+        ([deal], [solved]) => match solved.verdict {
+            Verdict::Won => (
+                Some(solution_record(rules, deal, &solved.moves)?),
+                Vec::new(),
+            ),
+            Verdict::Lost => (None, never_home_at_deal(&rules, deal)?),
+            Verdict::Undecided => (None, Vec::new()),
+        },
+        _ => (None, Vec::new()),
+    };
+    let single = (solved.len() == 1).then(|| SingleDeal {
+        record: record.as_deref(),
+        never_home: &never_home,
+    });
     let mut tally = vec![0; N_BINS];
-    let deals: Vec<(u64, DealSummary)> = solved
+    let summaries: Vec<(u64, DealSummary)> = solved
         .iter()
         .enumerate()
         .map(|(index, deal)| {
@@ -227,16 +232,12 @@ fn emit_given(
         budget,
         seed: None,
         trials: None,
-        deals: &deals,
+        deals: &summaries,
         counts: &counts,
+        single,
     };
     outputs.emit(context, |format, options| {
-        let mut text = render_solve(&run, format, options);
-        if let (Some(record), Format::Table | Format::Md) = (record, format) {
-            text.push('\n');
-            text.push_str(record);
-        }
-        text
+        render_solve(&run, format, options)
     })
 }
 
@@ -309,13 +310,13 @@ fn solve_random(
         trials: Some(n_trials),
         deals: &deals,
         counts: &counts,
+        single: None,
     };
     outputs.emit(context, |format, options| {
         render_solve(&run, format, options)
     })
 }
 
-/// The record of a won deal's moves, for the text formats.
 /// The record of a won deal, in the format of `klondike record`,
 /// replayed move by move by the rules checker.
 fn solution_record(rules: FreePlayRules, deal: &[Card; 52], moves: &[FreeMove]) -> Result<String> {

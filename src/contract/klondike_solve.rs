@@ -80,7 +80,9 @@ pub enum VerdictName {
 }
 
 /// What the fixed policy (RULES.md section 4: draw 1, one pass) made of
-/// a deal.
+/// a deal. The text formats show it only when the rules solved are the
+/// policy's (draw 1, one pass); the JSON always carries it, with its
+/// rules in `summary.policy`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum PolicyResult {
@@ -98,8 +100,15 @@ pub struct SolvedDealEntry {
     /// the position among given deals (from 0).
     pub index: u64,
     pub verdict: VerdictName,
-    /// Moves of the win found (stock turns included); 0 unless won.
+    /// Moves of the win found, 0 unless won: cards moved (a run moved
+    /// together is one move), stock turns not included. "Moves" means
+    /// this in every output of deckodds' Klondike: the record of the win
+    /// numbers these moves and ends `Moves: N`.
     pub moves: u64,
+    /// Stock turns of the win found, 0 unless won (a turn that first
+    /// turns the waste over into a new stock is one turn).
+    #[serde(rename = "stock-turns")]
+    pub stock_turns: u64,
     /// States the search expanded.
     pub nodes: u64,
     /// Wall-clock seconds the search took (differs from run to run).
@@ -215,6 +224,7 @@ mod tests {
                 index: 4,
                 verdict: VerdictName::Won,
                 moves: 120,
+                stock_turns: 40,
                 nodes: 77,
                 seconds: 0.01,
                 policy: PolicyResult::Stuck,

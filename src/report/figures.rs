@@ -1825,6 +1825,7 @@ mod tests {
             index,
             verdict: VerdictName::Won,
             moves: 100,
+            stock_turns: 30,
             nodes,
             seconds,
             policy: PolicyResult::Stuck,

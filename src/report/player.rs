@@ -5,9 +5,10 @@
 //! Numbers: a value is an expected net result per unit bet. JSON and CSV
 //! carry it in full (the exact reduced fraction, when computed exactly, and
 //! the nearest `f64`); the table, Markdown and LaTeX round it to
-//! `options.percent_decimals` decimals (the command's `--digits`), and
-//! write the house edge in percent and effects of removal in percentage
-//! points with as many decimals. Exact fractions of six decks run to
+//! `options.percent_decimals` decimals (the command's `--digits`): the
+//! values of hands per unit bet, the round's value and the house edge in
+//! percent of the bet (labelled so, as every value per round deckodds
+//! prints), and effects of removal in percentage points. Exact fractions of six decks run to
 //! hundreds of digits, so the tables for people show them only for one
 //! hand (`--hand`), where they fit.
 
@@ -163,7 +164,10 @@ fn fraction_or_empty<T: Number>(value: &T) -> String {
     value.exact().map(fraction_text).unwrap_or_default()
 }
 
-/// The house edge in percent: `-100 overall`, from the rational when exact.
+/// The house edge in percent: `-100 overall`, from the rational when
+/// exact. (Its negative is the value per round in percent: the text
+/// formats print both in percent, the JSON and CSV the value as a
+/// fraction of the bet.)
 fn house_edge_percent<T: Number>(overall: &T) -> f64 {
     match overall.exact() {
         Some(exact) => {
@@ -335,8 +339,8 @@ fn player_heading<T: Number>(table: &PlayerTable<T>, decimals: usize) -> Vec<Str
         rules_text(&table.params)
     )];
     lines.push(format!(
-        "Overall value per round: {} (house edge {}%)",
-        decimal_text(table.overall.to_f64(), decimals),
+        "Overall value per round: {}% of the bet (house edge {}%)",
+        decimal_text(-house_edge_percent(&table.overall), decimals),
         decimal_text(house_edge_percent(&table.overall), decimals)
     ));
     if let Some(insurance) = &table.insurance {
@@ -560,8 +564,8 @@ pub fn render_house_edge<T: Number, U: Number>(
                 rules_text(report.params)
             )];
             heading.push(format!(
-                "Overall value per round: {}",
-                decimal_text(report.overall.to_f64(), decimals)
+                "Overall value per round: {}% of the bet",
+                decimal_text(-house_edge_percent(report.overall), decimals)
             ));
             heading.push(format!(
                 "House edge: {}%",

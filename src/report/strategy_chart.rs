@@ -228,7 +228,7 @@ fn section_grid(chart: &StrategyChart, section: Section) -> Grid {
             cells.extend(
                 row.cells
                     .iter()
-                    .map(|c| c.map_or("-", Cell::as_str).to_string()),
+                    .map(|c| c.map_or(NO_HAND_CODE, Cell::as_str).to_string()),
             );
             cells
         })
@@ -272,12 +272,37 @@ fn title(chart: &StrategyChart) -> String {
     )
 }
 
-fn legend() -> String {
-    Cell::ALL
+/// What a cell with no code means: no hand of its row is held against
+/// its upcard (the optimal player never reaches a total of three or more
+/// cards there, or cards removed leave no such hand). The text chart
+/// writes it [`NO_HAND_CODE`]; the card leaves it blank and grey.
+const NO_HAND: &str = "no hand of the row is held against this upcard";
+
+/// The card's fill of a cell with no code ([`NO_HAND`]).
+const BLANK_FILL: &str = "#EEEEEE";
+
+/// The text chart's code for a cell with no code ([`NO_HAND`]).
+const NO_HAND_CODE: &str = "-";
+
+/// The legend of every code the chart uses: the actions always (the
+/// reader looks them up), [`NO_HAND_CODE`] only when some cell has it.
+fn legend(chart: &StrategyChart) -> String {
+    let mut entries: Vec<String> = Cell::ALL
         .iter()
         .map(|cell| format!("{} {}", cell.as_str(), cell.meaning()))
-        .collect::<Vec<_>>()
-        .join("; ")
+        .collect();
+    if has_cell_without_hand(chart) {
+        entries.push(format!("{NO_HAND_CODE} {NO_HAND}"));
+    }
+    entries.join("; ")
+}
+
+/// Whether some cell of the chart has no hand (and so no code).
+fn has_cell_without_hand(chart: &StrategyChart) -> bool {
+    Section::ALL
+        .into_iter()
+        .flat_map(|section| chart.rows(section))
+        .any(|row| row.cells.iter().any(Option::is_none))
 }
 
 const MULTI_CARD_NOTE: &str = "Hands of three or more cards stand or hit by total; each \
@@ -304,7 +329,7 @@ fn text(chart: &StrategyChart, format: Format) -> String {
     };
     out.push_str(&paragraph(&format!(
         "Dealer's upcard across; {}.",
-        legend()
+        legend(chart)
     )));
     for section in [Section::Hard, Section::Soft, Section::Pairs] {
         out.push_str(&grid_text(&section_grid(chart, section)));
@@ -609,7 +634,7 @@ pub fn svg_from_chart(report: &StrategyDocument) -> Result<String> {
             let row_key = json_row_key(card.section, label);
             for (column, (&upcard, cell)) in CHART_UPCARDS.iter().zip(cells).enumerate() {
                 let x = grid_x + CELL_W * column as i32;
-                let fill = cell.map_or("#EEEEEE", cell_colour);
+                let fill = cell.map_or(BLANK_FILL, cell_colour);
                 let _ = writeln!(
                     body,
                     r##"<rect x="{x}" y="{y}" width="{CELL_W}" height="{CELL_H}" fill="{fill}" stroke="#666666" stroke-width="1"/>"##
@@ -662,7 +687,29 @@ pub fn svg_from_chart(report: &StrategyDocument) -> Result<String> {
             xml(cell.meaning())
         );
     }
-    y += 26 * Cell::ALL.len().div_ceil(2) as i32 + 4;
+    let mut swatches = Cell::ALL.len();
+    // A blank cell drawn above is a code too: its swatch follows the
+    // actions'.
+    if sections
+        .iter()
+        .any(|card| card.rows.iter().any(|(_, cells)| cells.contains(&None)))
+    {
+        let x = MARGIN + column_w * (swatches % 2) as i32;
+        let top = y + 26 * (swatches / 2) as i32;
+        let _ = writeln!(
+            body,
+            r##"<rect x="{x}" y="{top}" width="{CELL_W}" height="{CELL_H}" fill="{BLANK_FILL}" stroke="#666666" stroke-width="1"/>"##
+        );
+        let _ = writeln!(
+            body,
+            r#"<text x="{}" y="{}" font-size="13">{}</text>"#,
+            x + CELL_W + 8,
+            top + 17,
+            xml(NO_HAND)
+        );
+        swatches += 1;
+    }
+    y += 26 * swatches.div_ceil(2) as i32 + 4;
     body.push_str(&corner_mark(MARGIN, y));
     let _ = writeln!(
         body,
@@ -906,6 +953,48 @@ mod tests {
         assert_eq!(
             svg.matches(r##"fill="#E69F00""##).count(),
             count_code(chart, Cell::Stand) + multi_stands + 1
+        );
+    }
+
+    #[test]
+    fn the_legend_names_every_code_the_table_prints() {
+        let text = render(Format::Table);
+        let legend = text
+            .lines()
+            .find(|line| line.starts_with("Dealer's upcard across; "))
+            .expect("a legend");
+        // The cells of every section's table: the columns after the label.
+        let chart = six_decks();
+        let codes: BTreeSet<String> = Section::ALL
+            .into_iter()
+            .flat_map(|section| section_grid(chart, section).rows)
+            .flat_map(|row| row.into_iter().skip(1))
+            .collect();
+        // Hard 6 of three or more cards is never held against 2..7.
+        assert!(codes.contains(NO_HAND_CODE), "{codes:?}");
+        for code in codes {
+            assert!(
+                legend.contains(&format!("; {code} ")),
+                "{code} is not in the legend: {legend}"
+            );
+        }
+        assert!(legend.contains(&format!("{NO_HAND_CODE} {NO_HAND}")));
+    }
+
+    #[test]
+    fn a_blank_cell_on_the_card_has_its_swatch() {
+        let mut document = strategy_document(six_decks(), GAME);
+        let full = svg_from_chart(&document).unwrap();
+        assert!(!texts(&full).contains(&NO_HAND), "no blank cell");
+        let mut value = serde_json::to_value(&document).unwrap();
+        value["chart"]["hard"]["16"]["T"] = Value::Null;
+        document = serde_json::from_value(value).unwrap();
+        let blank = svg_from_chart(&document).unwrap();
+        assert!(texts(&blank).contains(&NO_HAND), "{blank}");
+        assert_eq!(
+            blank.matches(BLANK_FILL).count(),
+            full.matches(BLANK_FILL).count() + 2,
+            "the cell and its swatch"
         );
     }
 

@@ -340,6 +340,19 @@ fn house_edge_of_an_infinite_deck_has_no_effect_of_removal() {
     assert_eq!(format!("{edge:.6}"), "0.511734");
     let table = run_line("blackjack house-edge --decks inf --float --quiet");
     assert!(table.contains("House edge: 0.5117%"), "{table}");
+    // The value per round in percent, labelled, as every command prints
+    // it; the JSON keeps the fraction of the bet.
+    assert!(
+        table.contains("Overall value per round: -0.5117% of the bet"),
+        "{table}"
+    );
+    let value = json["overall"]["decimal"].as_f64().unwrap();
+    assert_eq!(format!("{value:.8}"), "-0.00511734");
+    let player = run_line("blackjack player --decks inf --float --quiet");
+    assert!(
+        player.contains("Overall value per round: -0.5117% of the bet (house edge 0.5117%)"),
+        "{player}"
+    );
 }
 
 #[test]

@@ -162,7 +162,8 @@ fn assert_adds_up(document: &Value, deals: u64) {
 }
 
 /// Each listed deal is numbered in order and agrees with the summary; a
-/// won deal has moves, any other none.
+/// won deal has moves (and, on the full deck, stock turns), any other
+/// none.
 fn assert_deals_listed(document: &Value, first: u64, n: u64) {
     let deals = document["deals"].as_array().unwrap();
     let numbers: Vec<u64> = deals.iter().map(|d| count(&d["index"])).collect();
@@ -170,6 +171,8 @@ fn assert_deals_listed(document: &Value, first: u64, n: u64) {
     for deal in deals {
         let won = deal["verdict"] == "won";
         assert_eq!(count(&deal["moves"]) > 0, won, "{deal}");
+        // The first card turned is the only way to the stock's 24.
+        assert_eq!(count(&deal["stock-turns"]) > 0, won, "{deal}");
         assert!(deal["seconds"].as_f64().unwrap() >= 0.0);
     }
 }
@@ -303,9 +306,23 @@ fn given_deals_are_solved_in_order_and_validate() {
     assert!(listed.get("trials").is_none() && listed.get("seed").is_none());
     // The same deal twice gets the same verdict and search.
     let (first, third) = (&listed["deals"][0], &listed["deals"][2]);
-    for field in ["verdict", "moves", "nodes", "policy"] {
+    for field in ["verdict", "moves", "stock-turns", "nodes", "policy"] {
         assert_eq!(first[field], third[field], "{field}");
     }
+    // Several deals: the fraction over them; the policy (draw 1, one
+    // pass) is not set beside a draw-3 solve.
+    let text = run_ok(&[
+        "klondike",
+        "solve",
+        "--quiet",
+        "--deals",
+        &deals.display().to_string(),
+        "--max-nodes",
+        "20000",
+    ]);
+    assert!(text.contains("winnable: "), "{text}");
+    assert!(text.contains("3 given deals"), "{text}");
+    assert!(!text.contains("policy"), "{text}");
 
     // One deal: the same verdict as in the file, and the text's table.
     let one = json_of(&format!(
@@ -314,9 +331,11 @@ fn given_deals_are_solved_in_order_and_validate() {
     ));
     assert_eq!(violations(&one), Vec::<String>::new());
     assert_adds_up(&one, 1);
-    for field in ["verdict", "moves", "nodes", "policy"] {
+    for field in ["verdict", "moves", "stock-turns", "nodes", "policy"] {
         assert_eq!(one["deals"][0][field], first[field], "{field}");
     }
+    // The text answers for the deal alone: its verdict first, no
+    // fraction over one deal, no interval, no policy of other rules.
     let text = run_ok(&[
         "klondike",
         "solve",
@@ -326,14 +345,14 @@ fn given_deals_are_solved_in_order_and_validate() {
         "--max-nodes",
         "20000",
     ]);
-    assert!(text.contains("winnable: "), "{text}");
-    assert!(text.contains("undecided: "), "{text}");
-    assert!(text.contains("the fixed policy"), "{text}");
-    if one["deals"][0]["verdict"] == "won" {
-        assert!(
-            text.contains("moves"),
-            "a won deal prints its moves: {text}"
-        );
+    let verdict = one["deals"][0]["verdict"].as_str().unwrap();
+    let second = text.lines().nth(1).unwrap_or_default();
+    assert!(second.starts_with(&format!("{verdict}: ")), "{text}");
+    for absent in ["winnable", "%", "policy"] {
+        assert!(!text.contains(absent), "{absent} in {text}");
+    }
+    if verdict == "lost" {
+        assert!(text.contains("\nproof"), "a lost deal says why: {text}");
     }
     // --draw 1 and a limited number of passes are carried into params.
     let limited = json_of(&format!(
@@ -440,10 +459,41 @@ fn a_deal_the_policy_wins_is_won_and_its_record_replays() {
         text.contains("End: all 52 cards are on the foundations."),
         "{text}"
     );
+    // Under the policy's own stock rule the policy's game is beside it.
+    assert!(
+        text.contains(
+            "the fixed policy (RULES.md section 4, the same stock rule) goes out on this deal"
+        ),
+        "{text}"
+    );
     let document = json_of(&format!(
         "klondike solve --deal {} --draw 1 --passes 1",
         deal.replace(' ', ",")
     ));
-    assert_eq!(document["deals"][0]["verdict"], "won");
-    assert_eq!(document["deals"][0]["policy"], "went-out");
+    let solved = &document["deals"][0];
+    assert_eq!(solved["verdict"], "won");
+    assert_eq!(solved["policy"], "went-out");
+    // "Moves" is one count everywhere: the verdict line, the JSON, the
+    // record's numbered lines and its closing line all give the same
+    // moves, stock turns apart.
+    let (moves, turns) = (count(&solved["moves"]), count(&solved["stock-turns"]));
+    assert!(
+        text.contains(&format!("wins it in {moves} moves and {turns} stock turns")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("Moves: {moves}; stock turns: {turns};")),
+        "{text}"
+    );
+    let numbered = text
+        .lines()
+        .filter(|line| {
+            let line = line.trim_start();
+            line.split_whitespace()
+                .next()
+                .is_some_and(|word| word.parse::<u64>().is_ok())
+                && !line.starts_with("1    2")
+        })
+        .count() as u64;
+    assert_eq!(numbered, moves, "{text}");
 }

@@ -40,7 +40,18 @@ fn children(cards: u64) -> u64 {
 /// history from `state` lies in the fixpoint computed here (see the module
 /// doc of `solve`), and a won history puts every card home. `false`
 /// proves nothing.
+#[inline]
 pub(super) fn proves_lost(deal: &Deal, state: &State, twins_seen: Twins) -> bool {
+    never_home(deal, state, twins_seen) != 0
+}
+
+/// The cards (a set by code) that no history from `state` brings to
+/// their foundation: [`proves_lost`]'s proof, for a report to name.
+///
+/// Guarantee: every card in the set stays off its foundation whatever is
+/// played (the fixpoint holds every `home` fact of every history); an
+/// empty set proves nothing.
+pub(super) fn never_home(deal: &Deal, state: &State, twins_seen: Twins) -> u64 {
     let valid = every_suit(suit_ranks(deal.top_rank));
     let kings = every_suit(1 << deal.top_rank);
     // Rank 0 of each suit stands for its empty foundation: always "home",
@@ -162,7 +173,7 @@ pub(super) fn proves_lost(deal: &Deal, state: &State, twins_seen: Twins) -> bool
             break;
         }
     }
-    home & valid != valid
+    valid & !home
 }
 
 /// For the abstract position: the tableau relations of every placement
@@ -349,6 +360,19 @@ pub(super) mod tests {
             let rules = FreePlayRules::new(draw, passes, Layout::new(2, 3).unwrap()).unwrap();
             let (deal, root) = Deal::new(&rules, &cards);
             assert!(proves_lost(&deal, &root, Twins::Distinct), "{rules:?}");
+            // The proof names the cards: every club, heart and spade; and
+            // the diamonds too with draw 3, which turns both stock cards at
+            // once, AD under 2D, in every pass.
+            let never_home = super::super::never_home_at_deal(&rules, &cards).unwrap();
+            let tableau = [c(1, 0), c(2, 0), c(1, 2), c(2, 2), c(1, 3), c(2, 3)];
+            let expected: Vec<Card> = if draw == 3 {
+                let mut all = cards.to_vec();
+                all.sort();
+                all
+            } else {
+                tableau.to_vec()
+            };
+            assert_eq!(never_home, expected, "{rules:?}");
         }
     }
 

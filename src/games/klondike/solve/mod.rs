@@ -315,7 +315,7 @@ use crate::error::Result;
 use crate::games::klondike::free_play::{FreeMove, FreePlayRules};
 
 use search::{LostClasses, MoveSet, Outcome, Search};
-use state::{ALL_PAIRS, Deal, State};
+use state::{ALL_PAIRS, Deal, State, Twins};
 pub use verdict::{DEFAULT_MAX_NODES, SolveBudget, Verdict};
 
 /// The verdict on one deal and what it cost.
@@ -327,6 +327,26 @@ pub struct Solution {
     pub moves: Vec<FreeMove>,
     /// States the search expanded.
     pub nodes: u64,
+}
+
+/// The cards of `deal` (the layout's cards, first dealt first; checked)
+/// that can never reach their foundation under `rules`, whatever is
+/// played, as the bound of the module doc ("Positions proved lost") shows
+/// at the deal itself: a proof that the deal is lost that a reader can
+/// follow without the search. Empty when the bound proves nothing at the
+/// deal (a lost deal's proof is then the search's exhaustion). Cards in
+/// code order (suit, then rank).
+pub fn never_home_at_deal(rules: &FreePlayRules, deal: &[Card]) -> Result<Vec<Card>> {
+    rules.layout.check_deal(deal)?;
+    let (facts, root) = Deal::new(rules, deal);
+    let mut cards = bound::never_home(&facts, &root, Twins::Distinct);
+    let mut never_home = Vec::new();
+    while cards != 0 {
+        let code = cards.trailing_zeros() as u8;
+        cards &= cards - 1;
+        never_home.push(Card::new(code & 0x0f, code >> 4));
+    }
+    Ok(never_home)
 }
 
 /// A solver for one set of rules, reusing its memory from deal to deal.

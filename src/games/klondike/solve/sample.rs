@@ -20,7 +20,7 @@ use crate::cards::Card;
 use crate::distribution::CountDistribution;
 use crate::engine::Simulation;
 use crate::error::{Error, Result};
-use crate::games::klondike::free_play::{FreeMove, FreePlayRules, Layout};
+use crate::games::klondike::free_play::{FreeMove, FreePlayRules, Layout, Passes};
 use crate::games::klondike::{Klondike, check, sorted_deck};
 use crate::rng::{GameRng, shuffle};
 use crate::stats::{Interval, Z95, wilson_interval};
@@ -100,11 +100,18 @@ pub struct SolvedDeal {
 }
 
 impl SolvedDeal {
-    /// What reports list of it: everything but the moves themselves.
+    /// What reports list of it: everything but the moves themselves, which
+    /// it counts as every report does (see [`DealSummary::moves`]).
     pub fn summary(&self) -> DealSummary {
+        let stock_turns = self
+            .moves
+            .iter()
+            .filter(|&&mv| mv == FreeMove::Turn)
+            .count();
         DealSummary {
             verdict: self.verdict,
-            moves: self.moves.len(),
+            moves: self.moves.len() - stock_turns,
+            stock_turns,
             nodes: self.nodes,
             seconds: self.seconds,
             policy_went_out: self.policy_went_out,
@@ -116,12 +123,29 @@ impl SolvedDeal {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DealSummary {
     pub verdict: Verdict,
-    /// Moves of the win found (0 unless won).
+    /// Moves of the win found (0 unless won): cards moved, a run moved
+    /// together being one move; stock turns are not moves, and are counted
+    /// apart in `stock_turns`. This is what "moves" means in every output
+    /// of Klondike (the records of `klondike record` and of a solved
+    /// deal number the same moves and end with the same count).
     pub moves: usize,
+    /// Stock turns of the win found (0 unless won), a turn that first
+    /// turns the waste over into a new stock included.
+    pub stock_turns: usize,
     pub nodes: u64,
     pub seconds: f64,
     pub policy_went_out: bool,
 }
+
+/// The stock rule the fixed policy plays by (RULES.md section 4, the
+/// exercise's: draw 1, one pass), on the full deck: a solve under these
+/// rules is the one whose verdicts the policy's results can be set
+/// beside (what the policy leaves on the table of the same game).
+pub const POLICY_RULES: FreePlayRules = FreePlayRules {
+    draw: 1,
+    passes: Passes::Limited(1),
+    layout: Layout::FULL,
+};
 
 /// Solves `deal` with `solver` within `budget`, checks a win by replaying
 /// it with the independent rules checker ([`check::verify`]), and plays

@@ -919,7 +919,7 @@ fn readme_text(site: &Site) -> Result<String> {
 /// README.md with `table` between its markers, or the error that it has
 /// none.
 fn readme_with_table(table: &str) -> Result<String> {
-    let readme = read(Path::new(README))?;
+    let readme = read_user_text(Path::new(README), "the project's README (Markdown)")?;
     readme_with_headline(&readme, table).ok_or_else(|| Error::BadInputFile {
         path: PathBuf::from(README),
         message: format!(

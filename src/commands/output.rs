@@ -502,6 +502,15 @@ impl Outputs {
         for (destination, rendering) in &self.targets {
             let bytes = match rendering {
                 Rendering::Text(Format::Json) => render(Format::Json, &json_options).into_bytes(),
+                Rendering::Text(Format::Table)
+                    if *destination == Destination::Stdout && context.embedded.is_none() =>
+                {
+                    let fitted = RenderOptions {
+                        width: terminal_width(),
+                        ..options.clone()
+                    };
+                    render(Format::Table, &fitted).into_bytes()
+                }
                 Rendering::Text(format) => render(*format, &options).into_bytes(),
                 Rendering::Chart(copy) => {
                     let json = render(Format::Json, &options);
@@ -572,6 +581,17 @@ fn chart(
             .from_svg(&svg)
             .map_err(|e| refused(e, "the chart cannot be converted")),
     }
+}
+
+/// The width the terminal table is fitted to: `COLUMNS`, when it is set
+/// to a width of at least 20 characters (shells set it for the terminal;
+/// `COLUMNS=100 deckodds ...` asks for a width). `None` otherwise, so that
+/// output to files and pipes is the same bytes on every machine.
+fn terminal_width() -> Option<usize> {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|columns| columns.trim().parse::<usize>().ok())
+        .filter(|&width| width >= 20)
 }
 
 /// Writes `text` to `path` (`-`, or no path: standard output).

@@ -547,7 +547,7 @@ fn people_text(report: &TableReport, format: Format, options: &RenderOptions) ->
             ));
         }
     }
-    lay_out(format, &heading, &tables, &closing)
+    lay_out(format, &heading, &tables, &closing, options.width)
 }
 
 fn verdict_line(comparison: &TableComparison) -> String {
@@ -872,7 +872,7 @@ pub fn render_cut_card_effect(
                     rows,
                 },
             };
-            lay_out(format, &heading, &[table], &[])
+            lay_out(format, &heading, &[table], &[], options.width)
         }
     };
     if !text.ends_with('\n') {

@@ -25,7 +25,7 @@ use serde_json::{Map, Value};
 use super::table::{
     Grid, LONGTABLE_ROWS, exact_percent, float_percent, fraction_text, interval95, latex_tabular,
     markdown_escape, markdown_table, one_line, rational_percent_value, rational_value,
-    readable_exact_percent, readable_float_percent, round_up_two_significant, tabled_text,
+    readable_exact_percent, readable_float_percent, round_up_two_significant, tabled_text_fitted,
 };
 use super::{
     Format, Method, RenderOptions, Report, ReportDistribution, RunBlocks, SummaryFigure,
@@ -82,7 +82,7 @@ fn render_with(
     let view = View::new(report);
     let decimals = options.percent_decimals.min(MAX_PERCENT_DECIMALS);
     let mut text = match format {
-        Format::Table => render_table(&view, headline, decimals),
+        Format::Table => render_table(&view, headline, decimals, options.width),
         Format::Md => render_markdown(&view, decimals),
         Format::Csv => render_csv(&view),
         Format::Json => render_json(&view, &options.blocks),
@@ -630,7 +630,12 @@ fn grids(
 // ---------------------------------------------------------------------------
 // Table (tabled).
 
-fn render_table(view: &View, headline: Option<&Headline>, decimals: usize) -> String {
+fn render_table(
+    view: &View,
+    headline: Option<&Headline>,
+    decimals: usize,
+    width: Option<usize>,
+) -> String {
     let mut out = one_line(&view.header_parts().join("; "));
     out.push('\n');
     for line in headline.map_or_else(Vec::new, |h| super::headline::lines(h, decimals)) {
@@ -643,7 +648,7 @@ fn render_table(view: &View, headline: Option<&Headline>, decimals: usize) -> St
             out.push_str(&one_line(&title));
             out.push('\n');
         }
-        out.push_str(&tabled_text(&grid));
+        out.push_str(&tabled_text_fitted(&grid, width));
         out.push('\n');
     }
     if let Some(note) = view.interval_note() {

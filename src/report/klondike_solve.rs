@@ -10,7 +10,7 @@
 
 use std::fmt::Write as _;
 
-use super::table::{Grid, latex_tabular, markdown_table, tabled_text, thousands};
+use super::table::{Grid, latex_tabular, markdown_table, tabled_text_fitted, thousands};
 use super::{Format, RenderOptions};
 use crate::cards::Card;
 use crate::contract::klondike_solve::{
@@ -451,9 +451,9 @@ pub fn render_solve(run: &SolveRun, format: Format, options: &RenderOptions) -> 
             for line in headline(run, decimals) {
                 let _ = writeln!(text, "{line}");
             }
-            let _ = writeln!(text, "\n{}", tabled_text(&cross));
+            let _ = writeln!(text, "\n{}", tabled_text_fitted(&cross, options.width));
             if given {
-                let _ = writeln!(text, "\n{}", tabled_text(&deals));
+                let _ = writeln!(text, "\n{}", tabled_text_fitted(&deals, options.width));
             }
         }
         (Format::Md, None) => {

@@ -18,7 +18,8 @@ use num_rational::BigRational;
 use serde_json::json;
 
 use super::table::{
-    Grid, fraction_text, latex_tabular, markdown_escape, markdown_table, one_line, tabled_text,
+    Grid, fraction_text, latex_tabular, markdown_escape, markdown_table, one_line,
+    tabled_text_fitted,
 };
 use super::{Format, RenderOptions};
 use crate::compare::MeanAgreement;
@@ -232,7 +233,7 @@ pub fn render_player_values<T: Number>(
             } else {
                 upcard_grids(&rows, decimals)
             };
-            lay_out(format, &heading, &tables, &[])
+            lay_out(format, &heading, &tables, &[], options.width)
         }
     };
     if !text.ends_with('\n') {
@@ -452,11 +453,14 @@ fn one_hand_grid<T: Number>(row: &HandRow<T>, decimals: usize) -> TitledGrid {
 
 /// Lays out heading lines, titled tables and closing lines in a format for
 /// people.
+/// The terminal table's tables fit `width` (see
+/// [`super::table::tabled_text_fitted`]).
 pub(super) fn lay_out(
     format: Format,
     heading: &[String],
     tables: &[TitledGrid],
     closing: &[String],
+    width: Option<usize>,
 ) -> String {
     let mut out = String::new();
     match format {
@@ -501,7 +505,7 @@ pub(super) fn lay_out(
                     out,
                     "\n{}\n{}\n",
                     one_line(&table.title),
-                    tabled_text(&table.grid)
+                    tabled_text_fitted(&table.grid, width)
                 );
             }
             if !closing.is_empty() {
@@ -587,7 +591,7 @@ pub fn render_house_edge<T: Number, U: Number>(
                 ));
             }
             closing.extend(report.notes.iter().cloned());
-            lay_out(format, &heading, &tables, &closing)
+            lay_out(format, &heading, &tables, &closing, options.width)
         }
     };
     if !text.ends_with('\n') {
@@ -798,7 +802,7 @@ pub fn render_round_comparison<T: Number>(
                 "Standard deviation of a round's net result: {} units.",
                 decimal_text(report.summary.standard_deviation, decimals)
             )];
-            lay_out(format, &heading, &[table], &closing)
+            lay_out(format, &heading, &[table], &closing, options.width)
         }
     };
     if !text.ends_with('\n') {
@@ -1018,7 +1022,7 @@ pub fn render_house_edge_grid<T: Number>(
                     rows: table_rows,
                 },
             };
-            lay_out(format, &heading, &[table], &[])
+            lay_out(format, &heading, &[table], &[], options.width)
         }
     };
     if !text.ends_with('\n') {

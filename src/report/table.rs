@@ -15,7 +15,8 @@ use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 use tabled::builder::Builder;
 use tabled::settings::object::Columns;
-use tabled::settings::{Alignment, Style};
+use tabled::settings::peaker::PriorityMax;
+use tabled::settings::{Alignment, Style, Width};
 
 use crate::distribution::rational_to_f64;
 use crate::stats::{Interval, Z95, wilson_interval};
@@ -223,6 +224,11 @@ pub(super) fn tabled_text(grid: &Grid) -> String {
 /// [`tabled_text`] with the first `labels` columns holding labels (left
 /// aligned) and the rest numbers (right aligned).
 pub(super) fn tabled_text_with_labels(grid: &Grid, labels: usize) -> String {
+    built(grid, labels).to_string()
+}
+
+/// The tabled table of `grid`, its first `labels` columns left aligned.
+fn built(grid: &Grid, labels: usize) -> tabled::Table {
     let mut builder = Builder::new();
     builder.push_record(grid.head.iter().map(|s| one_line(s)));
     for row in &grid.rows {
@@ -231,6 +237,85 @@ pub(super) fn tabled_text_with_labels(grid: &Grid, labels: usize) -> String {
     let mut table = builder.build();
     table.with(Style::rounded());
     table.modify(Columns::new(labels..), Alignment::right());
+    table
+}
+
+/// The display width of a rendered table: its widest line, in characters.
+fn text_width(text: &str) -> usize {
+    text.lines()
+        .map(|line| line.chars().count())
+        .max()
+        .unwrap_or(0)
+}
+
+/// [`tabled_text`] fitted to `width` characters (the terminal's, when the
+/// table goes to one; `None`: as wide as it is). A table wider than that
+/// is cut into tables of consecutive columns, each repeating the first
+/// (label) column and as many of the others as fit, so that every number
+/// stays whole and in its row; a label and one column wider than `width`
+/// alone are wrapped (at words, the widest cells first).
+///
+/// Guarantee: with `None`, or a table that fits, the text is
+/// [`tabled_text`]'s exactly; otherwise every line is at most `width`
+/// characters wide unless a single word is wider, and every cell of the
+/// grid appears once (the labels once per table).
+pub(super) fn tabled_text_fitted(grid: &Grid, width: Option<usize>) -> String {
+    let whole = tabled_text(grid);
+    let Some(width) = width else {
+        return whole;
+    };
+    let columns = grid.head.len();
+    if text_width(&whole) <= width || columns < 2 {
+        return wrapped(grid, width);
+    }
+    let part = |range: &[usize]| Grid {
+        head: std::iter::once(0)
+            .chain(range.iter().copied())
+            .map(|c| grid.head[c].clone())
+            .collect(),
+        rows: grid
+            .rows
+            .iter()
+            .map(|row| {
+                std::iter::once(0)
+                    .chain(range.iter().copied())
+                    .map(|c| row.get(c).cloned().unwrap_or_default())
+                    .collect()
+            })
+            .collect(),
+    };
+    // Greedy: add columns while the part still fits.
+    let mut parts: Vec<Vec<usize>> = Vec::new();
+    let mut current: Vec<usize> = Vec::new();
+    for column in 1..columns {
+        current.push(column);
+        if current.len() > 1 && text_width(&tabled_text(&part(&current))) > width {
+            current.pop();
+            parts.push(std::mem::take(&mut current));
+            current.push(column);
+        }
+    }
+    parts.push(current);
+    parts
+        .iter()
+        .map(|columns| wrapped(&part(columns), width))
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+/// `grid` as [`tabled_text`] writes it, its widest cells wrapped at words
+/// until it fits `width` (as it is when it fits already).
+fn wrapped(grid: &Grid, width: usize) -> String {
+    let text = tabled_text(grid);
+    if text_width(&text) <= width {
+        return text;
+    }
+    let mut table = built(grid, 1);
+    table.with(
+        Width::wrap(width)
+            .keep_words(true)
+            .priority(PriorityMax::new(false)),
+    );
     table.to_string()
 }
 
@@ -386,6 +471,40 @@ mod tests {
     use num_rational::Ratio;
 
     use super::*;
+
+    #[test]
+    fn a_table_wider_than_the_terminal_is_cut_into_tables_that_fit() {
+        let grid = Grid {
+            head: std::iter::once("upcard".to_string())
+                .chain((2..=11).map(|v| format!("removed {v}")))
+                .collect(),
+            rows: (0..3)
+                .map(|r| {
+                    std::iter::once(format!("row {r}"))
+                        .chain((0..10).map(|c| format!("{:.3}", -0.1 * f64::from(r * 10 + c))))
+                        .collect()
+                })
+                .collect(),
+        };
+        let whole = tabled_text(&grid);
+        assert_eq!(tabled_text_fitted(&grid, None), whole);
+        assert_eq!(tabled_text_fitted(&grid, Some(500)), whole);
+        let fitted = tabled_text_fitted(&grid, Some(60));
+        assert!(text_width(&whole) > 60);
+        assert!(text_width(&fitted) <= 60, "{fitted}");
+        // Every cell once, whole; the labels once per table.
+        let tables = fitted.matches('╭').count();
+        assert!(tables >= 2, "{fitted}");
+        for row in &grid.rows {
+            for cell in &row[1..] {
+                assert_eq!(fitted.matches(&format!(" {cell} ")).count(), 1, "{cell}");
+            }
+            assert_eq!(fitted.matches(&row[0]).count(), tables);
+        }
+        // Too narrow for a label and one column: the words wrap.
+        let narrow = tabled_text_fitted(&grid, Some(18));
+        assert!(text_width(&narrow) <= 18, "{narrow}");
+    }
 
     fn q(numer: i64, denom: i64) -> BigRational {
         BigRational::new(BigInt::from(numer), BigInt::from(denom))

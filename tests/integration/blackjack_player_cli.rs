@@ -640,3 +640,56 @@ fn house_edge_grid_holds_each_rule_sets_own_value() {
         assert!(markdown.contains(heading), "{heading}: {markdown}");
     }
 }
+
+/// The terminal table fits `COLUMNS`: the house-edge grid (113 characters
+/// wide) is cut into tables of fewer columns, every figure kept whole;
+/// without `COLUMNS` (files, pipes) it is as wide as it is.
+#[test]
+fn tables_fit_the_width_columns_asks_for() {
+    let line = ["blackjack", "house-edge-grid", "--float", "--quiet"];
+    let run = |columns: Option<&str>| {
+        let mut command = deckodds();
+        command.env_remove("COLUMNS").args(line);
+        if let Some(columns) = columns {
+            command.env("COLUMNS", columns);
+        }
+        let output = command.output().unwrap();
+        assert!(output.status.success());
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let table_width = |text: &str| {
+        text.lines()
+            .filter(|line| line.starts_with(['╭', '│', '├', '╰']))
+            .map(|line| line.chars().count())
+            .max()
+            .unwrap_or(0)
+    };
+    let figures = |text: &str| {
+        let mut figures: Vec<String> = text
+            .split(|c: char| c.is_whitespace() || c == '│')
+            .filter(|word| word.parse::<f64>().is_ok())
+            .map(String::from)
+            .collect();
+        figures.sort();
+        figures
+    };
+    let wide = run(None);
+    assert!(table_width(&wide) > 80, "{wide}");
+    let fitted = run(Some("80"));
+    assert!(table_width(&fitted) <= 80, "{fitted}");
+    assert!(
+        figures(&fitted).len() > figures(&wide).len(),
+        "labels repeated"
+    );
+    // The same figures, the row labels repeated in each table.
+    let numbers = |text: &str| {
+        let mut numbers: Vec<String> = figures(text)
+            .into_iter()
+            .filter(|word| word.contains('.'))
+            .collect();
+        numbers.sort();
+        numbers
+    };
+    assert_eq!(numbers(&fitted), numbers(&wide));
+    assert_eq!(run(Some("not a width")), wide);
+}

@@ -33,6 +33,7 @@
 //! input files it names, and runs the arguments.
 
 mod index;
+mod long_form;
 mod site;
 
 use std::fmt;
@@ -48,6 +49,7 @@ use crate::games::registry;
 use crate::report::chart::FigureSize;
 use crate::report::convert::FigureCopy;
 use crate::report::figures::{FigureOptions, YScale};
+use crate::report::site::HeadlineRole;
 
 pub use index::results_index;
 pub use site::{
@@ -204,9 +206,12 @@ pub struct Spec {
     pub key_lines: Vec<(String, usize)>,
     /// The spec file's text, for provenance.
     pub text: String,
-    /// `[headline]`: the table gives a row of the front page's headline
-    /// table.
-    pub headline: Option<HeadlineSpec>,
+    /// `title`: the family's page title, in words (by default the
+    /// game's name and the description's first clause).
+    pub title: Option<String>,
+    /// `[headline]` (or `[[headline]]`): the rows the table gives the
+    /// front page's answers table; none for most tables.
+    pub headlines: Vec<HeadlineSpec>,
     /// `finding`: one sentence on what the table found, for its game's
     /// paragraph on the front page; `{/json/pointer}` placeholders are
     /// filled from the table's JSON output, so that no figure is typed.
@@ -223,16 +228,30 @@ pub struct Spec {
     pub figure: FigureOptions,
 }
 
-/// What a table contributes to the front page's headline table.
+/// What a table contributes to the front page's answers table: one row.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HeadlineSpec {
     /// The game variant the row is about, in words (`{param}`
     /// placeholders filled for each table of a family).
     pub variant: String,
-    /// What the figure is: `P(win)`, `player's expectation`.
+    /// What the figure is: `P(win)`, `house edge`.
     pub label: String,
     /// Where the figure is in the JSON output.
     pub source: HeadlineSource,
+    /// `role`: the usual game (one row per game), another variant of it,
+    /// or a seed question's figure; rows are shown in that order.
+    pub role: HeadlineRole,
+    /// `table`: in a family, the one table this row is of (by default
+    /// every table of the family gives a row).
+    pub table: Option<String>,
+    /// `negate = true`: the row shows minus the JSON's figure (a house
+    /// edge read from the player's expectation).
+    pub negate: bool,
+    /// `note`: a few words beside the figure, `{/json/pointer}`
+    /// placeholders filled from the JSON (as `finding`'s).
+    pub note: Option<String>,
+    /// The line of its `[headline]` header, for errors.
+    pub line: usize,
 }
 
 /// Where a headline figure is read from in a table's JSON output.
@@ -251,8 +270,9 @@ pub enum HeadlineSource {
 }
 
 /// Top-level keys of a spec file.
-const KEYS: [&str; 15] = [
+const KEYS: [&str; 16] = [
     "description",
+    "title",
     "game",
     "command",
     "outputs",
@@ -269,8 +289,130 @@ const KEYS: [&str; 15] = [
     "log-y",
 ];
 
+/// Top-level keys that only say how a spec's tables are presented (the
+/// pages' titles, the answers table, the findings, the pages that also
+/// show them), not what its tables hold.
+const PRESENTATION_KEYS: [&str; 4] = ["title", "headline", "finding", "also-shows"];
+
 /// Keys of `[headline]`.
-const HEADLINE_KEYS: [&str; 5] = ["variant", "label", "distribution", "outcome", "figure"];
+const HEADLINE_KEYS: [&str; 9] = [
+    "variant",
+    "label",
+    "role",
+    "table",
+    "distribution",
+    "outcome",
+    "figure",
+    "negate",
+    "note",
+];
+
+/// One `[headline]` table of a spec (its header at `header_line`),
+/// checked: every key known, a string (or `negate` a boolean), the figure
+/// named one way, and the JSON it is read from among the outputs.
+fn parse_headline(
+    entries: &DeTable,
+    header_line: usize,
+    source: &Source,
+    has_json: bool,
+    bad: &dyn Fn(Option<usize>, String) -> Error,
+) -> Result<HeadlineSpec> {
+    let key_line = |key: &str| source.key_line(entries, key).or(Some(header_line));
+    let text = |key: &str| -> Result<Option<String>> {
+        match entries.get(key).map(Spanned::get_ref) {
+            None => Ok(None),
+            Some(DeValue::String(value)) => Ok(Some(value.to_string())),
+            Some(other) => Err(bad(
+                key_line(key),
+                format!("headline.{key}: must be a string, not {}", other.type_str()),
+            )),
+        }
+    };
+    for (key, _) in entries.iter() {
+        let key = key.get_ref().as_ref();
+        if !HEADLINE_KEYS.contains(&key) {
+            return Err(bad(
+                key_line(key),
+                format!(
+                    "headline.{key}: unknown key; allowed: {}",
+                    HEADLINE_KEYS.join(", ")
+                ),
+            ));
+        }
+    }
+    let missing = |key: &str, what: &str| {
+        bad(
+            Some(header_line),
+            format!("headline.{key}: missing; {what}"),
+        )
+    };
+    let variant =
+        text("variant")?.ok_or_else(|| missing("variant", "the game variant the row is about"))?;
+    let label =
+        text("label")?.ok_or_else(|| missing("label", "what the figure is, e.g. \"P(win)\""))?;
+    let role = match text("role")?.as_deref() {
+        None | Some("variant") => HeadlineRole::Variant,
+        Some("usual") => HeadlineRole::Usual,
+        Some("seed") => HeadlineRole::Seed,
+        Some(other) => {
+            return Err(bad(
+                key_line("role"),
+                format!(
+                    "headline.role = {other:?}: one of \"usual\" (the usual game: one row per game), \"variant\" (the default) or \"seed\" (a seed question's figure)"
+                ),
+            ));
+        }
+    };
+    let negate = match entries.get("negate").map(Spanned::get_ref) {
+        None => false,
+        Some(DeValue::Boolean(negate)) => *negate,
+        Some(other) => {
+            return Err(bad(
+                key_line("negate"),
+                format!(
+                    "headline.negate: must be true or false, not {}",
+                    other.type_str()
+                ),
+            ));
+        }
+    };
+    let source = match (text("outcome")?, text("figure")?, has_json) {
+        (_, _, false) => {
+            return Err(bad(
+                Some(header_line),
+                "headline: the figure is read from the JSON output, so list \"json\" in outputs"
+                    .into(),
+            ));
+        }
+        (Some(outcome), None, true) => HeadlineSource::Outcome {
+            distribution: text("distribution")?,
+            outcome,
+        },
+        (None, Some(pointer), true) if pointer.starts_with('/') => HeadlineSource::Figure(pointer),
+        (None, Some(pointer), true) => {
+            return Err(bad(
+                key_line("figure"),
+                format!("headline.figure = {pointer:?}: must be a JSON pointer, e.g. \"/overall\""),
+            ));
+        }
+        _ => {
+            return Err(bad(
+                Some(header_line),
+                "headline: give one of outcome (an outcome of the first distribution) or figure (a JSON pointer)".into(),
+            ));
+        }
+    };
+    Ok(HeadlineSpec {
+        variant,
+        label,
+        source,
+        role,
+        table: text("table")?,
+        negate,
+        note: text("note")?,
+        line: header_line,
+    })
+}
 
 /// Keys of `[monte-carlo]`.
 const SAMPLING_KEYS: [&str; 3] = ["trials", "quick-trials", "seed"];
@@ -361,9 +503,7 @@ impl Spec {
             if !KEYS.contains(&key) {
                 return Err(bad(
                     line(key),
-                    format!(
-                        "{key}: unknown key; allowed: description, game, command, outputs, [params], [monte-carlo], each, suffix, slow, expect, [headline], finding, also-shows"
-                    ),
+                    format!("{key}: unknown key; allowed: {}", KEYS.join(", ")),
                 ));
             }
             key_lines.extend(line(key).map(|n| (key.to_string(), n)));
@@ -772,6 +912,16 @@ impl Spec {
         };
 
         let finding = string("finding")?;
+        let title = string("title")?;
+        if title
+            .as_deref()
+            .is_some_and(|title| title.trim().is_empty() || title.contains('\n'))
+        {
+            return Err(bad(
+                line("title"),
+                "title: must be one line of words".into(),
+            ));
+        }
         let also_shows = match get("also-shows") {
             None => Vec::new(),
             Some(DeValue::Array(items)) => items
@@ -797,84 +947,49 @@ impl Spec {
                 ));
             }
         };
-        let headline = match get("headline") {
-            None => None,
-            Some(DeValue::Table(entries)) => {
-                let key_line = |key: &str| source.key_line(entries, key).or(line("headline"));
-                let text = |key: &str| -> Result<Option<String>> {
-                    match entries.get(key).map(Spanned::get_ref) {
-                        None => Ok(None),
-                        Some(DeValue::String(value)) => Ok(Some(value.to_string())),
-                        Some(other) => Err(bad(
-                            key_line(key),
-                            format!("headline.{key}: must be a string, not {}", other.type_str()),
-                        )),
+        // `[headline]`, or `[[headline]]` for several rows (a family's
+        // members, or two figures of one table).
+        let headline_tables: Vec<(&DeTable, usize)> = match table.get("headline") {
+            None => Vec::new(),
+            Some(item) => match item.get_ref() {
+                DeValue::Table(entries) => vec![(entries, source.item_line(item))],
+                DeValue::Array(items) if !items.is_empty() => {
+                    let mut tables = Vec::new();
+                    for item in items {
+                        let DeValue::Table(entries) = item.get_ref() else {
+                            return Err(bad(
+                                Some(source.item_line(item)),
+                                format!(
+                                    "headline: each [[headline]] must be a table, not {}",
+                                    item.get_ref().type_str()
+                                ),
+                            ));
+                        };
+                        tables.push((entries, source.item_line(item)));
                     }
-                };
-                for (key, _) in entries.iter() {
-                    let key = key.get_ref().as_ref();
-                    if !HEADLINE_KEYS.contains(&key) {
-                        return Err(bad(
-                            key_line(key),
-                            format!(
-                                "headline.{key}: unknown key; allowed: {}",
-                                HEADLINE_KEYS.join(", ")
-                            ),
-                        ));
-                    }
+                    tables
                 }
-                let missing = |key: &str, what: &str| {
-                    bad(line("headline"), format!("headline.{key}: missing; {what}"))
-                };
-                let variant = text("variant")?
-                    .ok_or_else(|| missing("variant", "the game variant the row is about"))?;
-                let label = text("label")?
-                    .ok_or_else(|| missing("label", "what the figure is, e.g. \"P(win)\""))?;
-                let source = match (text("outcome")?, text("figure")?, has_json) {
-                    (_, _, false) => {
-                        return Err(bad(
-                            line("headline"),
-                            "headline: the figure is read from the JSON output, so list \"json\" in outputs".into(),
-                        ));
-                    }
-                    (Some(outcome), None, true) => HeadlineSource::Outcome {
-                        distribution: text("distribution")?,
-                        outcome,
-                    },
-                    (None, Some(pointer), true) if pointer.starts_with('/') => {
-                        HeadlineSource::Figure(pointer)
-                    }
-                    (None, Some(pointer), true) => {
-                        return Err(bad(
-                            key_line("figure"),
-                            format!(
-                                "headline.figure = {pointer:?}: must be a JSON pointer, e.g. \"/overall\""
-                            ),
-                        ));
-                    }
-                    _ => {
-                        return Err(bad(
-                            line("headline"),
-                            "headline: give one of outcome (an outcome of the first distribution) or figure (a JSON pointer)".into(),
-                        ));
-                    }
-                };
-                Some(HeadlineSpec {
-                    variant,
-                    label,
-                    source,
-                })
-            }
-            Some(other) => {
-                return Err(bad(
-                    line("headline"),
-                    format!(
-                        "headline: must be a table ([headline]), not {}",
-                        other.type_str()
-                    ),
-                ));
-            }
+                other => {
+                    return Err(bad(
+                        line("headline"),
+                        format!(
+                            "headline: must be a table ([headline], or [[headline]] for several rows), not {}",
+                            other.type_str()
+                        ),
+                    ));
+                }
+            },
         };
+        let mut headlines = Vec::new();
+        for (entries, header_line) in headline_tables {
+            headlines.push(parse_headline(
+                entries,
+                header_line,
+                &source,
+                has_json,
+                &bad,
+            )?);
+        }
         if finding.is_some() && !has_json {
             return Err(bad(
                 line("finding"),
@@ -999,29 +1114,47 @@ impl Spec {
                 ));
             }
         };
-        let fill_headline = |params: &[Param]| -> Result<Option<HeadlineSpec>> {
-            let Some(headline) = &headline else {
-                return Ok(None);
-            };
-            let variant = fill_in(&headline.variant, params).map_err(|name| {
-                bad(
-                    line("headline"),
-                    format!("headline.variant: {{{name}}} is not a parameter with a value"),
-                )
-            })?;
-            Ok(Some(HeadlineSpec {
-                variant,
-                ..headline.clone()
-            }))
+        // A row naming its table must name one of this file's.
+        for headline in &headlines {
+            if let Some(wanted) = &headline.table
+                && !members.iter().any(|(name, _, _)| name == wanted)
+            {
+                let names: Vec<&str> = members.iter().map(|(name, _, _)| name.as_str()).collect();
+                return Err(bad(
+                    Some(headline.line),
+                    format!(
+                        "headline.table = {wanted:?}: not a table of this spec; one of {}",
+                        names.join(", ")
+                    ),
+                ));
+            }
+        }
+        let fill_headlines = |name: &str, params: &[Param]| -> Result<Vec<HeadlineSpec>> {
+            headlines
+                .iter()
+                .filter(|headline| headline.table.as_deref().is_none_or(|table| table == name))
+                .map(|headline| {
+                    let variant = fill_in(&headline.variant, params).map_err(|name| {
+                        bad(
+                            Some(headline.line),
+                            format!("headline.variant: {{{name}}} is not a parameter with a value"),
+                        )
+                    })?;
+                    Ok(HeadlineSpec {
+                        variant,
+                        ..headline.clone()
+                    })
+                })
+                .collect()
         };
         let headlines = members
             .iter()
-            .map(|(_, _, params)| fill_headline(params))
+            .map(|(name, _, params)| fill_headlines(name, params))
             .collect::<Result<Vec<_>>>()?;
         Ok(members
             .into_iter()
             .zip(headlines)
-            .map(|((name, description, params), headline)| Spec {
+            .map(|((name, description, params), headlines)| Spec {
                 path: path.to_path_buf(),
                 name,
                 family: stem.clone(),
@@ -1036,7 +1169,8 @@ impl Spec {
                 expect,
                 key_lines: key_lines.clone(),
                 text: text.to_string(),
-                headline,
+                title: title.clone(),
+                headlines,
                 finding: finding.clone(),
                 also_shows: also_shows.clone(),
                 figure,
@@ -1120,6 +1254,29 @@ impl Spec {
         args
     }
 
+    /// Whether `recorded` (the spec's text as a provenance record holds
+    /// it) makes the same tables as the spec's text now: the same TOML
+    /// once the keys that only present the tables
+    /// ([`PRESENTATION_KEYS`]) are dropped, whatever the comments and
+    /// layout. So a title, answers-table row or finding added to a spec
+    /// whose tables took an hour does not make them stale; the pages they
+    /// change are checked against the specs on their own.
+    pub fn makes_same_tables_as(&self, recorded: &str) -> bool {
+        let tables = |text: &str| {
+            let document = DeTable::parse(text).ok()?;
+            let mut kept: Vec<(String, String)> = document
+                .get_ref()
+                .iter()
+                .map(|(key, value)| (key.get_ref().to_string(), canonical(value.get_ref())))
+                .filter(|(key, _)| !PRESENTATION_KEYS.contains(&key.as_str()))
+                .collect();
+            kept.sort();
+            Some(kept)
+        };
+        recorded == self.text
+            || matches!((tables(recorded), tables(&self.text)), (Some(a), Some(b)) if a == b)
+    }
+
     /// The line where the file sets `key` (a top-level key, or one of
     /// `[monte-carlo]`'s as `monte-carlo.trials`), if it does.
     pub fn line_of(&self, key: &str) -> Option<usize> {
@@ -1186,6 +1343,31 @@ impl Spec {
             _ => return None,
         };
         Some((key.to_string(), self.line_of(key)))
+    }
+}
+
+/// A TOML value written one way whatever its layout: tables with their
+/// keys in order, numbers by their digits (underscores dropped), strings
+/// quoted.
+fn canonical(value: &DeValue) -> String {
+    match value {
+        DeValue::String(text) => format!("{text:?}"),
+        DeValue::Integer(integer) => integer.to_string(),
+        DeValue::Float(float) => float.to_string(),
+        DeValue::Boolean(flag) => flag.to_string(),
+        DeValue::Datetime(datetime) => datetime.to_string(),
+        DeValue::Array(items) => {
+            let items: Vec<String> = items.iter().map(|item| canonical(item.get_ref())).collect();
+            format!("[{}]", items.join(","))
+        }
+        DeValue::Table(table) => {
+            let mut entries: Vec<String> = table
+                .iter()
+                .map(|(key, value)| format!("{:?}={}", key.get_ref(), canonical(value.get_ref())))
+                .collect();
+            entries.sort();
+            format!("{{{}}}", entries.join(","))
+        }
     }
 }
 

@@ -5,7 +5,7 @@
 //! its files. Generated from the specs alone, so it lists exactly what
 //! `reproduce` writes, and `reproduce --check` can tell when it is stale.
 
-use super::{Profile, Spec};
+use super::{Profile, Spec, long_form, site::page_of};
 use crate::games::registry::GAMES;
 use crate::report::figures::thousands;
 
@@ -42,15 +42,28 @@ pub fn results_index(specs: &[Spec], folder: &str, profile: Profile) -> String {
             }
         };
         out.push_str(&format!(
-            "\n## {} (RULES.md {sections})\n\n| table | what it shows | method | files | spec |\n|---|---|---|---|---|\n",
+            "\n## {} (RULES.md {sections})\n\n",
             game.results_heading
         ));
+        if long_form::has_csv(game, specs) {
+            out.push_str(&format!(
+                "Every figure of these tables' JSON outputs in one long-form CSV (a row per outcome, comparison cell or solver count): [{0}]({0}).\n\n",
+                long_form::file_of(game)
+            ));
+        }
+        out.push_str("| table | what it shows | method | files | spec |\n|---|---|---|---|---|\n");
         for spec in tables {
+            // Every file the table has: its outputs, its chart's PDF and
+            // PNG, its web page and its provenance.
             let mut files: Vec<String> = spec
-                .outputs
+                .file_paths(std::path::Path::new(""))
                 .iter()
-                .map(|kind| format!("[{kind}]({}.{kind})", spec.name))
+                .filter_map(|path| {
+                    let extension = path.extension()?.to_string_lossy().into_owned();
+                    Some(format!("[{extension}]({})", path.display()))
+                })
                 .collect();
+            files.push(format!("[page]({}#{})", page_of(&spec.family), spec.name));
             files.push(format!("[provenance]({}.provenance.json)", spec.name));
             out.push_str(&format!(
                 "| `{}` | {} | {} | {} | [{}](../analysis/{}.toml) |\n",
@@ -166,9 +179,10 @@ seed = 1
         // Klondike's rules run on into section 7 (free play).
         assert!(index.contains("## Klondike (RULES.md sections 4 and 7)"));
         assert!(index.contains(
-            "| `klondike-52-draw3` | Klondike drawing 3 | `mc`, 10,000,000 trials, seed 1 | [md](klondike-52-draw3.md) · [json](klondike-52-draw3.json) · [provenance](klondike-52-draw3.provenance.json) | [klondike-52](../analysis/klondike-52.toml) |"
+            "| `klondike-52-draw3` | Klondike drawing 3 | `mc`, 10,000,000 trials, seed 1 | [md](klondike-52-draw3.md) · [json](klondike-52-draw3.json) · [page](klondike-52.html#klondike-52-draw3) · [provenance](klondike-52-draw3.provenance.json) | [klondike-52](../analysis/klondike-52.toml) |"
         ));
         assert_eq!(index.matches("| `klondike-52-draw").count(), 2);
+        assert!(index.contains("one long-form CSV (a row per outcome, comparison cell or solver count): [klondike-tables.csv](klondike-tables.csv)."));
         assert!(!index.contains("Blackjack"));
     }
 

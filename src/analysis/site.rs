@@ -10,7 +10,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{HeadlineSource, Profile, Spec};
+use super::{HeadlineSource, HeadlineSpec, Profile, Spec, long_form};
 use crate::contract::{self, report::Report};
 use crate::games::registry::GAMES;
 use crate::report::figures::thousands;
@@ -36,12 +36,16 @@ pub struct TableFiles {
 }
 
 /// The site: every page as (file name, HTML), `index.html` first, then
-/// one `FAMILY.html` per family in spec order; and the headline table as
-/// Markdown for README.md, its links into `folder`.
+/// one `FAMILY.html` per family in spec order; each game's long-form CSV;
+/// and the headline table as Markdown for README.md, its links into
+/// `folder`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Site {
     /// (file name, HTML).
     pub pages: Vec<(String, String)>,
+    /// (file name, CSV): `GAME-tables.csv` for each game that has one
+    /// ([`long_form::has_csv`]), in the registry's order.
+    pub csv_files: Vec<(String, String)>,
     /// The headline table as Markdown.
     pub headline_markdown: String,
 }
@@ -80,10 +84,17 @@ pub fn build_site(
         if tables.is_empty() {
             continue;
         }
-        let headlines = tables
+        // The usual game first, then its variants, then the seed
+        // questions; in spec order within each (a stable sort).
+        let mut headlines: Vec<HeadlineRow> = tables
             .iter()
-            .filter_map(|(spec, files)| headline_row(spec, files, game.game_name, profile))
+            .flat_map(|(spec, files)| {
+                spec.headlines.iter().filter_map(|headline| {
+                    headline_row(spec, headline, files, game.game_name, profile)
+                })
+            })
             .collect();
+        headlines.sort_by_key(|row| row.role);
         let findings = tables
             .iter()
             .filter_map(|(spec, files)| {
@@ -106,10 +117,13 @@ pub fn build_site(
             .collect();
         games.push(GameSection {
             heading: game.results_heading.to_string(),
-            rules_section: game.rules_section,
+            rules_sections: std::iter::once(game.rules_section)
+                .chain(game.later_sections.iter().copied())
+                .collect(),
             headlines,
             findings,
             families: family_links,
+            csv: long_form::has_csv(game, specs).then(|| long_form::file_of(game)),
         });
     }
     let index = IndexPage {
@@ -123,8 +137,19 @@ pub fn build_site(
             family_html(&family_page(family, specs, &loaded, profile)),
         ));
     }
+    let tables: Vec<(&Spec, Option<&str>)> = specs
+        .iter()
+        .zip(&loaded)
+        .map(|(spec, files)| (spec, files.json.as_deref()))
+        .collect();
+    let csv_files = GAMES
+        .iter()
+        .filter(|game| long_form::has_csv(game, specs))
+        .map(|game| (long_form::file_of(game), long_form::game_csv(game, &tables)))
+        .collect();
     Site {
         pages,
+        csv_files,
         headline_markdown: headline_markdown(&index, folder),
     }
 }
@@ -161,15 +186,15 @@ fn method_text(spec: &Spec, profile: Profile) -> String {
     }
 }
 
-/// A headline row of `spec`, if it declares one and its JSON holds the
-/// figure.
+/// The row `headline` of `spec`, if its JSON holds the figure (and the
+/// figures its note names).
 fn headline_row(
     spec: &Spec,
+    headline: &HeadlineSpec,
     files: &TableFiles,
     game: &str,
     profile: Profile,
 ) -> Option<HeadlineRow> {
-    let headline = spec.headline.as_ref()?;
     let json = files.json.as_deref()?;
     let (figure, mean) = match &headline.source {
         HeadlineSource::Outcome {
@@ -214,12 +239,23 @@ fn headline_row(
             (figure_of(json.pointer(pointer)?)?, None)
         }
     };
+    let note = match &headline.note {
+        Some(pattern) => Some(fill_figures(pattern, &serde_json::from_str(json).ok()?)?),
+        None => None,
+    };
+    let figure = if headline.negate {
+        figure.negated()
+    } else {
+        figure
+    };
     Some(HeadlineRow {
         game: game.to_string(),
+        role: headline.role,
         variant: headline.variant.clone(),
         label: headline.label.clone(),
         figure,
         mean,
+        note,
         method: method_text(spec, profile),
         link: link_of(spec),
         table: spec.name.clone(),
@@ -424,12 +460,28 @@ fn family_page(
     }
     FamilyPage {
         family: family.to_string(),
+        title: title_of(first, game.map_or(first.game.as_str(), |g| g.game_name)),
         game_heading: game.map_or(first.game.clone(), |g| g.results_heading.to_string()),
-        rules_section: game.map_or(0, |g| g.rules_section),
+        rules_section: game.map_or(0, |g| g.section_of(&first.command)),
         spec_path: first.path.display().to_string(),
         selector: selector(&members),
         sections,
     }
+}
+
+/// A family's page title, in words: its spec's `title`, or else the
+/// game's name and the first clause of its first table's description.
+fn title_of(first: &Spec, game: &str) -> String {
+    if let Some(title) = &first.title {
+        return title.clone();
+    }
+    let clause = first
+        .description
+        .split([':', ';', '('])
+        .next()
+        .unwrap_or_default()
+        .trim();
+    format!("{game}: {clause}")
 }
 
 /// The parameters that vary across `members`, each with its values in

@@ -637,7 +637,7 @@ fn check_results(
         };
         // A spec edited since its tables were made (more trials, another
         // seed) may still recompute to the same quick-profile counts.
-        if recorded.spec_text != spec.text {
+        if !spec.makes_same_tables_as(&recorded.spec_text) {
             return Err(stale(
                 &provenance_path,
                 format!(
@@ -802,7 +802,7 @@ fn quick_run(spec: &Spec, folder: &Path) -> Result<Provenance> {
             program_name()
         )));
     }
-    if record.spec_text != spec.text {
+    if !spec.makes_same_tables_as(&record.spec_text) {
         return Err(refused(&format!(
             "made from another text of {}",
             spec.path.display()
@@ -836,10 +836,11 @@ fn check_index(specs: &[Spec], results: &Path, profile: Profile) -> Result<()> {
         });
     }
     let mut made: Vec<String> = vec![INDEX.to_string()];
+    let site = site_of(specs, results, profile);
     made.extend(
-        site_of(specs, results, profile)
-            .pages
+        site.pages
             .into_iter()
+            .chain(site.csv_files)
             .map(|(name, _)| name),
     );
     for spec in specs {
@@ -939,8 +940,8 @@ fn write_site(specs: &[Spec], results: &Path, profile: Profile, request: &Reques
     let readme = keeps_readme(request, profile)
         .then(|| readme_text(&site))
         .transpose()?;
-    for (name, html) in &site.pages {
-        write_atomically(&results.join(name), html.as_bytes())?;
+    for (name, text) in site.pages.iter().chain(&site.csv_files) {
+        write_atomically(&results.join(name), text.as_bytes())?;
     }
     if let Some(readme) = readme {
         write_atomically(Path::new(README), readme.as_bytes())?;
@@ -948,17 +949,18 @@ fn write_site(specs: &[Spec], results: &Path, profile: Profile, request: &Reques
     Ok(())
 }
 
-/// `--check` of the web pages: each is what the specs and the committed
-/// tables make now, byte for byte, and so is README.md's headline table.
-/// (Stray pages are files no spec makes: [`check_index`].)
+/// `--check` of the web pages and the games' long-form CSVs: each is what
+/// the specs and the committed tables make now, byte for byte, and so is
+/// README.md's headline table. (Stray pages are files no spec makes:
+/// [`check_index`].)
 fn check_site(specs: &[Spec], results: &Path, profile: Profile, request: &Request) -> Result<()> {
     let site = site_of(specs, results, profile);
-    for (name, html) in &site.pages {
+    for (name, text) in site.pages.iter().chain(&site.csv_files) {
         let path = results.join(name);
-        if read(&path)? != *html {
+        if read(&path)? != *text {
             return Err(Error::BadInputFile {
                 path,
-                message: "is not the page the specs and tables make now; run deckodds reproduce"
+                message: "is not the file the specs and tables make now; run deckodds reproduce"
                     .into(),
             });
         }

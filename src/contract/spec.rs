@@ -30,6 +30,9 @@ pub struct SpecFile {
     /// One line on what the table shows, for the results index
     /// (`{param}` placeholders filled for each table of a family).
     pub description: String,
+    /// The family's web page title, in words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     /// The game: a top-level command (`blackjack`, `klondike`, ...).
     pub game: String,
     /// The game's subcommand: the method (`exact`, `mc`, `compare`, ...).
@@ -61,9 +64,10 @@ pub struct SpecFile {
     /// The verdict a comparison is declared to reach.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expect: Option<Verdict>,
-    /// A row of the front page's headline table.
+    /// A row of the front page's answers table (`[headline]`), or
+    /// several (`[[headline]]`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub headline: Option<Headline>,
+    pub headline: Option<Headlines>,
     /// One sentence on what the table found, `{/json/pointer}`
     /// placeholders filled from its JSON output.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -108,14 +112,50 @@ pub struct MonteCarlo {
     pub seed: u64,
 }
 
-/// `[headline]`: the table's row of the front page's headline table.
+/// `[headline]` or `[[headline]]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Headlines {
+    /// One row.
+    One(Headline),
+    /// Several rows: a family's tables, or figures of one table.
+    Many(Vec<Headline>),
+}
+
+/// What a row of the answers table is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum HeadlineRole {
+    /// The usual game (one row per game, shown first).
+    Usual,
+    /// Another variant (the default).
+    Variant,
+    /// A seed question's figure (fixed policies, a seed program's rules).
+    Seed,
+}
+
+/// A row of the front page's answers table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Headline {
     /// The game variant, in words (`{param}` placeholders).
     pub variant: String,
-    /// What the figure is: `P(win)`, `player's expectation`.
+    /// What the figure is: `P(win)`, `house edge`.
     pub label: String,
+    /// The usual game, a variant (the default) or a seed question.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<HeadlineRole>,
+    /// In a family, the one table the row is of (by default every one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<String>,
+    /// Show minus the figure (a house edge from the player's
+    /// expectation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub negate: Option<bool>,
+    /// A few words beside the figure, `{/json/pointer}` placeholders
+    /// filled from the JSON output.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
     /// The key of the distribution whose `outcome` is the figure (by
     /// default the first).
     #[serde(default, skip_serializing_if = "Option::is_none")]

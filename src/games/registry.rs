@@ -49,6 +49,11 @@ pub struct GameEntry {
     /// They are numbered after the five games' own sections, so that no
     /// number ever changes; `deckodds rules GAME` prints them too.
     pub later_sections: &'static [u8],
+    /// The commands whose rules are those of one of the later sections,
+    /// as (command, section): the blackjack player's commands (6),
+    /// Klondike's solver (7). Every other command follows
+    /// [`GameEntry::rules_section`]; see [`GameEntry::section_of`].
+    pub later_section_commands: &'static [(&'static str, u8)],
     /// The heading of its tables in the results index, before `(RULES.md
     /// section N)`: `Roll-Call, or Hit or Miss`.
     pub results_heading: &'static str,
@@ -96,6 +101,7 @@ pub const IDIOTS_DELIGHT: GameEntry = GameEntry {
     game_name: "Idiot's Delight",
     rules_section: 1,
     later_sections: &[],
+    later_section_commands: &[],
     results_heading: "Idiot's Delight",
     samples_nothing_with: &[],
     // `compare --published --chart` overlays the published table on the
@@ -115,6 +121,7 @@ pub const ROLL_CALL: GameEntry = GameEntry {
     game_name: "Roll-Call",
     rules_section: 2,
     later_sections: &[],
+    later_section_commands: &[],
     results_heading: "Roll-Call, or Hit or Miss",
     samples_nothing_with: &[],
     draws_own_chart_with: &[],
@@ -135,6 +142,7 @@ pub const PRISONERS_PATIENCE: GameEntry = GameEntry {
     game_name: "Prisoner's patience",
     rules_section: 3,
     later_sections: &[],
+    later_section_commands: &[],
     results_heading: "Prisoner's patience",
     samples_nothing_with: &[CommandWith {
         command: "solve",
@@ -155,6 +163,7 @@ pub const KLONDIKE: GameEntry = GameEntry {
     game_name: "Klondike",
     rules_section: 4,
     later_sections: &[7],
+    later_section_commands: &[("solve", 7)],
     results_heading: "Klondike",
     samples_nothing_with: &[],
     draws_own_chart_with: &[],
@@ -172,6 +181,14 @@ pub const BLACKJACK: GameEntry = GameEntry {
     game_name: "Blackjack",
     rules_section: 5,
     later_sections: &[6],
+    later_section_commands: &[
+        ("player", 6),
+        ("strategy", 6),
+        ("house-edge", 6),
+        ("house-edge-grid", 6),
+        ("table", 6),
+        ("cut-card-effect", 6),
+    ],
     results_heading: "Blackjack: the dealer's outcomes and the player's decisions",
     samples_nothing_with: &[CommandWith {
         command: "compare",
@@ -233,6 +250,16 @@ pub fn ids() -> Vec<&'static str> {
 }
 
 impl GameEntry {
+    /// The section of RULES.md whose rules `command` (a subcommand of the
+    /// game) follows: its later section if it is one of
+    /// [`GameEntry::later_section_commands`], else the game's own.
+    pub fn section_of(&self, command: &str) -> u8 {
+        self.later_section_commands
+            .iter()
+            .find(|(name, _)| *name == command)
+            .map_or(self.rules_section, |&(_, section)| section)
+    }
+
     /// Whether `command` given `option` samples nothing (see
     /// [`GameEntry::samples_nothing_with`]).
     pub fn samples_nothing(&self, command: &str, option: &str) -> bool {
@@ -318,5 +345,22 @@ mod tests {
         assert!(drawing.draws_own_chart("compare", "published"));
         assert!(!drawing.draws_own_chart("compare", "hands"));
         assert!(!BLACKJACK.draws_own_chart("compare", "published"));
+    }
+
+    /// A command's section is one of its game's, and the player's half of
+    /// blackjack and Klondike's solver cite theirs.
+    #[test]
+    fn commands_in_later_sections_cite_one_of_their_games_sections() {
+        for game in GAMES {
+            for &(_, section) in game.later_section_commands {
+                assert!(game.later_sections.contains(&section), "{}", game.id);
+            }
+        }
+        assert_eq!(BLACKJACK.section_of("exact"), 5);
+        assert_eq!(BLACKJACK.section_of("strategy"), 6);
+        assert_eq!(BLACKJACK.section_of("house-edge-grid"), 6);
+        assert_eq!(KLONDIKE.section_of("mc"), 4);
+        assert_eq!(KLONDIKE.section_of("solve"), 7);
+        assert_eq!(ROLL_CALL.section_of("mc"), 2);
     }
 }

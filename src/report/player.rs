@@ -909,7 +909,8 @@ fn grid_variant(rules: &PlayerRules) -> String {
 ///   `blackjack-house-edge-grid`, method, split_model, then `rows`: one
 ///   per rule set, in the grid's order, with its params and overall
 ///   (value, decimal, house_edge_percent): a [`HouseEdgeGridDocument`].
-/// - Csv: one row per rule set: its rules, value, decimal,
+/// - Csv: one row per rule set: its rules, value (the exact fraction; the
+///   column only in an exact run, where it has one), decimal,
 ///   house_edge_percent.
 /// - Table, Md, Latex: the house edge in percent, a row per deck count and
 ///   a column per combination of the other rules.
@@ -944,8 +945,13 @@ pub fn render_house_edge_grid<T: Number>(
                 .into_iter()
                 .map(|(name, _)| name)
                 .collect();
+            // A float run has no fraction to give: no column always empty.
+            let exact = T::zero().exact().is_some();
             let mut head: Vec<String> = names.iter().map(|name| (*name).to_string()).collect();
-            head.extend(["value", "decimal", "house_edge_percent"].map(String::from));
+            if exact {
+                head.push("value".into());
+            }
+            head.extend(["decimal", "house_edge_percent"].map(String::from));
             records.push(head);
             for row in rows {
                 let mut record: Vec<String> = row
@@ -954,7 +960,9 @@ pub fn render_house_edge_grid<T: Number>(
                     .into_iter()
                     .map(|(_, value)| value)
                     .collect();
-                record.push(fraction_or_empty(&row.overall));
+                if exact {
+                    record.push(fraction_or_empty(&row.overall));
+                }
                 record.push(row.overall.to_f64().to_string());
                 record.push(house_edge_percent(&row.overall).to_string());
                 records.push(record);

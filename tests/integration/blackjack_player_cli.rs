@@ -639,6 +639,22 @@ fn house_edge_grid_holds_each_rule_sets_own_value() {
     for heading in ["S17 DAS", "H17 no DAS LS", "| 8 "] {
         assert!(markdown.contains(heading), "{heading}: {markdown}");
     }
+    // The CSV of a float run has no exact fractions, so no column for
+    // them: every cell of every row is filled.
+    let csv = run_line("blackjack house-edge-grid --float --format csv --quiet");
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 41, "{csv}");
+    assert!(
+        lines[0].ends_with(",surrender,decimal,house_edge_percent"),
+        "{}",
+        lines[0]
+    );
+    let columns = lines[0].split(',').count();
+    for line in &lines[1..] {
+        let cells: Vec<&str> = line.split(',').collect();
+        assert_eq!(cells.len(), columns, "{line}");
+        assert!(cells.iter().all(|cell| !cell.is_empty()), "{line}");
+    }
 }
 
 /// The terminal table fits `COLUMNS`: the house-edge grid (113 characters

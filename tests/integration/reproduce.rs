@@ -428,7 +428,7 @@ copies = 2
     let page = results.join("tiny.html");
     let page_text = fs::read_to_string(&page).unwrap();
     fs::write(&page, page_text.replace("2 x 4", "2 x 5")).unwrap();
-    fails_naming("tiny.html", "is not the page the specs and tables make now");
+    fails_naming("tiny.html", "is not the file the specs and tables make now");
     fs::write(&page, &page_text).unwrap();
     fs::write(results.join("old-page.html"), "<p>stale</p>").unwrap();
     fails_naming("old-page.html", "no spec in analysis/ makes this file");

@@ -60,8 +60,8 @@ fn the_headline_rows_and_findings_come_from_the_json() {
     assert_eq!(names, ["index.html", "klondike-52.html"]);
     let index = &site.pages[0].1;
     // One row per variant, each figure the JSON's.
-    assert!(index.contains("<td>Klondike</td><th scope=\"row\">draw 1</th><td>P(all 52 out)</td><td>1.000 % [0.5000, 5.000]</td><td>7.5000 foundation cards [7.3000, 7.7000]</td>"), "{index}");
-    assert!(index.contains("<th scope=\"row\">draw 3</th><td>P(all 52 out)</td><td>3.000 %"));
+    assert!(index.contains("<td data-label=\"game\">Klondike</td><th scope=\"row\">draw 1</th><td data-label=\"figure\">P(all 52 out)</td><td data-label=\"value (95 % interval or exact)\" class=\"value\">1.000 % [0.5000, 5.000]</td><td data-label=\"mean or note\">7.5000 foundation cards [7.3000, 7.7000]</td>"), "{index}");
+    assert!(index.contains("<th scope=\"row\">draw 3</th><td data-label=\"figure\">P(all 52 out)</td><td data-label=\"value (95 % interval or exact)\" class=\"value\">3.000 %"));
     assert!(index.contains("Drawing 3 wins 30 of 1,000 games."));
     assert!(index.contains("href=\"klondike-52.html#klondike-52-draw3\""));
     let family = &site.pages[1].1;
@@ -112,10 +112,12 @@ figure = "/overall"
     });
     let index = &site.pages[0].1;
     assert!(
-        index.contains("<tr><td>Blackjack</td><th scope=\"row\">6 decks, S17</th>"),
+        index.contains(
+            "<tr><td data-label=\"game\">Blackjack</td><th scope=\"row\">6 decks, S17</th>"
+        ),
         "{index}"
     );
-    assert!(!index.contains("<td>Blackjack dealer</td>"), "{index}");
+    assert!(!index.contains(">Blackjack dealer</td>"), "{index}");
     assert!(
         site.headline_markdown.contains("\n| Blackjack | 6 decks, S17 | player's expectation per unit bet | -25.00 % (exactly -1/4) |"),
         "{}",
@@ -249,4 +251,139 @@ fn a_report_without_a_schema_leaves_its_row_out() {
     // The same JSON with its schema has the rows.
     let site = build_site(&specs(), "results", Profile::Full, &files);
     assert!(site.pages[0].1.contains("<th scope=\"row\">draw 1"));
+}
+
+/// A family's rows: the one `[[headline]]` naming a table is that
+/// table's only; rows come usual game first, then variants, then seed
+/// questions, whatever the spec order; `negate` shows a house edge and
+/// `note` fills its figures from the JSON.
+#[test]
+fn rows_come_by_role_each_from_the_table_it_names() {
+    let family = r#"description = "Player, {decks} decks"
+game = "blackjack"
+command = "player"
+outputs = ["md", "json"]
+suffix = "{decks}-decks"
+each = [{ decks = [1, 6] }]
+
+[[headline]]
+role = "seed"
+table = "blackjack-player-1-decks"
+variant = "one deck"
+label = "house edge"
+figure = "/overall"
+negate = true
+
+[[headline]]
+role = "usual"
+table = "blackjack-player-6-decks"
+variant = "six decks"
+label = "house edge"
+figure = "/overall"
+negate = true
+note = "insurance {/insurance/value}"
+"#;
+    let specs = Spec::parse(Path::new("analysis/blackjack-player.toml"), family).unwrap();
+    assert_eq!(specs[0].headlines.len(), 1);
+    assert_eq!(specs[0].headlines[0].variant, "one deck");
+    let site = build_site(&specs, "results", Profile::Full, &|spec| {
+        TableFiles {
+        json: Some(
+            json!({
+                "overall": { "value": if spec.name.ends_with("1-decks") { "1/1000" } else { "-1/200" }, "decimal": if spec.name.ends_with("1-decks") { 0.001 } else { -0.005 } },
+                "insurance": { "value": "-23/311" }
+            })
+            .to_string(),
+        ),
+        markdown: None,
+    }
+    });
+    let md = &site.headline_markdown;
+    let six = md.find("**the usual game:** six decks").expect(md);
+    let one = md.find("**seed question:** one deck").expect(md);
+    assert!(six < one, "{md}");
+    assert!(
+        md.contains("| house edge | 0.5000 % (exactly 1/200) | insurance -23/311 |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| house edge | -0.1000 % (exactly -1/1000) |"),
+        "{md}"
+    );
+    // The player's pages cite the player's section of RULES.md.
+    let page = &site
+        .pages
+        .iter()
+        .find(|(name, _)| name == "blackjack-player.html")
+        .unwrap()
+        .1;
+    assert!(page.contains("RULES.md section 6)"), "{page}");
+}
+
+#[test]
+fn a_row_naming_another_spec_s_table_is_refused() {
+    let family = "description = \"Player, {decks} decks\"\ngame = \"blackjack\"\ncommand = \"player\"\noutputs = [\"json\"]\nsuffix = \"{decks}\"\neach = [{ decks = [1, 6] }]\n\n[headline]\ntable = \"blackjack-player-8\"\nvariant = \"v\"\nlabel = \"l\"\nfigure = \"/overall\"\n";
+    let error = Spec::parse(Path::new("analysis/blackjack-player.toml"), family)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("line 8: headline.table = \"blackjack-player-8\": not a table of this spec; one of blackjack-player-1, blackjack-player-6"),
+        "{error}"
+    );
+    let role = family.replace("table = \"blackjack-player-8\"", "role = \"main\"");
+    let error = Spec::parse(Path::new("analysis/blackjack-player.toml"), &role)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("line 9: headline.role = \"main\": one of \"usual\""),
+        "{error}"
+    );
+}
+
+/// Each game's long-form CSV holds every outcome of its tables' JSON, a
+/// row each, with the columns a data frame wants.
+#[test]
+fn each_game_has_a_long_form_csv_of_its_tables_figures() {
+    let site = build_site(&specs(), "results", Profile::Full, &files);
+    assert_eq!(site.csv_files.len(), 1);
+    let (name, csv) = &site.csv_files[0];
+    assert_eq!(name, "klondike-tables.csv");
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        lines[0],
+        "table,document,distribution,outcome,count,trials,probability,value,ci95_low,ci95_high,published,z,p_value,verdict,method"
+    );
+    assert!(lines.contains(&"klondike-52-draw3,distribution,foundation-cards,52,30,1000,,0.03,0.005,0.05,,,,,monte-carlo"), "{csv}");
+    assert!(
+        lines.contains(&"klondike-52-draw1,mean,foundation-cards,,,,,7.5,7.3,7.7,,,,,monte-carlo"),
+        "{csv}"
+    );
+    // Two outcomes and a mean per table.
+    assert_eq!(lines.len(), 1 + 2 * 3);
+    // The index page links it.
+    assert!(site.pages[0].1.contains("<a href=\"klondike-tables.csv\">"));
+}
+
+/// Presentation keys (title, answers-table rows, findings) do not make a
+/// spec's tables stale; a parameter, the trials or the outputs do.
+#[test]
+fn only_what_makes_the_tables_is_compared_with_the_provenance_record() {
+    let spec = &specs()[0];
+    assert!(spec.makes_same_tables_as(KLONDIKE));
+    let presented = KLONDIKE
+        .replace(
+            "[headline]",
+            "title = \"Klondike\"\n\n[[headline]]\nrole = \"seed\"",
+        )
+        .replace("finding = ", "# a comment\nfinding = ")
+        .replace("trials = 10_000_000", "trials = 10000000");
+    let reparsed = Spec::parse(Path::new("analysis/klondike-52.toml"), &presented).unwrap();
+    assert!(reparsed[0].makes_same_tables_as(KLONDIKE));
+    for changed in [
+        KLONDIKE.replace("seed = 1", "seed = 2"),
+        KLONDIKE.replace("[1, 3]", "[1]"),
+        KLONDIKE.replace("\"svg\"]", "\"svg\", \"csv\"]"),
+    ] {
+        assert!(!spec.makes_same_tables_as(&changed), "{changed}");
+    }
 }

@@ -1,6 +1,8 @@
-//! The Markdown the report renderers write (paragraphs, `**bold**`,
-//! backslash escapes and pipe tables), read back as blocks for the web
-//! pages: only that subset, which is all `reproduce`'s `md` outputs hold.
+//! The Markdown the report renderers write (headings, paragraphs, `- `
+//! lists, `**bold**`, backslash escapes and pipe tables), read back as
+//! blocks for the web pages: only that subset, which is all `reproduce`'s
+//! `md` outputs hold. No Markdown syntax reaches a page: headings become
+//! `<h4>`, list items `<li>`, and `**` and backquotes are dropped.
 
 use std::fmt::Write as _;
 
@@ -9,8 +11,13 @@ use super::escape;
 /// A block of a Markdown output.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Block {
+    /// A heading (`## ...`), as plain text: shown under the table's own
+    /// heading on a page, so as `<h4>` whatever its level.
+    Heading(String),
     /// A paragraph, as plain text.
     Paragraph(String),
+    /// A list of `- ` items, each as plain text.
+    List(Vec<String>),
     /// A pipe table: its header cells and rows of cells, as plain text.
     Table {
         head: Vec<String>,
@@ -18,8 +25,10 @@ pub enum Block {
     },
 }
 
-/// The blocks of `markdown`: consecutive `|` lines are a table (the
-/// second, the alignment row, dropped), other runs of lines paragraphs.
+/// The blocks of `markdown`: a line of `#`s and text a heading,
+/// consecutive `|` lines a table (the second, the alignment row,
+/// dropped), consecutive `- ` lines a list, other runs of lines
+/// paragraphs.
 ///
 /// Guarantee: never panics; text that is not this subset comes back as
 /// paragraphs.
@@ -27,6 +36,12 @@ pub fn markdown_blocks(markdown: &str) -> Vec<Block> {
     let mut blocks = Vec::new();
     let mut paragraph: Vec<&str> = Vec::new();
     let mut table: Vec<Vec<String>> = Vec::new();
+    let mut list: Vec<String> = Vec::new();
+    let flush_list = |list: &mut Vec<String>, blocks: &mut Vec<Block>| {
+        if !list.is_empty() {
+            blocks.push(Block::List(std::mem::take(list)));
+        }
+    };
     let flush_paragraph = |paragraph: &mut Vec<&str>, blocks: &mut Vec<Block>| {
         if !paragraph.is_empty() {
             blocks.push(Block::Paragraph(plain(&paragraph.join(" "))));
@@ -49,12 +64,34 @@ pub fn markdown_blocks(markdown: &str) -> Vec<Block> {
     };
     for line in markdown.lines() {
         let line = line.trim();
+        let heading = line
+            .trim_start_matches('#')
+            .strip_prefix(' ')
+            .filter(|_| line.starts_with('#'));
+        let item = line.strip_prefix("- ");
         if line.starts_with('|') {
             flush_paragraph(&mut paragraph, &mut blocks);
+            flush_list(&mut list, &mut blocks);
             table.push(cells(line));
         } else if line.is_empty() {
             flush_paragraph(&mut paragraph, &mut blocks);
             flush_table(&mut table, &mut blocks);
+            flush_list(&mut list, &mut blocks);
+        } else if let Some(heading) = heading {
+            flush_paragraph(&mut paragraph, &mut blocks);
+            flush_table(&mut table, &mut blocks);
+            flush_list(&mut list, &mut blocks);
+            blocks.push(Block::Heading(plain(heading.trim())));
+        } else if let Some(item) = item {
+            flush_paragraph(&mut paragraph, &mut blocks);
+            flush_table(&mut table, &mut blocks);
+            list.push(plain(item.trim()));
+        } else if !list.is_empty() && paragraph.is_empty() {
+            // A list item's continuation line.
+            if let Some(last) = list.last_mut() {
+                last.push(' ');
+                last.push_str(&plain(line));
+            }
         } else {
             flush_table(&mut table, &mut blocks);
             paragraph.push(line);
@@ -62,6 +99,7 @@ pub fn markdown_blocks(markdown: &str) -> Vec<Block> {
     }
     flush_paragraph(&mut paragraph, &mut blocks);
     flush_table(&mut table, &mut blocks);
+    flush_list(&mut list, &mut blocks);
     blocks
 }
 
@@ -101,14 +139,55 @@ fn plain(text: &str) -> String {
     out
 }
 
+/// A table estimated wider than this many CSS pixels says that it scrolls
+/// sideways: a phone's 390 px less the page's margins and a little room.
+pub const SCROLL_HINT_FROM_PX: usize = 330;
+
+/// A table's width in CSS pixels, estimated from above: each column as
+/// wide as its longest cell at 9 px a character (the table's type is
+/// 14.4 px; its widest letters are about 9 px, its digits 8), plus the
+/// cells' 16 px of padding.
+fn estimated_width(head: &[String], rows: &[Vec<String>]) -> usize {
+    (0..head.len())
+        .map(|column| {
+            let longest = std::iter::once(head)
+                .chain(rows.iter().map(Vec::as_slice))
+                .filter_map(|row| row.get(column))
+                .map(|cell| cell.chars().count())
+                .max()
+                .unwrap_or(0);
+            longest * 9 + 16
+        })
+        .sum()
+}
+
 impl Block {
     /// The block as HTML: a table in a scrolling wrapper, its header
-    /// cells `scope="col"` and each row's first cell `scope="row"`.
+    /// cells `scope="col"` and each row's first cell `scope="row"`, one
+    /// that may be wider than a phone (an estimated width over
+    /// [`SCROLL_HINT_FROM_PX`]) after a line saying that it scrolls.
     pub fn html(&self) -> String {
         match self {
+            Block::Heading(text) => format!("<h4>{}</h4>\n", escape(text)),
             Block::Paragraph(text) => format!("<p>{}</p>\n", escape(text)),
+            Block::List(items) => {
+                let mut out = String::from("<ul>\n");
+                for item in items {
+                    let _ = writeln!(out, "<li>{}</li>", escape(item));
+                }
+                out.push_str("</ul>\n");
+                out
+            }
             Block::Table { head, rows } => {
-                let mut out = String::from("<div class=\"scroll\"><table>\n<thead><tr>");
+                let mut out = String::new();
+                if estimated_width(head, rows) > SCROLL_HINT_FROM_PX {
+                    let _ = writeln!(
+                        out,
+                        "<p class=\"hint\">{} columns: where the table is cut off at the right, scroll it sideways.</p>",
+                        head.len()
+                    );
+                }
+                out.push_str("<div class=\"scroll\"><table>\n<thead><tr>");
                 for cell in head {
                     let _ = write!(out, "<th scope=\"col\">{}</th>", escape(cell));
                 }

@@ -32,8 +32,8 @@ pub struct IndexPage {
 pub struct GameSection {
     /// The game's heading (the registry's results heading).
     pub heading: String,
-    /// Its section of RULES.md.
-    pub rules_section: u8,
+    /// Its sections of RULES.md: its own, then any later ones.
+    pub rules_sections: Vec<u8>,
     /// Its rows of the headline table.
     pub headlines: Vec<HeadlineRow>,
     /// What its comparisons found: one sentence each, with the page and
@@ -41,6 +41,8 @@ pub struct GameSection {
     pub findings: Vec<Finding>,
     /// Its families' pages: (page file, family name, tables).
     pub families: Vec<FamilyLink>,
+    /// Its long-form CSV of every table's figures, if it has one.
+    pub csv: Option<String>,
 }
 
 /// A link to a family's page.
@@ -63,11 +65,38 @@ pub struct Finding {
     pub link: String,
 }
 
+/// What a row of the answers table is: each game's rows come in this
+/// order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum HeadlineRole {
+    /// The usual game, under good play where deckodds computes it: one
+    /// row per game, first.
+    Usual,
+    /// Another variant of the game.
+    Variant,
+    /// A seed question's figure: a fixed policy, or a seed program's
+    /// rules.
+    Seed,
+}
+
+impl HeadlineRole {
+    /// The words the row's variant is marked with, if any.
+    pub fn mark(self) -> Option<&'static str> {
+        match self {
+            HeadlineRole::Usual => Some("the usual game"),
+            HeadlineRole::Variant => None,
+            HeadlineRole::Seed => Some("seed question"),
+        }
+    }
+}
+
 /// One row of the headline table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HeadlineRow {
     /// The game, for the README's single table.
     pub game: String,
+    /// What the row is: the usual game, a variant, a seed question.
+    pub role: HeadlineRole,
     /// The variant in words.
     pub variant: String,
     /// What the figure is: `P(win)`.
@@ -76,6 +105,8 @@ pub struct HeadlineRow {
     pub figure: HeadlineValue,
     /// The mean outcome, where the table has one, in words.
     pub mean: Option<String>,
+    /// A few words beside the figure (what is undecided, what it counts).
+    pub note: Option<String>,
     /// The method: `exact`, `Monte Carlo, 10,000,000 trials`.
     pub method: String,
     /// `page.html#table`.
@@ -99,9 +130,12 @@ pub enum HeadlineValue {
 pub struct FamilyPage {
     /// The family: the page is `FAMILY.html`.
     pub family: String,
+    /// Its title, in words.
+    pub title: String,
     /// The game's heading.
     pub game_heading: String,
-    /// Its section of RULES.md.
+    /// The section of RULES.md its tables follow (blackjack's player
+    /// commands: 6, not the dealer's 5).
     pub rules_section: u8,
     /// The spec file, from the project folder: `analysis/FAMILY.toml`
     /// (named, not linked: the site is the results folder alone).
@@ -158,17 +192,26 @@ pub struct Selector {
 
 const STYLE: &str = "\
 body{font:16px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:0 auto;max-width:70rem;padding:0 1rem 3rem;color:#1b1b1b;background:#fff}
-h1{font-size:1.6rem}h2{font-size:1.3rem;margin-top:2.2rem}h3{font-size:1.05rem;margin-top:1.8rem;overflow-wrap:anywhere}
+h1{font-size:1.6rem}h2{font-size:1.3rem;margin-top:2.2rem}h3{font-size:1.05rem;margin-top:1.8rem;overflow-wrap:anywhere}h4{font-size:1rem;margin:1.2rem 0 .4rem}
 p,li{overflow-wrap:anywhere}
 .scroll{overflow-x:auto;max-width:100%;margin:.6rem 0}
 table{border-collapse:collapse;font-variant-numeric:tabular-nums;font-size:.9rem}
 th,td{border-bottom:1px solid #ddd;padding:.2rem .5rem;text-align:right;white-space:nowrap}
 th:first-child,td:first-child{text-align:left}thead th{border-bottom:2px solid #888}
 .headline th,.headline td{white-space:normal;text-align:left;vertical-align:top;min-width:6rem}
+.role{font-weight:600}
+.hint{font-size:.85rem;color:#555;margin:.6rem 0 -.3rem}
 img{max-width:100%;height:auto;border:1px solid #eee}
 code{font-size:.9em;overflow-wrap:anywhere}
 nav a{margin-right:.6rem}.muted{color:#555;font-size:.9rem}
 .picker label{margin-right:.8rem}.links{columns:14rem}
+@media (max-width:45rem){
+.headline,.headline tbody,.headline tr,.headline th,.headline td{display:block;min-width:0}
+.headline thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+.headline tr{border-bottom:2px solid #888;padding:.4rem 0}
+.headline th,.headline td{border:0;padding:.1rem 0}
+.headline td[data-label]::before{content:attr(data-label) \": \";color:#555}
+}
 ";
 
 /// The page around `body`, titled `title`.
@@ -207,6 +250,26 @@ pub fn percent(value: f64) -> String {
 }
 
 impl HeadlineValue {
+    /// Minus the figure: a house edge from the player's expectation. An
+    /// exact fraction changes sign; an interval's ends swap.
+    pub fn negated(self) -> HeadlineValue {
+        match self {
+            HeadlineValue::Exact { fraction, value } => HeadlineValue::Exact {
+                fraction: match fraction.strip_prefix('-') {
+                    Some(positive) => positive.to_string(),
+                    None if fraction == "0" => fraction,
+                    None => format!("-{fraction}"),
+                },
+                value: -value,
+            },
+            HeadlineValue::Estimate { value, low, high } => HeadlineValue::Estimate {
+                value: -value,
+                low: -high,
+                high: -low,
+            },
+        }
+    }
+
     /// The figure as a percentage, with its interval or exact fraction.
     pub fn text(&self) -> String {
         match self {
@@ -226,27 +289,78 @@ impl HeadlineValue {
     }
 }
 
-/// The headline table as HTML: a row per game variant.
+/// The answers table's column headings, in order.
+const HEADLINE_COLUMNS: [&str; 7] = [
+    "game",
+    "variant",
+    "figure",
+    "value (95 % interval or exact)",
+    "mean or note",
+    "method",
+    "table",
+];
+
+/// The mean and the note of a row, as one cell.
+fn mean_and_note(row: &HeadlineRow) -> String {
+    [row.note.as_deref(), row.mean.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The headline table as HTML: a row per game variant. On a narrow
+/// screen (CSS) each row is a block of its cells, each labelled with its
+/// column, so that every value shows without scrolling sideways.
 fn headline_table(rows: &[HeadlineRow]) -> String {
-    let mut out = String::from(
-        "<div class=\"scroll\"><table class=\"headline\">\n<thead><tr><th scope=\"col\">game</th><th scope=\"col\">variant</th><th scope=\"col\">figure</th><th scope=\"col\">value (95 % interval or exact)</th><th scope=\"col\">mean</th><th scope=\"col\">method</th><th scope=\"col\">table</th></tr></thead>\n<tbody>\n",
-    );
+    let mut out = String::from("<div class=\"scroll\"><table class=\"headline\">\n<thead><tr>");
+    for column in HEADLINE_COLUMNS {
+        let _ = write!(out, "<th scope=\"col\">{}</th>", escape(column));
+    }
+    out.push_str("</tr></thead>\n<tbody>\n");
     for row in rows {
+        let cell = |column: usize, text: &str| {
+            if text.is_empty() {
+                "<td></td>".to_string()
+            } else {
+                format!(
+                    "<td data-label=\"{}\">{}</td>",
+                    escape(HEADLINE_COLUMNS[column]),
+                    escape(text)
+                )
+            }
+        };
+        let mark = row.role.mark().map_or_else(String::new, |mark| {
+            format!("<span class=\"role\">{}:</span> ", escape(mark))
+        });
         let _ = writeln!(
             out,
-            "<tr><td>{}</td><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><a href=\"{}\">{}</a></td></tr>",
-            escape(&row.game),
+            "<tr>{}<th scope=\"row\">{mark}{}</th>{}<td data-label=\"{}\" class=\"value\">{}</td>{}{}<td data-label=\"{}\"><a href=\"{}\">{}</a></td></tr>",
+            cell(0, &row.game),
             escape(&row.variant),
-            escape(&row.label),
+            cell(2, &row.label),
+            escape(HEADLINE_COLUMNS[3]),
             escape(&row.figure.text()),
-            escape(row.mean.as_deref().unwrap_or("")),
-            escape(&row.method),
+            cell(4, &mean_and_note(row)),
+            cell(5, &row.method),
+            escape(HEADLINE_COLUMNS[6]),
             escape(&row.link),
             escape(&row.table),
         );
     }
     out.push_str("</tbody></table></div>\n");
     out
+}
+
+/// `RULES.md section 5` or `RULES.md sections 5 and 6`.
+fn sections_text(sections: &[u8]) -> String {
+    match sections {
+        [one] => format!("RULES.md section {one}"),
+        _ => {
+            let all: Vec<String> = sections.iter().map(u8::to_string).collect();
+            format!("RULES.md sections {}", all.join(" and "))
+        }
+    }
 }
 
 /// The front page.
@@ -275,10 +389,10 @@ pub fn index_html(index: &IndexPage) -> String {
     for game in &index.games {
         let _ = writeln!(
             body,
-            "<h2 id=\"{}\">{} <span class=\"muted\">(RULES.md section {})</span></h2>",
+            "<h2 id=\"{}\">{} <span class=\"muted\">({})</span></h2>",
             anchor(&game.heading),
             escape(&game.heading),
-            game.rules_section
+            sections_text(&game.rules_sections)
         );
         if !game.findings.is_empty() {
             body.push_str("<p>");
@@ -310,6 +424,13 @@ pub fn index_html(index: &IndexPage) -> String {
                 }
             );
         }
+        if let Some(csv) = &game.csv {
+            let _ = writeln!(
+                body,
+                "<li><a href=\"{0}\">{0}</a> <span class=\"muted\">(every table's figures in one long-form CSV)</span></li>",
+                escape(csv)
+            );
+        }
         body.push_str("</ul>\n");
     }
     body.push_str("<p class=\"muted\">The file list with provenance: <a href=\"README.md\">README.md</a>.</p>\n");
@@ -319,20 +440,26 @@ pub fn index_html(index: &IndexPage) -> String {
 /// The headline table as Markdown, for README.md: one row per game and
 /// variant, linked to the table's page in `folder`.
 pub fn headline_markdown(index: &IndexPage, folder: &str) -> String {
-    let mut out = String::from(
-        "| game | variant | figure | value (95 % interval or exact) | mean | method | table |\n|---|---|---|---|---|---|---|\n",
+    let mut out = format!(
+        "| {} |\n|{}\n",
+        HEADLINE_COLUMNS.join(" | "),
+        "---|".repeat(HEADLINE_COLUMNS.len())
     );
     for game in &index.games {
         for row in &game.headlines {
             let cell = |text: &str| text.replace('|', "\\|");
+            let mark = row
+                .role
+                .mark()
+                .map_or_else(String::new, |mark| format!("**{mark}:** "));
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} | {} | {} | [{}]({folder}/{}) |",
+                "| {} | {mark}{} | {} | {} | {} | {} | [{}]({folder}/{}) |",
                 cell(&row.game),
                 cell(&row.variant),
                 cell(&row.label),
                 cell(&row.figure.text()),
-                cell(row.mean.as_deref().unwrap_or("")),
+                cell(&mean_and_note(row)),
                 cell(&row.method),
                 row.table,
                 row.link,
@@ -358,10 +485,11 @@ fn anchor(text: &str) -> String {
 /// A family's page.
 pub fn family_html(family: &FamilyPage) -> String {
     let mut body = format!(
-        "<p><a href=\"index.html\">All results</a></p>\n<h1>{} <span class=\"muted\">({}, RULES.md section {})</span></h1>\n<p class=\"muted\">Made by the spec <code>{}</code>, whose text each table's provenance record holds.</p>\n",
-        escape(&family.family),
+        "<p><a href=\"index.html\">All results</a></p>\n<h1>{} <span class=\"muted\">({}, RULES.md section {})</span></h1>\n<p class=\"muted\">The tables <code>{}</code>, made by the spec <code>{}</code>, whose text each table's provenance record holds.</p>\n",
+        escape(&family.title),
         escape(&family.game_heading),
         family.rules_section,
+        escape(&family.family),
         escape(&family.spec_path),
     );
     if let Some(selector) = &family.selector {
@@ -382,10 +510,7 @@ pub fn family_html(family: &FamilyPage) -> String {
             body.push_str(&table_html(table));
         }
     }
-    page(
-        &format!("{}: {}", family.family, family.game_heading),
-        &body,
-    )
+    page(&family.title, &body)
 }
 
 /// The selector: a form of `<select>`s whose few lines of script jump to

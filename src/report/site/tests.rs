@@ -3,10 +3,12 @@ use super::*;
 fn row(variant: &str, figure: HeadlineValue) -> HeadlineRow {
     HeadlineRow {
         game: "Klondike".into(),
+        role: HeadlineRole::Variant,
         variant: variant.into(),
         label: "P(win)".into(),
         figure,
         mean: Some("7.98 cards".into()),
+        note: None,
         method: "Monte Carlo, 10,000,000 trials".into(),
         link: "klondike-52.html#klondike-52".into(),
         table: "klondike-52".into(),
@@ -18,7 +20,7 @@ fn index() -> IndexPage {
         folder: "results".into(),
         games: vec![GameSection {
             heading: "Klondike".into(),
-            rules_section: 4,
+            rules_sections: vec![4, 7],
             headlines: vec![
                 row(
                     "draw 1",
@@ -45,6 +47,7 @@ fn index() -> IndexPage {
                 family: "klondike-52".into(),
                 tables: 1,
             }],
+            csv: Some("klondike-tables.csv".into()),
         }],
     }
 }
@@ -69,9 +72,16 @@ fn the_front_page_is_a_page_with_one_headline_row_per_variant() {
     let body = body.split("</tbody>").next().unwrap();
     assert_eq!(body.matches("<tr>").count(), 2);
     assert!(body.contains("<th scope=\"row\">draw &lt;3&gt;</th>"));
-    assert!(body.contains("4.370 % [4.360, 4.380]"));
+    // Each cell says its column, for the narrow layout.
+    assert!(body.contains(
+        "<td data-label=\"value (95 % interval or exact)\" class=\"value\">4.370 % [4.360, 4.380]</td>"
+    ));
     assert!(body.contains("7.767 % (exactly 8/103)"));
     assert!(html.contains("Draw 3 &amp; pass 3 differs: p = 1.2e-5"));
+    assert!(html.contains("(RULES.md sections 4 and 7)"));
+    assert!(html.contains("<a href=\"klondike-tables.csv\">klondike-tables.csv</a>"));
+    // On a narrow screen the rows are blocks of labelled cells.
+    assert!(html.contains("@media (max-width:45rem)"));
     // Nothing from another host.
     assert!(!html.contains("http://") && !html.contains("https://"));
     // Every table header cell has a scope.
@@ -122,6 +132,7 @@ fn a_family_page_links_its_files_and_picks_tables_without_script() {
     };
     let family = FamilyPage {
         family: "grid".into(),
+        title: "Blackjack dealer's outcomes on a grid".into(),
         game_heading: "Blackjack".into(),
         rules_section: 5,
         spec_path: "analysis/grid.toml".into(),
@@ -135,9 +146,72 @@ fn a_family_page_links_its_files_and_picks_tables_without_script() {
         }),
     };
     let html = family_html(&family);
+    // The title is the family's in words; the slug is named in the text.
+    assert!(html.contains("<title>Blackjack dealer&#39;s outcomes on a grid</title>"));
+    assert!(html.contains("<code>grid</code>"));
     assert!(html.contains("<section id=\"grid-2\" data-choice=\"decks=2\">"));
     assert!(html.contains("<li><a href=\"#grid-2\">decks 2</a></li>"));
     assert!(html.contains("<img src=\"grid-1.svg\" alt=\"Dealer outcomes\""));
     assert!(html.contains("<a href=\"grid-1.md\">md</a>"));
     assert!(html.contains("<select name=\"decks\"><option>1</option><option>2</option></select>"));
+}
+
+#[test]
+fn the_usual_game_and_seed_questions_are_marked_in_both_tables() {
+    let mut page = index();
+    page.games[0].headlines[0].role = HeadlineRole::Usual;
+    page.games[0].headlines[1].role = HeadlineRole::Seed;
+    page.games[0].headlines[1].note = Some("of 10 deals: 8 won".into());
+    let html = index_html(&page);
+    assert!(
+        html.contains("<th scope=\"row\"><span class=\"role\">the usual game:</span> draw 1</th>")
+    );
+    assert!(html.contains("<span class=\"role\">seed question:</span> draw &lt;3&gt;"));
+    assert!(html.contains("of 10 deals: 8 won; 7.98 cards"));
+    let md = headline_markdown(&page, "results");
+    assert!(
+        md.contains("| Klondike | **the usual game:** draw 1 |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| Klondike | **seed question:** draw <3> |"),
+        "{md}"
+    );
+}
+
+#[test]
+fn a_negated_figure_is_a_house_edge_from_the_players_expectation() {
+    let exact = HeadlineValue::Exact {
+        fraction: "-1/250".into(),
+        value: -0.004,
+    };
+    assert_eq!(exact.negated().text(), "0.4000 % (exactly 1/250)");
+    let estimate = HeadlineValue::Estimate {
+        value: -0.0042,
+        low: -0.0045,
+        high: -0.0040,
+    };
+    assert_eq!(estimate.negated().text(), "0.4200 % [0.4000, 0.4500]");
+}
+
+/// Headings and lists come back as HTML, and no Markdown syntax is left
+/// in the text; a wide table says that it scrolls, a narrow one does not.
+#[test]
+fn headings_lists_and_wide_tables_come_back_without_markdown() {
+    let md = "## Basic strategy (6 decks, **H17**)\n\nDealer's upcard across.\n\n- **S** stand\n- H hit,\n  else stand\n\n| a | b | c | d | e | f |\n|---|---|---|---|---|---|\n| 1 | 2 | 3 | 4 | 5 | a cell of forty characters, or near it |\n\n| a | b |\n|---|---|\n| 1 | 2 |\n";
+    let blocks = markdown_blocks(md);
+    assert_eq!(
+        blocks[0],
+        Block::Heading("Basic strategy (6 decks, H17)".into())
+    );
+    assert_eq!(
+        blocks[2],
+        Block::List(vec!["S stand".into(), "H hit, else stand".into()])
+    );
+    let html: String = blocks.iter().map(Block::html).collect();
+    assert!(html.starts_with("<h4>Basic strategy (6 decks, H17)</h4>"));
+    assert!(html.contains("<ul>\n<li>S stand</li>\n<li>H hit, else stand</li>\n</ul>"));
+    assert!(!html.contains("##") && !html.contains("**"));
+    assert_eq!(html.matches("<p class=\"hint\">").count(), 1, "{html}");
+    assert!(html.contains("<p class=\"hint\">6 columns: where the table is cut off at the right, scroll it sideways.</p>\n<div class=\"scroll\">"));
 }

@@ -167,3 +167,84 @@ pub fn accessibility_defects(pages: &BTreeMap<String, String>) -> Vec<String> {
     }
     defects
 }
+
+/// The text of `html` as a reader sees it, roughly: tags dropped (a block
+/// tag ends a line), the few entities the pages use undone, scripts and
+/// styles left out.
+pub fn text_lines(html: &str) -> Vec<String> {
+    let mut text = String::new();
+    let mut rest = html;
+    while let Some(open) = rest.find('<') {
+        text.push_str(&rest[..open]);
+        let after = &rest[open..];
+        let end = after.find('>').map_or(after.len(), |end| end + 1);
+        let tag = &after[..end];
+        let name: String = tag[1..]
+            .trim_start_matches('/')
+            .chars()
+            .take_while(char::is_ascii_alphanumeric)
+            .collect();
+        rest = &after[end..];
+        if matches!(name.as_str(), "script" | "style") && !tag.starts_with("</") {
+            let close = format!("</{name}>");
+            rest = rest.find(&close).map_or("", |at| &rest[at + close.len()..]);
+            continue;
+        }
+        if matches!(
+            name.as_str(),
+            "p" | "div"
+                | "li"
+                | "tr"
+                | "h1"
+                | "h2"
+                | "h3"
+                | "h4"
+                | "br"
+                | "ul"
+                | "table"
+                | "section"
+                | "td"
+                | "th"
+        ) {
+            text.push('\n');
+        }
+    }
+    text.push_str(rest);
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+/// The defects of `pages` a reader would see in their words: a line of
+/// text that is Markdown syntax (starting with `#`, or holding `**`), and
+/// a title that is a file name rather than words (the page's own name, or
+/// a word of three or more parts joined by hyphens, as table names are).
+pub fn wording_defects(pages: &BTreeMap<String, String>) -> Vec<String> {
+    let mut defects = Vec::new();
+    for (name, html) in pages {
+        for line in text_lines(html) {
+            if line.starts_with('#') || line.contains("**") {
+                defects.push(format!("{name}: Markdown in the text: {line}"));
+            }
+        }
+        let title = html
+            .split_once("<title>")
+            .and_then(|(_, rest)| rest.split_once("</title>"))
+            .map_or("", |(title, _)| title);
+        let stem = name.trim_end_matches(".html");
+        let slug = title
+            .split(|c: char| c.is_whitespace() || matches!(c, ':' | ',' | '(' | ')'))
+            .find(|word| word.matches('-').count() >= 2 || *word == stem);
+        if let Some(slug) = slug {
+            defects.push(format!("{name}: the title is not words: {slug}"));
+        }
+    }
+    defects
+}

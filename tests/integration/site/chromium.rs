@@ -57,6 +57,22 @@ const INSPECT: &str = r##"[].map.call(document.querySelectorAll('iframe'), funct
       return !d.getElementById(a.getAttribute('href').slice(1));
     }).map(function (a) { return a.getAttribute('href'); }),
     headline_rows: d.querySelectorAll('table.headline tbody tr').length,
+    values_cut: [].slice.call(d.querySelectorAll('table.headline td.value')).filter(function (td) {
+      var box = td.getBoundingClientRect();
+      return box.left < 0 || box.right > w.innerWidth + 0.5 || box.width === 0;
+    }).map(function (td) { return td.textContent; }),
+    unhinted: [].slice.call(d.querySelectorAll('div.scroll')).filter(function (div) {
+      if (div.scrollWidth <= div.clientWidth + 1) { return false; }
+      var hint = div.previousElementSibling;
+      return !(hint && hint.classList.contains('hint') && hint.offsetParent !== null
+        && w.getComputedStyle(hint).display !== 'none');
+    }).map(function (div) {
+      var th = div.querySelector('th');
+      return th ? th.textContent : '(a table)';
+    }),
+    markdown: (d.body ? d.body.innerText : '').split('\n').filter(function (line) {
+      return /^\s*#/.test(line) || line.indexOf('**') >= 0;
+    }),
     title: d.title, lang: d.documentElement.lang
   };
 })"##;
@@ -82,6 +98,16 @@ pub struct Rendered {
     pub missing: Vec<String>,
     /// Rows of the headline table (`table.headline tbody tr`).
     pub headline_rows: u64,
+    /// The text of each value cell of the headline table whose box is not
+    /// wholly inside the viewport (left of it, right of it, or not shown).
+    pub values_cut: Vec<String>,
+    /// Each scrolling wrapper whose table is cut off (wider than the
+    /// wrapper) with no visible hint before it that it scrolls: its first
+    /// header cell.
+    pub unhinted: Vec<String>,
+    /// Each line of the rendered text that is Markdown syntax: starting
+    /// with `#`, or holding `**`.
+    pub markdown: Vec<String>,
     /// The document's title.
     pub title: String,
     /// The document's `lang`.
@@ -129,8 +155,10 @@ pub fn render(folder: &Path, pages: &[String], shots: &Path) -> Vec<Rendered> {
 
 /// The defects of what was rendered, one line each, naming the page and
 /// width: a frame that is not as wide as asked, a horizontal overflow, a
-/// broken image, a link to a missing anchor, no `lang="en"`, no title, or
-/// not `headline_rows(page)` rows in the headline table.
+/// broken image, a link to a missing anchor, no `lang="en"`, no title,
+/// not `headline_rows(page)` rows in the headline table, a headline value
+/// not wholly in the viewport, a table cut off with no hint that it
+/// scrolls, or a line of text that is Markdown syntax.
 pub fn defects(rendered: &[Rendered], headline_rows: &dyn Fn(&str) -> u64) -> Vec<String> {
     let mut defects = Vec::new();
     for frame in rendered {
@@ -159,6 +187,19 @@ pub fn defects(rendered: &[Rendered], headline_rows: &dyn Fn(&str) -> u64) -> Ve
         }
         if frame.title.trim().is_empty() {
             defects.push(format!("{what}: no title"));
+        }
+        for value in &frame.values_cut {
+            defects.push(format!(
+                "{what}: a headline value not wholly in the viewport: {value}"
+            ));
+        }
+        for table in &frame.unhinted {
+            defects.push(format!(
+                "{what}: a table cut off with no hint that it scrolls: {table}"
+            ));
+        }
+        for line in &frame.markdown {
+            defects.push(format!("{what}: Markdown in the text: {line}"));
         }
         let expected = headline_rows(&frame.page);
         if frame.headline_rows != expected {

@@ -375,7 +375,7 @@ copies = 2
     // family, a page per family, and the README's table.
     let front = fs::read_to_string(results.join("index.html")).unwrap();
     let headline_rows = front
-        .matches("<tr><td>Idiot&#39;s Delight</td><th scope=\"row\">")
+        .matches("<tr><td data-label=\"game\">Idiot&#39;s Delight</td><th scope=\"row\">")
         .count();
     assert_eq!(headline_rows, 2, "{front}");
     assert!(results.join("tiny.html").is_file() && results.join("later.html").is_file());

@@ -136,11 +136,12 @@ def solve(
     quiet=False,
 ):
     """Which deals can be won with every card seen (RULES.md section 7): a solver
-    decides each deal won (with its moves), lost (proved) or undecided (its
-    budget ran out), and the fixed policy (section 4: draw 1, one pass) plays
-    the same deal beside it. One deal (--deal), a file of deals (--deals) or
-    random deals (--trials): the winnable fraction with a 95% interval that
-    counts the undecided deals both ways
+    decides each deal won (with its line of play), lost (proved) or undecided
+    (its budget ran out). One deal (--deal): the verdict, with the line of play
+    or the proof. A file of deals (--deals) or random deals (--trials): the
+    winnable fraction with a 95% interval that counts the undecided deals both
+    ways, and the fixed policy (section 4) on the same deals when the rules
+    solved are its own (draw 1, one pass)
 
     `deckodds klondike solve`, in process.
 

@@ -106,8 +106,10 @@ pub struct SolvedDealEntry {
     /// numbers these moves and ends `Moves: N`.
     pub moves: u64,
     /// Stock turns of the win found, 0 unless won (a turn that first
-    /// turns the waste over into a new stock is one turn).
-    #[serde(rename = "stock-turns")]
+    /// turns the waste over into a new stock is one turn). Absent from
+    /// documents written before it existed (read as 0), whose `moves`
+    /// still count the stock turns in.
+    #[serde(rename = "stock-turns", default)]
     pub stock_turns: u64,
     /// States the search expanded.
     pub nodes: u64,

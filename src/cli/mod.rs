@@ -98,10 +98,10 @@ pub enum Command {
     /// program's rules and a person's, and which deals can be won at all.
     #[command(subcommand, name = registry::PRISONERS_PATIENCE.id)]
     PrisonersPatience(PrisonersCommand),
-    /// Klondike: which deals can be won with good play (`solve`, RULES.md
-    /// section 7), and the exercise's fixed move policy (section 4: $52 a
-    /// game, $5 a card on the foundations): its odds, the money, and
-    /// complete records of games.
+    /// Klondike (RULES.md section 4, and section 7 for `solve`): which
+    /// deals can be won with good play (`solve`), and the exercise's fixed
+    /// move policy ($52 a game, $5 a card on the foundations): its odds,
+    /// the money, and complete records of games.
     #[command(subcommand, name = registry::KLONDIKE.id)]
     Klondike(KlondikeCommand),
     /// Runs analysis specs (analysis/*.toml, each a publication table or a

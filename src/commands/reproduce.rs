@@ -1232,8 +1232,20 @@ fn counts_checksum(spec: &Spec, outputs: &[PathBuf]) -> Result<String> {
                         contract::read::<KlondikeSolveDocument>(&text).map_err(refused)?;
                     for deal in &mut solved.deals {
                         deal.seconds = 0.0;
+                        // In the form the records were first made in:
+                        // `moves` counting the stock turns in, and no
+                        // `stock-turns` (the same figures, summed), so
+                        // that a record made before the split still
+                        // checks.
+                        deal.moves += deal.stock_turns;
                     }
-                    contract::write(&solved)
+                    let mut value = serde_json::to_value(&solved).unwrap_or_default();
+                    if let Some(deals) = value.get_mut("deals").and_then(|d| d.as_array_mut()) {
+                        for deal in deals.iter_mut().filter_map(|d| d.as_object_mut()) {
+                            deal.shift_remove("stock-turns");
+                        }
+                    }
+                    serde_json::to_string_pretty(&value).unwrap_or_default()
                 }
                 // Another kind that counts in distributions (the
                 // blackjack table's), read as a report's would be.

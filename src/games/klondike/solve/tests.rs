@@ -602,3 +602,36 @@ fn placements_share_the_abstract_key() {
         "{checked} deals with an ambiguous pair at the deal"
     );
 }
+
+/// The cards a loss proof names for the hand-built lost deal (2 ranks, 3
+/// piles: pile 0 = 2H; pile 1 = AH, 2C; pile 2 = AC, AS, 2S; stock AD 2D,
+/// which the bound proves lost at once): every club, heart and spade; and
+/// the diamonds too with draw 3, which turns both stock cards at once, AD
+/// under 2D, in every pass.
+#[test]
+fn never_home_at_deal_names_the_cards_of_the_proof() {
+    let c = |r, s| Card::new(r, s);
+    let cards = [
+        c(2, 2),
+        c(1, 2),
+        c(1, 0),
+        c(2, 0),
+        c(1, 3),
+        c(2, 3),
+        c(1, 1),
+        c(2, 1),
+    ];
+    for (draw, passes) in brute_tests::STOCK_RULES {
+        let rules = FreePlayRules::new(draw, passes, Layout::new(2, 3).unwrap()).unwrap();
+        let never_home = never_home_at_deal(&rules, &cards).unwrap();
+        let tableau = [c(1, 0), c(2, 0), c(1, 2), c(2, 2), c(1, 3), c(2, 3)];
+        let expected: Vec<Card> = if draw == 3 {
+            let mut all = cards.to_vec();
+            all.sort();
+            all
+        } else {
+            tableau.to_vec()
+        };
+        assert_eq!(never_home, expected, "{rules:?}");
+    }
+}

@@ -188,10 +188,13 @@ def check_power(frame, document):
 
 
 def check_klondike_solve(frame, document):
-    assert list(frame.columns) == ["index", "verdict", "moves", "nodes", "seconds", "policy"]
+    assert list(frame.columns) == [
+        "index", "verdict", "moves", "stock-turns", "nodes", "seconds", "policy"
+    ]
     assert len(frame) == len(document["deals"]) == 1
     assert frame.iloc[0]["verdict"] == document["deals"][0]["verdict"]
     assert frame.iloc[0]["moves"] == document["deals"][0]["moves"]
+    assert frame.iloc[0]["stock-turns"] == document["deals"][0]["stock-turns"]
 
 
 def check_klondike_solve_trials(frame, document):

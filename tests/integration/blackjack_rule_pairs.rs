@@ -223,7 +223,8 @@ fn split_aces_resplit_up_to_max_hands() {
         * (one(1, 1)
             + one(13, 14) * (one(1, 1) + last_of_12_1)
             + one(1, 14) * (one(-1, 1) + one(1, 1)))
-        + one(1, 15) * one(-1 + 1 + 1, 1);
+        // An ace again: it stays soft 12 (-1), the other two take tens.
+        + one(1, 15) * (one(-1, 1) + one(1, 1) + one(1, 1));
     let value = one(14, 16) * second_after_ten + one(2, 16) * after_first_ace;
     assert_eq!(value, ratio(259, 120));
 

@@ -1,11 +1,13 @@
 //! Finds the outside tools a few integration tests need (pdflatex, GNU
-//! parallel, mpirun, groff, chromium) and sets a cfg for each one present, so that a test
+//! parallel, mpirun, groff, chromium, script) and sets a cfg for each one
+//! present, so that a test
 //! whose tool is missing is marked `ignored` in the test summary, with the
 //! reason, instead of passing without having run.
 //!
 //! CI installs the tools and sets `DECKODDS_LATEX`, `DECKODDS_PARALLEL`,
-//! `DECKODDS_MPI`, `DECKODDS_GROFF` and `DECKODDS_CHROMIUM` to `required`: then the cfg is set whether or not the tool
-//! was found, so the test runs and a missing tool fails it.
+//! `DECKODDS_MPI`, `DECKODDS_GROFF`, `DECKODDS_CHROMIUM` and
+//! `DECKODDS_SCRIPT` to `required`: then the cfg is set whether or not the
+//! tool was found, so the test runs and a missing tool fails it.
 //!
 //! Nothing here affects the library or the binary: the cfgs are read only
 //! by tests.
@@ -14,12 +16,14 @@ use std::env;
 use std::process::Command;
 
 /// (cfg name, program, environment variable that makes it required).
-const TOOLS: [(&str, &str, &str); 5] = [
+const TOOLS: [(&str, &str, &str); 6] = [
     ("deckodds_has_pdflatex", "pdflatex", "DECKODDS_LATEX"),
     ("deckodds_has_parallel", "parallel", "DECKODDS_PARALLEL"),
     ("deckodds_has_mpirun", "mpirun", "DECKODDS_MPI"),
     ("deckodds_has_groff", "groff", "DECKODDS_GROFF"),
     ("deckodds_has_chromium", "chromium", "DECKODDS_CHROMIUM"),
+    // util-linux's `script`: a pseudo-terminal for the terminal-width test.
+    ("deckodds_has_script", "script", "DECKODDS_SCRIPT"),
 ];
 
 fn main() {

@@ -33,7 +33,7 @@
 //! input files it names, and runs the arguments.
 
 mod index;
-mod long_form;
+pub mod long_form;
 mod site;
 
 use std::fmt;

@@ -8,15 +8,17 @@
 //! player's, strategy, house-edge and table documents) have a CSV output
 //! of their own.
 //!
-//! No I/O; the caller hands the JSON over and writes the files.
+//! No I/O; the caller hands the JSON over and writes the files. A table
+//! whose JSON does not read as the kind it names is an error, never a
+//! table left out of the file.
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 
 use super::Spec;
 use crate::contract::comparison::{self, Comparison, VerdictName};
 use crate::contract::klondike_solve::{KlondikeSolveDocument, KlondikeSolveKind};
 use crate::contract::report::{Report, ReportKind};
-use crate::contract::{self, Kind};
+use crate::contract::{self, Kind, ReadError};
 use crate::games::registry::GameEntry;
 
 /// The columns, in order.
@@ -38,9 +40,32 @@ pub const COLUMNS: [&str; 15] = [
     "method",
 ];
 
+/// The document kinds (their `"schema"`) whose figures this file holds;
+/// every other kind a table writes has a CSV output of its own.
+pub const KINDS: [&str; 3] = [
+    ReportKind::ID,
+    comparison::ComparisonKind::ID,
+    KlondikeSolveKind::ID,
+];
+
 /// The long-form CSV file of `game`'s tables.
 pub fn file_of(game: &GameEntry) -> String {
     format!("{}-tables.csv", game.id)
+}
+
+/// A table whose JSON output did not read, and why: the long-form CSV is
+/// not made without it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnreadTable {
+    /// The table's name (its files are `TABLE.json`, ...).
+    pub table: String,
+    pub error: ReadError,
+}
+
+impl fmt::Display for UnreadTable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.json: {}", self.table, self.error)
+    }
 }
 
 /// One row: its cells by column, empty where a column does not apply.
@@ -100,10 +125,13 @@ impl Row {
 }
 
 /// The rows of one table's JSON output; none for a kind this file does
-/// not hold, or a JSON that does not read.
-fn rows_of(table: &str, json: &str) -> Vec<Row> {
-    let Ok(Some(kind)) = contract::schema_id(json) else {
-        return Vec::new();
+/// not hold (those have CSV outputs of their own) or a JSON written before
+/// documents named their schema (as its headline row is left out of the
+/// pages). An error for text that is not a JSON object, or a document that
+/// does not read as the kind it names.
+fn rows_of(table: &str, json: &str) -> Result<Vec<Row>, ReadError> {
+    let Some(kind) = contract::schema_id(json)? else {
+        return Ok(Vec::new());
     };
     let base = || Row {
         table: table.to_string(),
@@ -112,9 +140,7 @@ fn rows_of(table: &str, json: &str) -> Vec<Row> {
     let mut rows = Vec::new();
     match kind.as_str() {
         ReportKind::ID => {
-            let Ok(report) = contract::read::<Report>(json) else {
-                return rows;
-            };
+            let report = contract::read::<Report>(json)?;
             let method = report.method.name().to_string();
             for distribution in &report.distributions {
                 for outcome in &distribution.outcomes {
@@ -157,8 +183,8 @@ fn rows_of(table: &str, json: &str) -> Vec<Row> {
                 });
             }
         }
-        comparison::ComparisonKind::ID => match comparison::read(json) {
-            Ok(Comparison::Agreements(agreements)) => {
+        comparison::ComparisonKind::ID => match comparison::read(json)? {
+            Comparison::Agreements(agreements) => {
                 for row in &agreements.rows {
                     let verdict = Some(
                         match row.verdict {
@@ -182,7 +208,7 @@ fn rows_of(table: &str, json: &str) -> Vec<Row> {
                     }
                 }
             }
-            Ok(Comparison::Published(check)) => {
+            Comparison::Published(check) => {
                 for row in &check.rows {
                     for cell in &row.cells {
                         rows.push(Row {
@@ -207,12 +233,9 @@ fn rows_of(table: &str, json: &str) -> Vec<Row> {
                     }
                 }
             }
-            Err(_) => {}
         },
         KlondikeSolveKind::ID => {
-            let Ok(solved) = contract::read::<KlondikeSolveDocument>(json) else {
-                return rows;
-            };
+            let solved = contract::read::<KlondikeSolveDocument>(json)?;
             let summary = &solved.summary;
             let deals = Some(summary.deals);
             for (verdict, count) in [
@@ -271,7 +294,7 @@ fn rows_of(table: &str, json: &str) -> Vec<Row> {
         }
         _ => {}
     }
-    rows
+    Ok(rows)
 }
 
 /// Whether `game` has a long-form CSV: whether any of its tables among
@@ -288,15 +311,20 @@ pub fn has_csv(game: &GameEntry, specs: &[Spec]) -> bool {
 /// table in spec order.
 ///
 /// Guarantee: depends only on its arguments (the same JSON, the same
-/// bytes).
-pub fn game_csv(game: &GameEntry, tables: &[(&Spec, Option<&str>)]) -> String {
+/// bytes); every row of every table whose JSON is given, or an error
+/// naming the first table whose JSON does not read.
+pub fn game_csv(game: &GameEntry, tables: &[(&Spec, Option<&str>)]) -> Result<String, UnreadTable> {
     let mut out = COLUMNS.join(",");
     out.push('\n');
     for (spec, json) in tables.iter().filter(|(spec, _)| spec.game == game.id) {
         let Some(json) = json else { continue };
-        for row in rows_of(&spec.name, json) {
+        let rows = rows_of(&spec.name, json).map_err(|error| UnreadTable {
+            table: spec.name.clone(),
+            error,
+        })?;
+        for row in rows {
             let _ = writeln!(out, "{}", row.line());
         }
     }
-    out
+    Ok(out)
 }

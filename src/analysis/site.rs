@@ -60,13 +60,15 @@ pub fn page_of(family: &str) -> String {
 ///
 /// Guarantee: depends only on its arguments, so the same specs and files
 /// give the same bytes; a figure that is missing from a JSON (an older
-/// file) leaves its row or sentence out rather than failing.
+/// file) leaves its row or sentence out of a page rather than failing,
+/// but a JSON that does not read is an error (the long-form CSV would
+/// lose its table's rows).
 pub fn build_site(
     specs: &[Spec],
     folder: &str,
     profile: Profile,
     files: &dyn Fn(&Spec) -> TableFiles,
-) -> Site {
+) -> Result<Site, long_form::UnreadTable> {
     let loaded: Vec<TableFiles> = specs.iter().map(files).collect();
     let mut families: Vec<&str> = Vec::new();
     for spec in specs {
@@ -145,13 +147,18 @@ pub fn build_site(
     let csv_files = GAMES
         .iter()
         .filter(|game| long_form::has_csv(game, specs))
-        .map(|game| (long_form::file_of(game), long_form::game_csv(game, &tables)))
-        .collect();
-    Site {
+        .map(|game| {
+            Ok((
+                long_form::file_of(game),
+                long_form::game_csv(game, &tables)?,
+            ))
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Site {
         pages,
         csv_files,
         headline_markdown: headline_markdown(&index, folder),
-    }
+    })
 }
 
 /// `README.md`'s text with the headline table between the markers

@@ -584,14 +584,22 @@ fn chart(
 }
 
 /// The width the terminal table is fitted to: `COLUMNS`, when it is set
-/// to a width of at least 20 characters (shells set it for the terminal;
-/// `COLUMNS=100 deckodds ...` asks for a width). `None` otherwise, so that
-/// output to files and pipes is the same bytes on every machine.
+/// to a width of at least 20 characters (`COLUMNS=100 deckodds ...` asks
+/// for a width; `COLUMNS=0` for none), else the width of the terminal
+/// standard output is. `None` when standard output is a file or a pipe,
+/// so that what is saved is the same bytes on every machine.
 fn terminal_width() -> Option<usize> {
-    std::env::var("COLUMNS")
-        .ok()
-        .and_then(|columns| columns.trim().parse::<usize>().ok())
-        .filter(|&width| width >= 20)
+    match std::env::var("COLUMNS") {
+        Ok(columns) => columns
+            .trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|&width| width >= 20),
+        Err(_) => console::Term::stdout()
+            .size_checked()
+            .map(|(_rows, columns)| usize::from(columns))
+            .filter(|&width| width >= 20),
+    }
 }
 
 /// Writes `text` to `path` (`-`, or no path: standard output).

@@ -836,7 +836,7 @@ fn check_index(specs: &[Spec], results: &Path, profile: Profile) -> Result<()> {
         });
     }
     let mut made: Vec<String> = vec![INDEX.to_string()];
-    let site = site_of(specs, results, profile);
+    let site = site_of(specs, results, profile)?;
     made.extend(
         site.pages
             .into_iter()
@@ -875,8 +875,9 @@ const README_FOLDER: &str = "results";
 
 /// The web pages of `results`, from `specs` (all of `analysis/`) and the
 /// tables' JSON and Markdown outputs there (a table not made yet, such as
-/// a slow one, shows without them).
-fn site_of(specs: &[Spec], results: &Path, profile: Profile) -> Site {
+/// a slow one, shows without them). An error names a table whose JSON
+/// does not read.
+fn site_of(specs: &[Spec], results: &Path, profile: Profile) -> Result<Site> {
     let files = |spec: &Spec| {
         let output = |kind: &str| {
             spec.outputs
@@ -890,7 +891,15 @@ fn site_of(specs: &[Spec], results: &Path, profile: Profile) -> Site {
             markdown: output("md"),
         }
     };
-    build_site(specs, &folder_name(results), profile, &files)
+    build_site(specs, &folder_name(results), profile, &files).map_err(|unread| {
+        Error::BadInputFile {
+            path: results.join(format!("{}.json", unread.table)),
+            message: format!(
+                "does not read as a deckodds table ({}); run deckodds reproduce on its spec",
+                unread.error
+            ),
+        }
+    })
 }
 
 /// The name `results` is known by in the index and the pages.
@@ -934,7 +943,7 @@ fn readme_with_table(table: &str) -> Result<String> {
 /// Writes the web pages into `results`, each atomically, and the headline
 /// table into README.md (see [`keeps_readme`]).
 fn write_site(specs: &[Spec], results: &Path, profile: Profile, request: &Request) -> Result<()> {
-    let site = site_of(specs, results, profile);
+    let site = site_of(specs, results, profile)?;
     // README.md is checked before any page is written, so that a bad one
     // leaves the folder as it was.
     let readme = keeps_readme(request, profile)
@@ -954,7 +963,7 @@ fn write_site(specs: &[Spec], results: &Path, profile: Profile, request: &Reques
 /// README.md's headline table. (Stray pages are files no spec makes:
 /// [`check_index`].)
 fn check_site(specs: &[Spec], results: &Path, profile: Profile, request: &Request) -> Result<()> {
-    let site = site_of(specs, results, profile);
+    let site = site_of(specs, results, profile)?;
     for (name, text) in site.pages.iter().chain(&site.csv_files) {
         let path = results.join(name);
         if read(&path)? != *text {

@@ -45,8 +45,9 @@ pub fn power_document(
 /// Renders `study` in `format`: JSON (`game`, `params`, `seed`, `trials`,
 /// `level`, the `reference` test, `lambda_per_game`, the games for 50% and
 /// 90% power, and the `replicate_check`, then a part's `shard` block: a
-/// [`PowerDocument`]), or for
-/// every other format a few lines of text. `game` and `params` are the
+/// [`PowerDocument`]); CSV, the same figures as one row under a header
+/// ([`POWER_CSV_COLUMNS`]; a figure the study has not got is an empty
+/// cell); or for every other format a few lines of text. `game` and `params` are the
 /// report's, as the command names them. The text ends with a newline.
 pub fn render_power(
     study: &PowerStudy,
@@ -61,6 +62,9 @@ pub fn render_power(
             "{}\n",
             contract::write(&power_document(study, game, params, options))
         );
+    }
+    if format == Format::Csv {
+        return power_csv(study, game);
     }
     let mut text = format!(
         "Idiot's Delight {}: detecting the {} shuffle against uniform (chi-square, level {})\n",
@@ -104,4 +108,53 @@ pub fn render_power(
         ));
     }
     text
+}
+
+/// The columns of the power study's CSV, in order.
+pub const POWER_CSV_COLUMNS: [&str; 17] = [
+    "game",
+    "deck",
+    "shuffle",
+    "level",
+    "seed",
+    "trials",
+    "chi_square",
+    "degrees_of_freedom",
+    "p_value",
+    "max_abs_z",
+    "total_variation",
+    "lambda_per_game",
+    "games_for_power_50",
+    "games_for_power_90",
+    "replicates",
+    "rejections",
+    "predicted_rejection_rate",
+];
+
+/// The study's figures as a CSV of one row (full precision, as the JSON).
+fn power_csv(study: &PowerStudy, game: &str) -> String {
+    let plan = &study.plan;
+    let reference = &study.reference;
+    let check = study.replicate_check.as_ref();
+    let cell = |x: Option<String>| x.unwrap_or_default();
+    let row = [
+        game.to_string(),
+        plan.game.deck_name(),
+        plan.shuffle.name().to_string(),
+        plan.level.to_string(),
+        plan.seed.to_string(),
+        plan.n_trials.to_string(),
+        reference.chi_square.to_string(),
+        reference.degrees_of_freedom.to_string(),
+        reference.p_value.to_string(),
+        cell(reference.max_abs_z.map(|z| z.to_string())),
+        reference.total_variation.to_string(),
+        study.lambda_per_game.to_string(),
+        cell(study.games_50.map(|g| g.to_string())),
+        cell(study.games_90.map(|g| g.to_string())),
+        cell(check.map(|c| c.replicates.to_string())),
+        cell(check.map(|c| c.rejections.to_string())),
+        cell(check.map(|c| c.predicted.to_string())),
+    ];
+    format!("{}\n{}\n", POWER_CSV_COLUMNS.join(","), row.join(","))
 }

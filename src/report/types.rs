@@ -131,11 +131,11 @@ pub struct RenderOptions {
     /// What the JSON carries after the report's own keys (see
     /// [`RunBlocks`]); the other formats leave them out.
     pub blocks: RunBlocks,
-    /// The width, in characters, the terminal table must fit (`COLUMNS`,
-    /// when the table goes to standard output): wider tables are cut into
-    /// tables of fewer columns. `None` (files, pipes without `COLUMNS`,
-    /// every other format): tables as wide as they are, the same bytes on
-    /// every machine.
+    /// The width, in characters, the terminal table must fit (the
+    /// terminal's, or `COLUMNS`, when the table goes to standard output):
+    /// wider tables are cut into tables of fewer columns. `None` (files,
+    /// pipes without `COLUMNS`, every other format): tables as wide as they
+    /// are, the same bytes on every machine.
     pub width: Option<usize>,
 }
 

@@ -709,3 +709,40 @@ fn tables_fit_the_width_columns_asks_for() {
     assert_eq!(numbers(&fitted), numbers(&wide));
     assert_eq!(run(Some("not a width")), wide);
 }
+
+/// Printed to a terminal, with no `COLUMNS` in the environment (shells
+/// seldom export it), the table fits the terminal's own width: here a
+/// pseudo-terminal 80 columns wide, made by `script`.
+#[test]
+#[cfg_attr(
+    not(deckodds_has_script),
+    ignore = "needs util-linux's script (Debian: bsdutils)"
+)]
+fn tables_fit_the_terminal_they_are_printed_in() {
+    let binary = assert_cmd::cargo::cargo_bin!("deckodds");
+    let width_of = |columns: u16| {
+        let line = format!(
+            "stty cols {columns} rows 50; '{}' blackjack house-edge-grid --float --quiet",
+            binary.display()
+        );
+        let output = std::process::Command::new("script")
+            .args(["-qec", &line, "/dev/null"])
+            .env_remove("COLUMNS")
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        let text = String::from_utf8(output.stdout).unwrap();
+        let width = text
+            .lines()
+            .map(|line| line.trim_end_matches('\r'))
+            .filter(|line| line.starts_with(['╭', '│', '├', '╰']))
+            .map(|line| line.chars().count())
+            .max()
+            .unwrap_or(0);
+        (width, text)
+    };
+    let (wide, text) = width_of(200);
+    assert!(wide > 80, "{text}");
+    let (fitted, text) = width_of(80);
+    assert!((40..=80).contains(&fitted), "{text}");
+}

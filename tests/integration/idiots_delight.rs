@@ -237,3 +237,48 @@ fn too_large_for_exact_gives_an_estimate() {
     assert!(stderr.contains("GiB"), "{stderr}");
     assert!(stderr.contains("--force"), "{stderr}");
 }
+
+/// `power --format csv` is a CSV (a header, then one row) of the figures
+/// the JSON carries, not the text the table format prints.
+#[test]
+fn the_power_study_as_csv_is_its_json_in_one_row() {
+    let line =
+        "idiots-delight power --suits 1 --ranks 8 --trials 20000 --seed 1 --replicates 4 --quiet";
+    let run = |format: &str| {
+        let mut args: Vec<&str> = line.split_whitespace().collect();
+        args.extend(["--format", format]);
+        let output = deckodds().args(&args).output().unwrap();
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let csv = run("csv");
+    let json: serde_json::Value = serde_json::from_str(&run("json")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 2, "{csv}");
+    let header: Vec<&str> = lines[0].split(',').collect();
+    assert_eq!(header, deckodds::report::power::POWER_CSV_COLUMNS);
+    let row: std::collections::HashMap<&str, &str> =
+        header.iter().copied().zip(lines[1].split(',')).collect();
+    assert_eq!(row["deck"], "1x8");
+    assert_eq!(row["shuffle"], "naive");
+    assert_eq!(row["trials"], json["trials"].to_string());
+    let number = |column: &str| row[column].parse::<f64>().unwrap();
+    assert_eq!(
+        number("chi_square"),
+        json["reference"]["chi_square"].as_f64().unwrap()
+    );
+    assert_eq!(
+        number("p_value"),
+        json["reference"]["p_value"].as_f64().unwrap()
+    );
+    match json["games_for_power_90"].as_u64() {
+        Some(games) => {
+            assert_eq!(row["games_for_power_90"], games.to_string());
+            assert_eq!(
+                row["rejections"],
+                json["replicate_check"]["rejections"].to_string()
+            );
+        }
+        None => assert_eq!(row["games_for_power_90"], ""),
+    }
+}

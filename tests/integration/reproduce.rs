@@ -768,18 +768,56 @@ published = "published/missing.csv"
 #[test]
 fn every_comparison_in_analysis_declares_its_verdict() {
     let mut comparisons = 0;
+    for spec in analysis_tables() {
+        if spec.command == "compare" {
+            comparisons += 1;
+            assert!(spec.expect.is_some(), "{} expects no verdict", spec.name);
+        }
+    }
+    assert_eq!(comparisons, 53);
+}
+
+/// Every table the project's `analysis/` specs make.
+fn analysis_tables() -> Vec<deckodds::analysis::Spec> {
+    let mut tables = Vec::new();
     for entry in fs::read_dir("analysis").unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_none_or(|e| e != "toml") {
             continue;
         }
         let text = fs::read_to_string(&path).unwrap();
-        for spec in deckodds::analysis::Spec::parse(&path, &text).unwrap() {
-            if spec.command == "compare" {
-                comparisons += 1;
-                assert!(spec.expect.is_some(), "{} expects no verdict", spec.name);
-            }
-        }
+        tables.extend(deckodds::analysis::Spec::parse(&path, &text).unwrap());
     }
-    assert_eq!(comparisons, 53);
+    tables
+}
+
+/// Every published table has its figures in a CSV: its own CSV output, or
+/// its game's long-form `GAME-tables.csv`, which holds the JSON of the
+/// kinds it reads (judged from the committed JSON's `"schema"`). Records
+/// of play (`txt` only) are games written out, not tables of figures.
+#[test]
+fn every_table_in_results_has_a_csv() {
+    let mut tables = 0;
+    for spec in analysis_tables() {
+        tables += 1;
+        if spec.outputs.iter().all(|kind| kind == "txt") {
+            continue;
+        }
+        if spec.outputs.iter().any(|kind| kind == "csv") {
+            continue;
+        }
+        assert!(
+            spec.outputs.iter().any(|kind| kind == "json"),
+            "{} writes neither CSV nor JSON",
+            spec.name
+        );
+        let json = fs::read_to_string(format!("results/{}.json", spec.name)).unwrap();
+        let kind = deckodds::contract::schema_id(&json).unwrap().unwrap();
+        assert!(
+            deckodds::analysis::long_form::KINDS.contains(&kind.as_str()),
+            "{}: a {kind} document, which the long-form CSV does not hold, and no CSV output",
+            spec.name
+        );
+    }
+    assert!(tables > 200, "{tables} tables");
 }

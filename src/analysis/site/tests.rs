@@ -55,7 +55,7 @@ fn files(spec: &Spec) -> TableFiles {
 
 #[test]
 fn the_headline_rows_and_findings_come_from_the_json() {
-    let site = build_site(&specs(), "results", Profile::Full, &files);
+    let site = build_site(&specs(), "results", Profile::Full, &files).unwrap();
     let names: Vec<&str> = site.pages.iter().map(|(name, _)| name.as_str()).collect();
     assert_eq!(names, ["index.html", "klondike-52.html"]);
     let index = &site.pages[0].1;
@@ -81,7 +81,8 @@ fn the_headline_rows_and_findings_come_from_the_json() {
 fn a_missing_figure_leaves_its_row_out() {
     let site = build_site(&specs(), "results", Profile::Full, &|_| {
         TableFiles::default()
-    });
+    })
+    .unwrap();
     assert!(!site.pages[0].1.contains("<th scope=\"row\">draw"));
     assert_eq!(site.headline_markdown.lines().count(), 2);
 }
@@ -109,7 +110,8 @@ figure = "/overall"
     let site = build_site(&specs, "results", Profile::Full, &|_| TableFiles {
         json: Some(json!({ "overall": { "value": "-1/4", "decimal": -0.25 } }).to_string()),
         markdown: None,
-    });
+    })
+    .unwrap();
     let index = &site.pages[0].1;
     assert!(
         index.contains(
@@ -158,7 +160,7 @@ fn a_large_family_also_shown_is_linked_not_embedded() {
             markdown: Some(markdown),
         }
     };
-    let site = build_site(&specs, "results", Profile::Full, &files);
+    let site = build_site(&specs, "results", Profile::Full, &files).unwrap();
     let grid = &site
         .pages
         .iter()
@@ -246,10 +248,11 @@ fn a_report_without_a_schema_leaves_its_row_out() {
             json: Some(old.to_string()),
             markdown: None,
         }
-    });
+    })
+    .unwrap();
     assert!(!site.pages[0].1.contains("<th scope=\"row\">draw"));
     // The same JSON with its schema has the rows.
-    let site = build_site(&specs(), "results", Profile::Full, &files);
+    let site = build_site(&specs(), "results", Profile::Full, &files).unwrap();
     assert!(site.pages[0].1.contains("<th scope=\"row\">draw 1"));
 }
 
@@ -297,7 +300,7 @@ note = "insurance {/insurance/value}"
         ),
         markdown: None,
     }
-    });
+    }).unwrap();
     let md = &site.headline_markdown;
     let six = md.find("**the usual game:** six decks").expect(md);
     let one = md.find("**seed question:** one deck").expect(md);
@@ -344,7 +347,7 @@ fn a_row_naming_another_spec_s_table_is_refused() {
 /// row each, with the columns a data frame wants.
 #[test]
 fn each_game_has_a_long_form_csv_of_its_tables_figures() {
-    let site = build_site(&specs(), "results", Profile::Full, &files);
+    let site = build_site(&specs(), "results", Profile::Full, &files).unwrap();
     assert_eq!(site.csv_files.len(), 1);
     let (name, csv) = &site.csv_files[0];
     assert_eq!(name, "klondike-tables.csv");
@@ -386,4 +389,29 @@ fn only_what_makes_the_tables_is_compared_with_the_provenance_record() {
     ] {
         assert!(!spec.makes_same_tables_as(&changed), "{changed}");
     }
+}
+
+/// A table whose JSON names its kind but does not read as it is an error
+/// naming the table, not a table left out of the long-form CSV.
+#[test]
+fn a_json_that_does_not_read_is_named_not_left_out_of_the_csv() {
+    let broken = |spec: &Spec| {
+        let mut json: serde_json::Value = serde_json::from_str(&files(spec).json.unwrap()).unwrap();
+        if spec.name.ends_with('3') {
+            json["trials"] = json!("a thousand");
+        }
+        TableFiles {
+            json: Some(json.to_string()),
+            markdown: None,
+        }
+    };
+    let unread = build_site(&specs(), "results", Profile::Full, &broken).unwrap_err();
+    assert_eq!(unread.table, "klondike-52-draw3");
+    assert!(unread.error.0.contains("trials"), "{unread}");
+    let not_json = |_: &Spec| TableFiles {
+        json: Some("{ cut off".into()),
+        markdown: None,
+    };
+    let unread = build_site(&specs(), "results", Profile::Full, &not_json).unwrap_err();
+    assert_eq!(unread.table, "klondike-52-draw1");
 }

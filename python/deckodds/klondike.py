@@ -101,9 +101,12 @@ def record(
         --went-out: Record only games that went out: the first --games of them
         in the run (searching at most its first 100,000,000 games)
     deal : str, default None
-        --deal: Record this deal instead: the 52 cards, first dealt first, e.g.
+        --deal: Record this deal instead: the 52 cards in dealing order, e.g.
         "7C 10D AS ..." (ranks A 2..10 J Q K or T, suits C D H S or ♣ ♦ ♥ ♠),
-        separated by spaces or commas
+        separated by spaces or commas. The first 28 go to the piles round by
+        round (one to each of piles 1-7, then piles 2-7, ..., each round's first
+        card face up), the last 24 are the stock, card 29 turned first (RULES.md
+        section 4)
     ascii : bool, default False
         --ascii: Write suits as the letters C D H S instead of ♣ ♦ ♥ ♠
     threads : int, default None
@@ -153,8 +156,11 @@ def solve(
         --passes: Passes through the stock: a number of at least 1 (1 = the
         waste is never turned over) or "unlimited"
     deal : str, default None
-        --deal: Solve this deal: the 52 cards, first dealt first, e.g. "7C 10D
-        AS ..." (as `klondike record --deal` takes them)
+        --deal: Solve this deal: the 52 cards in dealing order, e.g. "7C 10D AS
+        ..." (as `klondike record --deal` takes them: the first 28 to the piles
+        round by round, one to each of piles 1-7, then 2-7, ..., each round's
+        first card face up; the last 24 the stock, card 29 turned first;
+        RULES.md section 4)
     deals : str, default None
         --deals: Solve the deals in FILE: one a line, as --deal takes them;
         blank lines and lines starting with # are skipped

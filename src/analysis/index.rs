@@ -16,7 +16,9 @@ use crate::report::figures::thousands;
 /// in the order given (every table once, each game's in spec order), so the
 /// same specs give the same bytes.
 pub fn results_index(specs: &[Spec], folder: &str, profile: Profile) -> String {
-    let mut out = format!("# {folder}/\n\n");
+    let mut out = format!(
+        "# Card-game odds: the tables in {folder}/\n\nThe same tables as web pages: [index.html](index.html), with the answers to each game's questions first.\n\n"
+    );
     out.push_str(match profile {
         Profile::Full => FULL_INTRO,
         Profile::Quick => QUICK_INTRO,
@@ -147,7 +149,16 @@ that changes the odds, or a published table that is wrong.
 const METHODS: &str = "
 Methods: `exact` enumerates every deal (exact fractions); `mc` is Monte
 Carlo with 95% intervals; `compare` sets Monte Carlo against the exact
-distribution (or a published table) and gives a verdict; a chart (`svg`) is a
+distribution (or a published table) and gives a verdict; `first-pass` is
+Roll-Call's first pass, exactly; `power` is how many games it takes to see
+a biased shuffle; `solve` decides deals with every card seen (won, proved
+lost, or undecided within a budget of states); `record` writes whole games
+move by move. The blackjack player's: `player` values every decision
+exactly, `strategy` is the best action as a chart, `house-edge` and
+`house-edge-grid` are a round's value under best play, by rule set,
+`table` deals shoes at a simulated table (its house edge with an interval),
+and `cut-card-effect` sets that table's house edge to a cut card against
+the value off the top. A chart (`svg`) is a
 bar chart of a distribution with its 95% intervals, stacked bars of the
 dealer's outcomes by upcard, or the z-score of each outcome of a
 comparison. Tables marked slow take minutes and are remade only by
@@ -175,7 +186,7 @@ seed = 1
 "#;
         let specs = Spec::parse(Path::new("analysis/klondike-52.toml"), text).unwrap();
         let index = results_index(&specs, "results", Profile::Full);
-        assert!(index.starts_with("# results/\n"));
+        assert!(index.starts_with("# Card-game odds: the tables in results/\n"));
         // Klondike's rules run on into section 7 (free play).
         assert!(index.contains("## Klondike (RULES.md sections 4 and 7)"));
         assert!(index.contains(
@@ -202,7 +213,10 @@ seed = 3
 "#;
         let specs = Spec::parse(Path::new("analysis/rc.toml"), text).unwrap();
         let quick = results_index(&specs, "results-quick", Profile::Quick);
-        assert!(quick.starts_with("# results-quick/\n"), "{quick}");
+        assert!(
+            quick.starts_with("# Card-game odds: the tables in results-quick/\n"),
+            "{quick}"
+        );
         assert!(quick.contains("`deckodds reproduce --quick`"));
         assert!(quick.contains("| `compare`, 2,000 trials, seed 3; expected: agree |"));
         assert!(!quick.contains("1,000,000"));

@@ -183,8 +183,9 @@ pub enum PlayerCommand {
     ///
     /// `table compare` sets the mean against the exact value off the top:
     /// with a fixed number of rounds per shoe they must agree; with a cut
-    /// card the difference is the cut-card effect. With --published it
-    /// checks a simulator's published house edge instead.
+    /// card the difference is the cut-card effect. `table compare
+    /// --published FILE` also checks a simulator's published house edge
+    /// (and win, loss and push rates) against both.
     #[command(
         name = "table",
         args_conflicts_with_subcommands = true,

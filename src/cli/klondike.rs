@@ -53,9 +53,12 @@ pub enum KlondikeCommand {
         /// the run (searching at most its first 100,000,000 games).
         #[arg(long, conflicts_with = "deal")]
         went_out: bool,
-        /// Record this deal instead: the 52 cards, first dealt first, e.g.
+        /// Record this deal instead: the 52 cards in dealing order, e.g.
         /// "7C 10D AS ..." (ranks A 2..10 J Q K or T, suits C D H S or
-        /// ♣ ♦ ♥ ♠), separated by spaces or commas.
+        /// ♣ ♦ ♥ ♠), separated by spaces or commas. The first 28 go to the
+        /// piles round by round (one to each of piles 1-7, then piles
+        /// 2-7, ..., each round's first card face up), the last 24 are the
+        /// stock, card 29 turned first (RULES.md section 4).
         #[arg(
             long,
             value_name = "CARDS",
@@ -82,8 +85,11 @@ pub enum KlondikeCommand {
     Solve {
         #[command(flatten)]
         rules: FreePlayArgs,
-        /// Solve this deal: the 52 cards, first dealt first, e.g. "7C 10D
-        /// AS ..." (as `klondike record --deal` takes them).
+        /// Solve this deal: the 52 cards in dealing order, e.g. "7C 10D
+        /// AS ..." (as `klondike record --deal` takes them: the first 28
+        /// to the piles round by round, one to each of piles 1-7, then
+        /// 2-7, ..., each round's first card face up; the last 24 the
+        /// stock, card 29 turned first; RULES.md section 4).
         #[arg(
             long,
             value_name = "CARDS",

@@ -260,10 +260,19 @@ fn read_specs(names: &[PathBuf]) -> Result<Vec<Spec>> {
         let found = if is_file {
             parse_file(name)?
         } else {
+            let wanted = name.to_string_lossy();
+            if !Path::new(ANALYSIS_DIR).is_dir() {
+                return Err(Error::invalid(
+                    "reproduce",
+                    &wanted,
+                    format!(
+                        "a table or family is looked up in {ANALYSIS_DIR}/, and there is no {ANALYSIS_DIR}/ folder here: run from the project folder, or give the spec file's path ({ANALYSIS_DIR}/NAME.toml)"
+                    ),
+                ));
+            }
             if analysis.is_none() {
                 analysis = Some(read_specs(&[])?);
             }
-            let wanted = name.to_string_lossy();
             let found: Vec<Spec> = analysis
                 .iter()
                 .flatten()

@@ -534,9 +534,26 @@ fn people_text(report: &TableReport, format: Format, options: &RenderOptions) ->
             decimal_text(100.0 * claim.standard_error, decimals.max(4)),
             thousands(claim.claim.rounds)
         ));
+        // A claimed house edge under 0.05 % is most often a fraction of the
+        // bet written where a percentage belongs (0.0045 for 0.45 %); it
+        // may be a true figure, so it is said, not refused.
+        let claimed = claim.claim.house_edge_percent;
+        if claimed != 0.0 && claimed.abs() < 0.05 {
+            // As a percentage, to nine places (0.0045 is 0.45, not
+            // 0.44999999999999996).
+            let as_percent = (claimed * 1e11).round() / 1e9;
+            closing.push(format!(
+                "The claimed house edge, {claimed} %, is under 0.05 % of the bet: if the claim gives it as a fraction of the bet ({claimed} for {as_percent} %), write house-edge-percent = {as_percent} in the claim file."
+            ));
+        }
         // A claim made on more rounds than this run is sharper than the
-        // run it is checked against: said plainly, with the way to match it.
-        if claim.claim.rounds > summary.n_rounds && claim.standard_error > 0.0 {
+        // run it is checked against: said plainly, with the way to match
+        // it (not for a run short of the claim by the few rounds a whole
+        // number of shoes leaves: 5 % more standard error at least).
+        if claim.claim.rounds > summary.n_rounds
+            && claim.standard_error > 0.0
+            && summary.standard_error > 1.05 * claim.standard_error
+        {
             closing.push(format!(
                 "This run played {} rounds, the claim {}: this simulation's standard error ({} % a round) is {:.1} times the claim's, so its interval is that much wider and the check against it that much less sharp. For a check as sharp as the claim, play at least the claim's rounds: --trials {}.",
                 thousands(summary.n_rounds),
@@ -601,14 +618,15 @@ fn claim_table(claim: &ClaimCheck, decimals: usize) -> TitledGrid {
     let mut rows = vec![
         vec![
             "house edge (%) vs exact off the top".to_string(),
-            decimal_text(claim.claim.house_edge_percent, decimals),
+            // As the claim file gives it (0.0045 stays 0.0045).
+            claim.claim.house_edge_percent.to_string(),
             decimal_text(-100.0 * claim.against_exact.exact, decimals),
             format!("{:.2}", -claim.against_exact.z),
             mark(claim.against_exact.agrees).into(),
         ],
         vec![
             "house edge (%) vs this simulation".to_string(),
-            decimal_text(claim.claim.house_edge_percent, decimals),
+            claim.claim.house_edge_percent.to_string(),
             decimal_text(-100.0 * claim.against_simulation.exact, decimals),
             format!("{:.2}", -claim.against_simulation.z),
             mark(claim.against_simulation.agrees).into(),

@@ -107,6 +107,10 @@ pub fn render_power(
             100.0 * check.predicted
         ));
     }
+    if format == Format::Md {
+        // Each line its own, as Markdown writes a hard line break.
+        return text.replace('\n', "  \n");
+    }
     text
 }
 

@@ -427,11 +427,12 @@ fn an_interrupted_run_without_a_checkpoint_says_what_it_lost() {
 
 /// A claim made on more rounds than the run says plainly that the run's
 /// interval is wider, by how much, and how to match it; one made on fewer
-/// says nothing of the kind.
+/// says nothing of the kind, nor one made on the rounds the run asked for
+/// (which a whole number of shoes plays a few short of).
 #[test]
 fn a_claim_sharper_than_the_run_is_said_to_be() {
     let dir = tempfile::tempdir().unwrap();
-    for (rounds, said) in [("1e8", true), ("1e4", false)] {
+    for (rounds, said) in [("1e8", true), ("1e4", false), ("100000", false)] {
         fs::write(
             dir.path().join("claim.txt"),
             format!("house-edge-percent = 0.45\nrounds = {rounds}\n"),
@@ -464,6 +465,36 @@ fn a_claim_sharper_than_the_run_is_said_to_be() {
             );
             assert!(sentence.ends_with("--trials 100000000."), "{sentence}");
         }
+    }
+}
+
+/// A claimed house edge under 0.05 % (a fraction of the bet written where
+/// a percentage belongs, most often) is shown as the file gives it, and
+/// the report says how to write it as a percentage; 0.45 % says nothing.
+#[test]
+fn a_house_edge_that_looks_like_a_fraction_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    for (claimed, said) in [("0.0045", true), ("0.45", false)] {
+        fs::write(
+            dir.path().join("claim.txt"),
+            format!("house-edge-percent = {claimed}\nrounds = 1e4\n"),
+        )
+        .unwrap();
+        let output = deckodds()
+            .current_dir(dir.path())
+            .args(
+                "blackjack table compare --published claim.txt --trials 20000 --quiet"
+                    .split_whitespace(),
+            )
+            .output()
+            .unwrap();
+        let table = String::from_utf8(output.stdout).unwrap();
+        assert!(
+            table.contains(&format!(" {claimed} │")),
+            "the claim as given: {table}"
+        );
+        let note = "write house-edge-percent = 0.45 in the claim file.";
+        assert_eq!(table.contains(note), said, "{table}");
     }
 }
 

@@ -141,20 +141,31 @@ fn bad_specs_are_refused_by_file_line_and_key() {
     }
 }
 
-/// Run outside the project with no spec named: one line saying what to
-/// do, exit status 2.
+/// Run outside the project, with no spec named or with a table's name:
+/// one line saying what to do (naming the table), exit status 2.
 #[test]
 fn reproduce_outside_the_project_says_where_to_run() {
     let dir = tempfile::tempdir().unwrap();
-    let output = deckodds()
-        .arg("reproduce")
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert_eq!(stderr.lines().count(), 1);
-    assert!(stderr.contains("no analysis/ folder here"), "{stderr}");
+    for (args, said) in [
+        (
+            &["reproduce"][..],
+            "(no specs named): there is no analysis/ folder here",
+        ),
+        (
+            &["reproduce", "roll-call-exact-4x3"][..],
+            "roll-call-exact-4x3: a table or family is looked up in analysis/, and there is no analysis/ folder here",
+        ),
+    ] {
+        let output = deckodds()
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1);
+        assert!(stderr.contains(said), "{stderr}");
+    }
 }
 
 /// `--check` passes on fresh results and fails, naming the file, when one
@@ -556,7 +567,10 @@ fn the_quick_profile_describes_its_own_folder() {
     assert_success(&output);
     let quick = dir.path().join("results-quick");
     let index = fs::read_to_string(quick.join("README.md")).unwrap();
-    assert!(index.starts_with("# results-quick/\n"), "{index}");
+    assert!(
+        index.starts_with("# Card-game odds: the tables in results-quick/\n"),
+        "{index}"
+    );
     assert!(index.contains("`mc`, 3,000 trials, seed 5"), "{index}");
     assert!(!index.contains("30,000"), "{index}");
     let record: Value =

@@ -14,7 +14,8 @@ pub enum Block {
     /// A heading (`## ...`), as plain text: shown under the table's own
     /// heading on a page, so as `<h4>` whatever its level.
     Heading(String),
-    /// A paragraph, as plain text.
+    /// A paragraph, as plain text; a hard line break (a line ending in
+    /// two spaces) is a `\n`.
     Paragraph(String),
     /// A list of `- ` items, each as plain text.
     List(Vec<String>),
@@ -28,13 +29,14 @@ pub enum Block {
 /// The blocks of `markdown`: a line of `#`s and text a heading,
 /// consecutive `|` lines a table (the second, the alignment row,
 /// dropped), consecutive `- ` lines a list, other runs of lines
-/// paragraphs.
+/// paragraphs (a line ending in two spaces ends a line of its paragraph,
+/// as in CommonMark; other lines run on).
 ///
 /// Guarantee: never panics; text that is not this subset comes back as
 /// paragraphs.
 pub fn markdown_blocks(markdown: &str) -> Vec<Block> {
     let mut blocks = Vec::new();
-    let mut paragraph: Vec<&str> = Vec::new();
+    let mut paragraph: Vec<String> = Vec::new();
     let mut table: Vec<Vec<String>> = Vec::new();
     let mut list: Vec<String> = Vec::new();
     let flush_list = |list: &mut Vec<String>, blocks: &mut Vec<Block>| {
@@ -42,10 +44,16 @@ pub fn markdown_blocks(markdown: &str) -> Vec<Block> {
             blocks.push(Block::List(std::mem::take(list)));
         }
     };
-    let flush_paragraph = |paragraph: &mut Vec<&str>, blocks: &mut Vec<Block>| {
+    let flush_paragraph = |paragraph: &mut Vec<String>, blocks: &mut Vec<Block>| {
         if !paragraph.is_empty() {
-            blocks.push(Block::Paragraph(plain(&paragraph.join(" "))));
-            paragraph.clear();
+            let mut text = String::new();
+            for line in paragraph.drain(..) {
+                if !text.is_empty() && !text.ends_with('\n') {
+                    text.push(' ');
+                }
+                text.push_str(&line);
+            }
+            blocks.push(Block::Paragraph(plain(text.trim_end_matches('\n'))));
         }
     };
     let flush_table = |table: &mut Vec<Vec<String>>, blocks: &mut Vec<Block>| {
@@ -62,8 +70,9 @@ pub fn markdown_blocks(markdown: &str) -> Vec<Block> {
             blocks.push(Block::Table { head, rows });
         }
     };
-    for line in markdown.lines() {
-        let line = line.trim();
+    for raw in markdown.lines() {
+        let line = raw.trim();
+        let hard_break = raw.ends_with("  ");
         let heading = line
             .trim_start_matches('#')
             .strip_prefix(' ')
@@ -94,7 +103,11 @@ pub fn markdown_blocks(markdown: &str) -> Vec<Block> {
             }
         } else {
             flush_table(&mut table, &mut blocks);
-            paragraph.push(line);
+            paragraph.push(if hard_break {
+                format!("{line}\n")
+            } else {
+                line.to_string()
+            });
         }
     }
     flush_paragraph(&mut paragraph, &mut blocks);
@@ -169,7 +182,9 @@ impl Block {
     pub fn html(&self) -> String {
         match self {
             Block::Heading(text) => format!("<h4>{}</h4>\n", escape(text)),
-            Block::Paragraph(text) => format!("<p>{}</p>\n", escape(text)),
+            Block::Paragraph(text) => {
+                format!("<p>{}</p>\n", escape(text).replace('\n', "<br>\n"))
+            }
             Block::List(items) => {
                 let mut out = String::from("<ul>\n");
                 for item in items {

@@ -118,6 +118,24 @@ fn markdown_tables_come_back_as_cells_and_html_with_scopes() {
     assert!(html.contains("<tr><th scope=\"row\">2</th><td>35.33</td><td>—</td></tr>"));
 }
 
+/// A line ending in two spaces ends a line of its paragraph (the report
+/// renderers' heading lines), on the page a `<br>`; other lines run on.
+#[test]
+fn hard_line_breaks_stay_lines_on_the_page() {
+    let md = "Overall value per round: -0.0087%  \nInsurance: -0.0588  \nrun on\nthe same line\n";
+    let blocks = markdown_blocks(md);
+    assert_eq!(
+        blocks,
+        vec![Block::Paragraph(
+            "Overall value per round: -0.0087%\nInsurance: -0.0588\nrun on the same line".into()
+        )]
+    );
+    assert_eq!(
+        blocks[0].html(),
+        "<p>Overall value per round: -0.0087%<br>\nInsurance: -0.0588<br>\nrun on the same line</p>\n"
+    );
+}
+
 #[test]
 fn a_family_page_links_its_files_and_picks_tables_without_script() {
     let table = |name: &str, decks: &str| TableSection {

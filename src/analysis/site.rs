@@ -265,6 +265,11 @@ fn headline_row(
         note,
         method: method_text(spec, profile),
         link: link_of(spec),
+        markdown_file: spec
+            .outputs
+            .iter()
+            .any(|kind| kind == "md")
+            .then(|| format!("{}.md", spec.name)),
         table: spec.name.clone(),
     })
 }

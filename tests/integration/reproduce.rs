@@ -395,7 +395,7 @@ copies = 2
         readme.contains("| Idiot's Delight | 2 x 4 | P(win) |"),
         "{readme}"
     );
-    assert!(readme.contains("(results/tiny.html#tiny-2x4)"), "{readme}");
+    assert!(readme.contains("(results/tiny-2x4.md)"), "{readme}");
     // A slow spec runs when named; then the whole folder checks clean.
     assert!(run(&["later"]).status.success());
     let checked = run(&["--check"]);

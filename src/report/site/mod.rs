@@ -111,6 +111,10 @@ pub struct HeadlineRow {
     pub method: String,
     /// `page.html#table`.
     pub link: String,
+    /// The table's Markdown file, `table.md`, where it has one: what
+    /// README's rows link to (a code host shows Markdown as a table and
+    /// HTML as source).
+    pub markdown_file: Option<String>,
     /// The table's name.
     pub table: String,
 }
@@ -427,7 +431,7 @@ pub fn index_html(index: &IndexPage) -> String {
         if let Some(csv) = &game.csv {
             let _ = writeln!(
                 body,
-                "<li><a href=\"{0}\">{0}</a> <span class=\"muted\">(every table's figures in one long-form CSV)</span></li>",
+                "<li><a href=\"{0}\">{0}</a> <span class=\"muted\">(the figures of every table without a CSV of its own, in one long-form CSV)</span></li>",
                 escape(csv)
             );
         }
@@ -438,7 +442,8 @@ pub fn index_html(index: &IndexPage) -> String {
 }
 
 /// The headline table as Markdown, for README.md: one row per game and
-/// variant, linked to the table's page in `folder`.
+/// variant, linked to the table's Markdown file in `folder` (else its
+/// page).
 pub fn headline_markdown(index: &IndexPage, folder: &str) -> String {
     let mut out = format!(
         "| {} |\n|{}\n",
@@ -462,7 +467,7 @@ pub fn headline_markdown(index: &IndexPage, folder: &str) -> String {
                 cell(&mean_and_note(row)),
                 cell(&row.method),
                 row.table,
-                row.link,
+                row.markdown_file.as_deref().unwrap_or(&row.link),
             );
         }
     }

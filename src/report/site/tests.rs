@@ -11,6 +11,7 @@ fn row(variant: &str, figure: HeadlineValue) -> HeadlineRow {
         note: None,
         method: "Monte Carlo, 10,000,000 trials".into(),
         link: "klondike-52.html#klondike-52".into(),
+        markdown_file: Some("klondike-52.md".into()),
         table: "klondike-52".into(),
     }
 }
@@ -94,7 +95,7 @@ fn the_readme_table_has_the_same_rows_linked_into_the_folder() {
     let lines: Vec<&str> = md.lines().collect();
     assert_eq!(lines.len(), 4);
     assert!(lines[2].starts_with("| Klondike | draw 1 | P(win) | 4.370 % [4.360, 4.380] |"));
-    assert!(lines[3].ends_with("[klondike-52](results/klondike-52.html#klondike-52) |"));
+    assert!(lines[3].ends_with("[klondike-52](results/klondike-52.md) |"));
 }
 
 #[test]

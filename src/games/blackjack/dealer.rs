@@ -189,6 +189,49 @@ pub(crate) fn unconditional_rows(
     }
 }
 
+/// The integer form of [`unconditional_rows`] for a finite shoe: per
+/// upcard, the weights `G` of its outcomes, the cards left once the upcard
+/// is dealt and the dealer's most cards still to draw `d`, each outcome's
+/// probability being `G[o] / F(cards left, d)` (unreduced). `None` for an
+/// infinite shoe, or where `u128` overflows.
+pub(crate) fn unconditional_weights(
+    shoe: &Shoe,
+    rules: DealerRules,
+    upcards: &[u8],
+) -> Option<Vec<([u128; N_OUTCOMES], u64, u8)>> {
+    if shoe.infinite {
+        return None;
+    }
+    // The player's solve asks for thousands of shoes: each thread keeps
+    // one enumerator's allocations for all of them (cleared, not freed).
+    thread_local! {
+        static SPARE: std::cell::RefCell<Option<Enumerator<u128>>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    SPARE.with(|spare| {
+        let mut enumerator = match spare.borrow_mut().take() {
+            Some(mut enumerator) => {
+                enumerator.shoe = *shoe;
+                enumerator.rules = rules;
+                enumerator.nodes.clear();
+                enumerator.memo.clear();
+                enumerator
+            }
+            None => Enumerator::new(shoe, rules),
+        };
+        let rows = upcards
+            .iter()
+            .map(|&upcard| {
+                let index = enumerator.visit(key_unit(upcard), DealerHand::new(upcard), 1)?;
+                let node = &enumerator.nodes[index as usize];
+                Some((node.weights, enumerator.cards_left(1), node.depth))
+            })
+            .collect();
+        *spare.borrow_mut() = Some(enumerator);
+        rows
+    })
+}
+
 /// Conditions a row on "no natural": P(o | no natural) = P(o) / (1 - P(natural)).
 fn condition_on_no_natural(upcard: u8, row: OutcomeRow) -> Result<OutcomeRow> {
     let natural = DealerOutcome::Natural.index();
@@ -266,11 +309,16 @@ struct Node<W> {
     weights: [W; N_OUTCOMES],
 }
 
-/// The memoised recursion over held multisets for one shoe.
+/// The memoised recursion over held multisets for one shoe. Nodes live in
+/// one arena and are passed around by index: a node is ten weights wide,
+/// and moving it at every call and return cost more than the arithmetic.
 struct Enumerator<W> {
     shoe: Shoe,
     rules: DealerRules,
-    memo: AHashMap<u64, Node<W>>,
+    /// Every node visited, finished hands included.
+    nodes: Vec<Node<W>>,
+    /// The held multiset's key to its node's index in `nodes`.
+    memo: AHashMap<u64, u32>,
 }
 
 impl<W: Weight> Enumerator<W> {
@@ -278,6 +326,7 @@ impl<W: Weight> Enumerator<W> {
         Enumerator {
             shoe: *shoe,
             rules,
+            nodes: Vec::with_capacity(4096),
             memo: AHashMap::with_capacity(4096),
         }
     }
@@ -287,7 +336,8 @@ impl<W: Weight> Enumerator<W> {
         upcards
             .iter()
             .map(|&upcard| {
-                let node = self.visit(key_unit(upcard), DealerHand::new(upcard), 1)?;
+                let index = self.visit(key_unit(upcard), DealerHand::new(upcard), 1)?;
+                let node = &self.nodes[index as usize];
                 let denominator = self.falling(self.cards_left(1), node.depth)?.to_bigint();
                 Some(std::array::from_fn(|o| {
                     BigRational::new(node.weights[o].to_bigint(), denominator.clone())
@@ -318,22 +368,22 @@ impl<W: Weight> Enumerator<W> {
         Some(product)
     }
 
-    /// The node for the held multiset `key` (hand `hand`, `held` cards).
-    fn visit(&mut self, key: u64, hand: DealerHand, held: u32) -> Option<Node<W>> {
+    /// The index of the node for the held multiset `key` (hand `hand`,
+    /// `held` cards).
+    fn visit(&mut self, key: u64, hand: DealerHand, held: u32) -> Option<u32> {
+        if let Some(&index) = self.memo.get(&key) {
+            return Some(index);
+        }
         if !hand.must_draw(self.rules) {
             let mut weights: [W; N_OUTCOMES] = std::array::from_fn(|_| W::zero());
             weights[hand.outcome(self.rules).index()] = W::from_u64(1);
-            return Some(Node { depth: 0, weights });
-        }
-        if let Some(node) = self.memo.get(&key) {
-            return Some(node.clone());
+            return Some(self.remember(key, Node { depth: 0, weights }));
         }
 
         // First every child, to learn the deepest one; then combine over the
         // common denominator that depth implies.
-        // One small vector per memoised node (about 1,500 per table); a
-        // stack array of ten optional nodes measured 20% slower.
-        let mut children: Vec<(u64, Node<W>)> = Vec::with_capacity(N_VALUES);
+        let mut children = [(0u64, 0u32); N_VALUES];
+        let mut n_children = 0;
         for value in 1..=N_VALUES as u8 {
             let held_of_value = (key >> (KEY_BITS * u32::from(value - 1))) & KEY_MASK;
             let in_shoe = u64::from(self.shoe.count(value));
@@ -348,16 +398,22 @@ impl<W: Weight> Enumerator<W> {
             let mut next = hand;
             next.add(value);
             let child = self.visit(key + key_unit(value), next, held + 1)?;
-            children.push((available, child));
+            children[n_children] = (available, child);
+            n_children += 1;
         }
+        let children = &children[..n_children];
         // Some child always exists: `dealer_table` requires a card of every
         // value in the shoe, so its cards total at least 1 + 2 + ... + 10 =
         // 55 and the dealer reaches hard 17 before the shoe runs dry.
-        let depth = 1 + children.iter().map(|(_, c)| c.depth).max()?;
+        let depth = 1 + children
+            .iter()
+            .map(|&(_, child)| self.nodes[child as usize].depth)
+            .max()?;
 
         let cards_left_after = self.cards_left(held + 1);
         let mut weights: [W; N_OUTCOMES] = std::array::from_fn(|_| W::zero());
-        for (available, child) in &children {
+        for &(available, child) in children {
+            let child = &self.nodes[child as usize];
             let pad = self.falling(
                 cards_left_after
                     - if self.shoe.infinite {
@@ -367,16 +423,22 @@ impl<W: Weight> Enumerator<W> {
                     },
                 depth - 1 - child.depth,
             )?;
-            let factor = W::from_u64(*available).checked_mul_by(&pad)?;
+            let factor = W::from_u64(available).checked_mul_by(&pad)?;
             for (total, child_weight) in weights.iter_mut().zip(&child.weights) {
                 if !child_weight.is_zero() {
                     *total = total.checked_add_to(&child_weight.checked_mul_by(&factor)?)?;
                 }
             }
         }
-        let node = Node { depth, weights };
-        self.memo.insert(key, node.clone());
-        Some(node)
+        Some(self.remember(key, Node { depth, weights }))
+    }
+
+    /// Keeps `node` as the held multiset `key`'s, and gives its index.
+    fn remember(&mut self, key: u64, node: Node<W>) -> u32 {
+        let index = self.nodes.len() as u32;
+        self.nodes.push(node);
+        self.memo.insert(key, index);
+        index
     }
 }
 

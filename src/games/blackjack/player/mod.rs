@@ -5,7 +5,8 @@
 //!   and what it is paid: the rules both engines read.
 //! - `compositions.rs`: every unbusted hand, numbered once.
 //! - `number.rs`: exact fractions or `f64`, and the dealer's outcome
-//!   probabilities for any shoe in each.
+//!   probabilities for any shoe in each; `falling.rs`: the integer over a
+//!   falling factorial the exact solve computes in, reduced at the end.
 //! - `solve.rs`: the solver (method in its module doc).
 //! - `grid.rs`: the rule grid `results/` publishes, solved rule set by rule
 //!   set.
@@ -16,6 +17,7 @@
 
 pub mod chart;
 pub mod compositions;
+pub mod falling;
 pub mod grid;
 pub mod house_edge;
 pub mod number;

@@ -15,7 +15,8 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
-use crate::games::blackjack::dealer::unconditional_rows;
+use super::falling::Falling;
+use crate::games::blackjack::dealer::{unconditional_rows, unconditional_weights};
 use crate::games::blackjack::{DealerHand, DealerRules, N_OUTCOMES, N_VALUES, Shoe, Soft17};
 
 /// The dealer's outcome probabilities for one shoe, per upcard (indexed by
@@ -25,6 +26,12 @@ pub type DealerRows<T> = [Option<[T; N_OUTCOMES]>; N_VALUES];
 
 /// A number the solver computes in.
 pub trait Number: Clone + PartialOrd + Send + Sync + fmt::Debug + 'static {
+    /// The number the solver computes in to give this one: itself, or
+    /// (for reduced fractions) the faster exact kind [`Falling`], turned
+    /// into this one at the end by [`Number::from_work`].
+    type Work: Number;
+    /// A solved value, from the number it was computed in.
+    fn from_work(work: Self::Work) -> Self;
     /// Zero.
     fn zero() -> Self;
     /// `numerator / denominator` (the denominator is not zero).
@@ -62,6 +69,10 @@ pub trait Number: Clone + PartialOrd + Send + Sync + fmt::Debug + 'static {
 }
 
 impl Number for BigRational {
+    type Work = Falling;
+    fn from_work(work: Falling) -> Self {
+        work.to_big()
+    }
     fn zero() -> Self {
         <BigRational as Zero>::zero()
     }
@@ -110,7 +121,82 @@ impl Number for BigRational {
     }
 }
 
+impl Number for Falling {
+    type Work = Falling;
+    fn from_work(work: Falling) -> Self {
+        work
+    }
+    fn zero() -> Self {
+        Falling::ratio(0, 1)
+    }
+    fn ratio(numerator: i64, denominator: i64) -> Self {
+        Falling::ratio(numerator, denominator)
+    }
+    fn plus(&self, other: &Self) -> Self {
+        self.add(other)
+    }
+    fn minus(&self, other: &Self) -> Self {
+        self.sub(other)
+    }
+    fn times(&self, other: &Self) -> Self {
+        self.mul(other)
+    }
+    fn over(&self, other: &Self) -> Self {
+        Falling::Big(self.to_big() / other.to_big())
+    }
+    fn scaled(&self, numerator: i64, denominator: i64) -> Self {
+        if numerator == denominator {
+            return self.clone();
+        }
+        self.mul(&Falling::ratio(numerator, denominator))
+    }
+    fn is_zero_value(&self) -> bool {
+        self.is_zero()
+    }
+    fn to_f64(&self) -> f64 {
+        rational_to_f64(&self.to_big())
+    }
+    fn exact(&self) -> Option<&BigRational> {
+        match self {
+            Falling::Big(big) => Some(big),
+            Falling::Scaled { .. } => None,
+        }
+    }
+    /// The dealer table's own integer weights over their falling
+    /// factorials, without reducing them; reduced fractions where those
+    /// do not fit (an infinite deck's powers, or 128 bits overflowed).
+    fn dealer_rows(shoe: &Shoe, rules: DealerRules) -> DealerRows<Self> {
+        let dealable: Vec<u8> = (1..=N_VALUES as u8)
+            .filter(|&value| shoe.count(value) > 0)
+            .collect();
+        let rows: Vec<[Falling; N_OUTCOMES]> = match unconditional_weights(shoe, rules, &dealable) {
+            Some(weights) => weights
+                .into_iter()
+                .map(|(weights, cards_left, depth)| {
+                    std::array::from_fn(|o| Falling::from_weight(weights[o], cards_left, depth))
+                })
+                .collect(),
+            None => unconditional_rows(shoe, rules, &dealable)
+                .into_iter()
+                .map(|row| row.map(Falling::Big))
+                .collect(),
+        };
+        let mut rows = rows.into_iter();
+        std::array::from_fn(|index| {
+            if shoe.count(index as u8 + 1) > 0 {
+                rows.next()
+            } else {
+                None
+            }
+        })
+    }
+}
+
 impl Number for f64 {
+    type Work = f64;
+    fn from_work(work: f64) -> Self {
+        work
+    }
     fn zero() -> Self {
         0.0
     }

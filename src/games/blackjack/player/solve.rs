@@ -315,9 +315,60 @@ pub fn solve_float(params: &PlayerParams, progress: &dyn Progress) -> Result<Pla
 /// Units of [`Progress`] a solve reports: one per upcard.
 pub const PROGRESS_UNITS: u64 = N_VALUES as u64;
 
-/// Solves a rule set in any [`Number`]. Errors if the parameters are
-/// invalid or the shoe is too small to deal a round.
+/// Solves a rule set in any [`Number`], computing in its
+/// [`Number::Work`] kind. Errors if the parameters are invalid or the shoe
+/// is too small to deal a round.
 pub fn solve<T: Number>(params: &PlayerParams, progress: &dyn Progress) -> Result<PlayerTable<T>> {
+    Ok(solve_in::<T::Work>(params, progress)?.map(T::from_work))
+}
+
+impl<W> PlayerTable<W> {
+    /// The same table with every value turned into another kind of number.
+    fn map<T>(self, to: impl Fn(W) -> T + Copy) -> PlayerTable<T> {
+        let actions = |values: ActionValues<W>| ActionValues {
+            stand: to(values.stand),
+            hit: to(values.hit),
+            double: values.double.map(to),
+            split: values.split.map(to),
+            surrender: values.surrender.map(to),
+        };
+        PlayerTable {
+            params: self.params,
+            hands: self
+                .hands
+                .into_iter()
+                .map(|row| HandRow {
+                    first: row.first,
+                    second: row.second,
+                    upcard: row.upcard,
+                    probability: to(row.probability),
+                    dealer_natural: to(row.dealer_natural),
+                    values: actions(row.values),
+                    best: row.best,
+                    insurance: row.insurance.map(to),
+                })
+                .collect(),
+            overall: to(self.overall),
+            insurance: self.insurance.map(to),
+            compositions: self
+                .compositions
+                .into_iter()
+                .map(|per_upcard| {
+                    per_upcard.map(|values| {
+                        values.map(|values| CompositionValues {
+                            stand: to(values.stand),
+                            hit: to(values.hit),
+                            double: values.double.map(to),
+                        })
+                    })
+                })
+                .collect(),
+        }
+    }
+}
+
+/// [`solve`] in the number it computes in.
+fn solve_in<T: Number>(params: &PlayerParams, progress: &dyn Progress) -> Result<PlayerTable<T>> {
     params.rules.validate()?;
     let shoe = params.shoe()?;
     if !shoe.infinite && shoe.total() < 8 {

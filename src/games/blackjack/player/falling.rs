@@ -143,36 +143,29 @@ impl Falling {
         }
     }
 
+    /// The numerator and the denominator's factors, in the shape.
+    fn shape(&self) -> Option<(I256, Factors)> {
+        match self {
+            Falling::Scaled { num, hi, len } => Some((*num, factors(*hi, *len))),
+            Falling::Big(_) => None,
+        }
+    }
+
     /// Both over one denominator, with its factors, if the shape holds it.
     fn common(&self, other: &Falling) -> Option<(I256, I256, Factors)> {
-        let (
-            Falling::Scaled {
-                num: a,
-                hi: a_hi,
-                len: a_len,
-            },
-            Falling::Scaled {
-                num: b,
-                hi: b_hi,
-                len: b_len,
-            },
-        ) = (self, other)
-        else {
-            return None;
-        };
-        let (a_factors, b_factors) = (factors(*a_hi, *a_len), factors(*b_hi, *b_len));
+        let ((a, a_factors), (b, b_factors)) = (self.shape()?, other.shape()?);
         if a_factors == b_factors {
-            return Some((*a, *b, a_factors));
+            return Some((a, b, a_factors));
         }
         // A zero takes the other's denominator as it is.
-        if *a == I256::ZERO {
-            return Some((I256::ZERO, *b, b_factors));
+        if a == I256::ZERO {
+            return Some((I256::ZERO, b, b_factors));
         }
-        if *b == I256::ZERO {
-            return Some((*a, I256::ZERO, a_factors));
+        if b == I256::ZERO {
+            return Some((a, I256::ZERO, a_factors));
         }
         let to = union(a_factors, b_factors)?;
-        Some((lift(*a, a_factors, to)?, lift(*b, b_factors, to)?, to))
+        Some((lift(a, a_factors, to)?, lift(b, b_factors, to)?, to))
     }
 
     fn scaled(num: I256, factors: Factors) -> Falling {
@@ -204,21 +197,9 @@ impl Falling {
     /// factors are disjoint and touch (a chance `c / T` times a value over
     /// `F(T-1, k)`).
     pub fn mul(&self, other: &Falling) -> Falling {
-        if let (
-            Falling::Scaled {
-                num: a,
-                hi: a_hi,
-                len: a_len,
-            },
-            Falling::Scaled {
-                num: b,
-                hi: b_hi,
-                len: b_len,
-            },
-        ) = (self, other)
-        {
-            let product = a.checked_mul(*b);
-            let to = match (factors(*a_hi, *a_len), factors(*b_hi, *b_len)) {
+        if let (Some((a, a_factors)), Some((b, b_factors))) = (self.shape(), other.shape()) {
+            let product = a.checked_mul(b);
+            let to = match (a_factors, b_factors) {
                 (None, other) | (other, None) => Some(other),
                 (Some((a_lo, a_hi)), Some((b_lo, b_hi))) => (a_hi + 1 == b_lo || b_hi + 1 == a_lo)
                     .then(|| Some((a_lo.min(b_lo), a_hi.max(b_hi)))),

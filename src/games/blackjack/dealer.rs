@@ -309,13 +309,18 @@ struct Node<W> {
     weights: [W; N_OUTCOMES],
 }
 
+/// [`Enumerator::visit`]'s answer for a finished hand: this plus its
+/// outcome's index (no node has an index this large).
+const LEAF: u32 = u32::MAX - N_OUTCOMES as u32;
+
 /// The memoised recursion over held multisets for one shoe. Nodes live in
 /// one arena and are passed around by index: a node is ten weights wide,
 /// and moving it at every call and return cost more than the arithmetic.
 struct Enumerator<W> {
     shoe: Shoe,
     rules: DealerRules,
-    /// Every node visited, finished hands included.
+    /// Every hand visited that still draws (finished hands are [`LEAF`]
+    /// codes, not nodes).
     nodes: Vec<Node<W>>,
     /// The held multiset's key to its node's index in `nodes`.
     memo: AHashMap<u64, u32>,
@@ -369,15 +374,14 @@ impl<W: Weight> Enumerator<W> {
     }
 
     /// The index of the node for the held multiset `key` (hand `hand`,
-    /// `held` cards).
+    /// `held` cards), or for a finished hand [`LEAF`] plus its outcome's
+    /// index (a weight of one on that outcome, nothing to memoise).
     fn visit(&mut self, key: u64, hand: DealerHand, held: u32) -> Option<u32> {
+        if !hand.must_draw(self.rules) {
+            return Some(LEAF + hand.outcome(self.rules).index() as u32);
+        }
         if let Some(&index) = self.memo.get(&key) {
             return Some(index);
-        }
-        if !hand.must_draw(self.rules) {
-            let mut weights: [W; N_OUTCOMES] = std::array::from_fn(|_| W::zero());
-            weights[hand.outcome(self.rules).index()] = W::from_u64(1);
-            return Some(self.remember(key, Node { depth: 0, weights }));
         }
 
         // First every child, to learn the deepest one; then combine over the
@@ -407,30 +411,46 @@ impl<W: Weight> Enumerator<W> {
         // 55 and the dealer reaches hard 17 before the shoe runs dry.
         let depth = 1 + children
             .iter()
-            .map(|&(_, child)| self.nodes[child as usize].depth)
+            .map(|&(_, child)| self.depth_of(child))
             .max()?;
 
         let cards_left_after = self.cards_left(held + 1);
         let mut weights: [W; N_OUTCOMES] = std::array::from_fn(|_| W::zero());
         for &(available, child) in children {
-            let child = &self.nodes[child as usize];
+            let child_depth = self.depth_of(child);
             let pad = self.falling(
                 cards_left_after
                     - if self.shoe.infinite {
                         0
                     } else {
-                        u64::from(child.depth)
+                        u64::from(child_depth)
                     },
-                depth - 1 - child.depth,
+                depth - 1 - child_depth,
             )?;
             let factor = W::from_u64(available).checked_mul_by(&pad)?;
-            for (total, child_weight) in weights.iter_mut().zip(&child.weights) {
+            if child >= LEAF {
+                let total = &mut weights[(child - LEAF) as usize];
+                *total = total.checked_add_to(&factor)?;
+                continue;
+            }
+            for (total, child_weight) in weights.iter_mut().zip(&self.nodes[child as usize].weights)
+            {
                 if !child_weight.is_zero() {
                     *total = total.checked_add_to(&child_weight.checked_mul_by(&factor)?)?;
                 }
             }
         }
         Some(self.remember(key, Node { depth, weights }))
+    }
+
+    /// The most cards still to draw below `node` (none below a finished
+    /// hand).
+    fn depth_of(&self, node: u32) -> u8 {
+        if node >= LEAF {
+            0
+        } else {
+            self.nodes[node as usize].depth
+        }
     }
 
     /// Keeps `node` as the held multiset `key`'s, and gives its index.

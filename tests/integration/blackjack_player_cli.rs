@@ -657,6 +657,17 @@ fn house_edge_grid_holds_each_rule_sets_own_value() {
     }
 }
 
+/// The widest line of the printed tables' borders and rows, in characters
+/// (a terminal's `\r` before each line break not counted).
+fn table_width(text: &str) -> usize {
+    text.lines()
+        .map(|line| line.trim_end_matches('\r'))
+        .filter(|line| line.starts_with(['╭', '│', '├', '╰']))
+        .map(|line| line.chars().count())
+        .max()
+        .unwrap_or(0)
+}
+
 /// The terminal table fits `COLUMNS`: the house-edge grid (113 characters
 /// wide) is cut into tables of fewer columns, every figure kept whole;
 /// without `COLUMNS` (files, pipes) it is as wide as it is.
@@ -672,13 +683,6 @@ fn tables_fit_the_width_columns_asks_for() {
         let output = command.output().unwrap();
         assert!(output.status.success());
         String::from_utf8(output.stdout).unwrap()
-    };
-    let table_width = |text: &str| {
-        text.lines()
-            .filter(|line| line.starts_with(['╭', '│', '├', '╰']))
-            .map(|line| line.chars().count())
-            .max()
-            .unwrap_or(0)
     };
     let figures = |text: &str| {
         let mut figures: Vec<String> = text
@@ -732,14 +736,7 @@ fn tables_fit_the_terminal_they_are_printed_in() {
             .unwrap();
         assert!(output.status.success(), "{output:?}");
         let text = String::from_utf8(output.stdout).unwrap();
-        let width = text
-            .lines()
-            .map(|line| line.trim_end_matches('\r'))
-            .filter(|line| line.starts_with(['╭', '│', '├', '╰']))
-            .map(|line| line.chars().count())
-            .max()
-            .unwrap_or(0);
-        (width, text)
+        (table_width(&text), text)
     };
     let (wide, text) = width_of(200);
     assert!(wide > 80, "{text}");

@@ -219,14 +219,7 @@ pub(crate) fn unconditional_weights(
             }
             None => Enumerator::new(shoe, rules),
         };
-        let rows = upcards
-            .iter()
-            .map(|&upcard| {
-                let index = enumerator.visit(key_unit(upcard), DealerHand::new(upcard), 1)?;
-                let node = &enumerator.nodes[index as usize];
-                Some((node.weights, enumerator.cards_left(1), node.depth))
-            })
-            .collect();
+        let rows = enumerator.weights(upcards);
         *spare.borrow_mut() = Some(enumerator);
         rows
     })
@@ -338,15 +331,27 @@ impl<W: Weight> Enumerator<W> {
 
     /// Rows for the given upcards, or `None` if `W` overflowed.
     fn rows(&mut self, upcards: &[u8]) -> Option<Vec<OutcomeRow>> {
+        self.weights(upcards)?
+            .into_iter()
+            .map(|(weights, cards_left, depth)| {
+                let denominator = self.falling(cards_left, depth)?.to_bigint();
+                Some(
+                    weights.map(|weight| BigRational::new(weight.to_bigint(), denominator.clone())),
+                )
+            })
+            .collect()
+    }
+
+    /// Per upcard, its outcomes' weights `G`, the cards left once it is
+    /// dealt and the dealer's most cards still to draw `d`: each outcome's
+    /// probability is `G[o] / F(cards left, d)`. `None` if `W` overflowed.
+    fn weights(&mut self, upcards: &[u8]) -> Option<Vec<([W; N_OUTCOMES], u64, u8)>> {
         upcards
             .iter()
             .map(|&upcard| {
                 let index = self.visit(key_unit(upcard), DealerHand::new(upcard), 1)?;
                 let node = &self.nodes[index as usize];
-                let denominator = self.falling(self.cards_left(1), node.depth)?.to_bigint();
-                Some(std::array::from_fn(|o| {
-                    BigRational::new(node.weights[o].to_bigint(), denominator.clone())
-                }))
+                Some((node.weights.clone(), self.cards_left(1), node.depth))
             })
             .collect()
     }

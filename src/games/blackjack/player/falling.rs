@@ -133,8 +133,8 @@ impl Falling {
             Falling::Big(big) => big.clone(),
             Falling::Scaled { num, hi, len } => {
                 let mut den = BigInt::one();
-                for factor in (hi + 1 - len)..=*hi {
-                    if *len > 0 {
+                if let Some((lo, hi)) = factors(*hi, *len) {
+                    for factor in lo..=hi {
                         den *= BigInt::from(factor);
                     }
                 }

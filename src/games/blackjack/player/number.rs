@@ -107,17 +107,7 @@ impl Number for BigRational {
         Some(self)
     }
     fn dealer_rows(shoe: &Shoe, rules: DealerRules) -> DealerRows<Self> {
-        let dealable: Vec<u8> = (1..=N_VALUES as u8)
-            .filter(|&value| shoe.count(value) > 0)
-            .collect();
-        let mut rows = unconditional_rows(shoe, rules, &dealable).into_iter();
-        std::array::from_fn(|index| {
-            if shoe.count(index as u8 + 1) > 0 {
-                rows.next()
-            } else {
-                None
-            }
-        })
+        by_upcard(shoe, unconditional_rows(shoe, rules, &dealable(shoe)))
     }
 }
 
@@ -166,14 +156,12 @@ impl Number for Falling {
     /// factorials, without reducing them; reduced fractions where those
     /// do not fit (an infinite deck's powers, or 128 bits overflowed).
     fn dealer_rows(shoe: &Shoe, rules: DealerRules) -> DealerRows<Self> {
-        let dealable: Vec<u8> = (1..=N_VALUES as u8)
-            .filter(|&value| shoe.count(value) > 0)
-            .collect();
+        let dealable = dealable(shoe);
         let rows: Vec<[Falling; N_OUTCOMES]> = match unconditional_weights(shoe, rules, &dealable) {
             Some(weights) => weights
                 .into_iter()
                 .map(|(weights, cards_left, depth)| {
-                    std::array::from_fn(|o| Falling::from_weight(weights[o], cards_left, depth))
+                    weights.map(|weight| Falling::from_weight(weight, cards_left, depth))
                 })
                 .collect(),
             None => unconditional_rows(shoe, rules, &dealable)
@@ -181,14 +169,7 @@ impl Number for Falling {
                 .map(|row| row.map(Falling::Big))
                 .collect(),
         };
-        let mut rows = rows.into_iter();
-        std::array::from_fn(|index| {
-            if shoe.count(index as u8 + 1) > 0 {
-                rows.next()
-            } else {
-                None
-            }
-        })
+        by_upcard(shoe, rows)
     }
 }
 
@@ -233,6 +214,25 @@ impl Number for f64 {
     fn dealer_rows_many(shoes: &[Shoe], rules: DealerRules) -> Vec<DealerRows<Self>> {
         FloatDealer::for_rules(rules).rows_many(shoes)
     }
+}
+
+/// The values `shoe` can deal as the upcard, in value order.
+fn dealable(shoe: &Shoe) -> Vec<u8> {
+    (1..=N_VALUES as u8)
+        .filter(|&value| shoe.count(value) > 0)
+        .collect()
+}
+
+/// `rows` (one per [`dealable`] upcard, in order) placed by upcard value.
+fn by_upcard<T>(shoe: &Shoe, rows: Vec<[T; N_OUTCOMES]>) -> DealerRows<T> {
+    let mut rows = rows.into_iter();
+    std::array::from_fn(|index| {
+        if shoe.count(index as u8 + 1) > 0 {
+            rows.next()
+        } else {
+            None
+        }
+    })
 }
 
 /// A fraction as the nearest `f64`, even when numerator and denominator

@@ -222,6 +222,13 @@ fn exact_counts(
                 ));
             }
             check_cost(&game, &game.exact_cost(), request)?;
+            if let Some(counts) = uniform_counts::recall(game) {
+                notes.push(
+                    "the memoised enumeration this process made for an earlier table, reused"
+                        .to_string(),
+                );
+                return Ok((counts, notes));
+            }
             let params = SequentialParams {
                 max_memo_bytes: request.memory_bytes,
                 ..SequentialParams::default()
@@ -241,6 +248,7 @@ fn exact_counts(
                 stats.nodes,
                 stats.memo_hits
             ));
+            uniform_counts::keep(game, &counts);
             counts
         }
         (Shuffle::Uniform, Engine::Exhaustive) => {
@@ -276,6 +284,46 @@ fn exact_counts(
     }
     notes.insert(0, cost);
     Ok((counts, notes))
+}
+
+/// The uniform shuffle's exact counts of the decks this process has
+/// enumerated, so that a table and its Monte-Carlo comparison (the 4 x 4
+/// deck's: half a minute each) enumerate once in a `reproduce` run. The
+/// counts are a function of the deck alone (the memo's budget changes the
+/// time, never the counts), and only complete enumerations are kept: an
+/// interrupted one returns an error before it is kept.
+mod uniform_counts {
+    use std::sync::Mutex;
+
+    use crate::engine::ArrangementCounts;
+    use crate::games::idiots_delight::IdiotsDelight;
+
+    /// At most this many decks are kept (the published specs use 12; each
+    /// entry is a few dozen big integers).
+    const CAPACITY: usize = 32;
+
+    static KEPT: Mutex<Vec<(IdiotsDelight, ArrangementCounts)>> = Mutex::new(Vec::new());
+
+    /// The counts kept for `game`, if any.
+    pub(super) fn recall(game: IdiotsDelight) -> Option<ArrangementCounts> {
+        let kept = KEPT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        kept.iter()
+            .find(|(kept_game, _)| *kept_game == game)
+            .map(|(_, counts)| counts.clone())
+    }
+
+    /// Keeps `counts`, the complete enumeration of `game` (the oldest entry
+    /// goes when full).
+    pub(super) fn keep(game: IdiotsDelight, counts: &ArrangementCounts) {
+        let mut kept = KEPT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if kept.iter().any(|(kept_game, _)| *kept_game == game) {
+            return;
+        }
+        if kept.len() == CAPACITY {
+            kept.remove(0);
+        }
+        kept.push((game, counts.clone()));
+    }
 }
 
 /// Refuses a memoised run whose estimate is over the limits, unless forced,

@@ -13,11 +13,19 @@
 //! creation date, no document id and no font dictionaries, its text being
 //! drawn as outlines, which every journal's production accepts and which
 //! keeps the order of the PDF's objects fixed); no I/O.
+//!
+//! The converters need the cargo feature `figures` (on by default): a
+//! build without it (the Python package's, unless asked) has the same SVG
+//! charts, and refuses a PNG or PDF in one line that says how to get them.
 
+#[cfg(feature = "figures")]
 use std::sync::{Arc, OnceLock};
 
+#[cfg(feature = "figures")]
 use resvg::tiny_skia;
+#[cfg(feature = "figures")]
 use resvg::usvg;
+#[cfg(feature = "figures")]
 use usvg::fontdb;
 
 use crate::error::{Error, Result};
@@ -31,9 +39,12 @@ pub const FONT_FAMILY: &str = "DejaVu Sans";
 pub const PNG_DPI: f32 = 150.0;
 
 /// CSS pixels per inch: how SVG user units map to physical sizes.
+#[cfg(feature = "figures")]
 const CSS_DPI: f32 = 96.0;
 
+#[cfg(feature = "figures")]
 const REGULAR: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+#[cfg(feature = "figures")]
 const BOLD: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
 
 /// The files converted from every chart's SVG and written beside it.
@@ -67,6 +78,7 @@ impl FigureCopy {
 }
 
 /// The embedded fonts, loaded once; every generic family resolves to them.
+#[cfg(feature = "figures")]
 fn fonts() -> Arc<fontdb::Database> {
     static FONTS: OnceLock<Arc<fontdb::Database>> = OnceLock::new();
     FONTS
@@ -85,6 +97,7 @@ fn fonts() -> Arc<fontdb::Database> {
 }
 
 /// The SVG parsed with the embedded fonts only; errors name `format`.
+#[cfg(feature = "figures")]
 fn tree(svg: &str, format: &str) -> Result<usvg::Tree> {
     let options = usvg::Options {
         font_family: FONT_FAMILY.to_string(),
@@ -108,6 +121,7 @@ fn refused(format: &str, error: impl std::fmt::Display) -> Error {
 /// the files are committed.
 ///
 /// Errors: an SVG that does not parse, or an empty picture.
+#[cfg(feature = "figures")]
 pub fn svg_to_png(svg: &str) -> Result<Vec<u8>> {
     let tree = tree(svg, "png")?;
     let scale = PNG_DPI / CSS_DPI;
@@ -149,6 +163,7 @@ pub fn svg_to_png(svg: &str) -> Result<Vec<u8>> {
 /// units to the inch), text drawn as outlines in the embedded font.
 ///
 /// Errors: an SVG that does not parse, or one svg2pdf cannot convert.
+#[cfg(feature = "figures")]
 pub fn svg_to_pdf(svg: &str) -> Result<Vec<u8>> {
     let tree = tree(svg, "pdf")?;
     let conversion = svg2pdf::ConversionOptions {
@@ -159,7 +174,27 @@ pub fn svg_to_pdf(svg: &str) -> Result<Vec<u8>> {
     svg2pdf::to_pdf(&tree, conversion, page).map_err(|e| refused("pdf", e))
 }
 
-#[cfg(test)]
+/// Without the `figures` feature: the refusal, for any SVG.
+#[cfg(not(feature = "figures"))]
+pub fn svg_to_png(_svg: &str) -> Result<Vec<u8>> {
+    Err(without_figures("png"))
+}
+
+/// Without the `figures` feature: the refusal, for any SVG.
+#[cfg(not(feature = "figures"))]
+pub fn svg_to_pdf(_svg: &str) -> Result<Vec<u8>> {
+    Err(without_figures("pdf"))
+}
+
+#[cfg(not(feature = "figures"))]
+fn without_figures(format: &str) -> Error {
+    refused(
+        format,
+        "this deckodds was built without the `figures` feature; write the chart as .svg, or build with it (the default of `cargo build`; for the Python package, pip install with MATURIN_PEP517_ARGS=\"--features figures\")",
+    )
+}
+
+#[cfg(all(test, feature = "figures"))]
 mod tests {
     use super::*;
 
@@ -221,6 +256,21 @@ mod tests {
         for convert in [svg_to_png, svg_to_pdf] {
             let message = convert("<svg").unwrap_err().to_string();
             assert!(message.starts_with("chart as "), "{message}");
+            assert!(!message.contains('\n'), "{message}");
+        }
+    }
+}
+
+#[cfg(all(test, not(feature = "figures")))]
+mod tests_without_figures {
+    use super::*;
+
+    #[test]
+    fn png_and_pdf_are_refused_in_one_line_that_says_how_to_get_them() {
+        for convert in [svg_to_png, svg_to_pdf] {
+            let message = convert("<svg/>").unwrap_err().to_string();
+            assert!(message.starts_with("chart as "), "{message}");
+            assert!(message.contains("`figures` feature"), "{message}");
             assert!(!message.contains('\n'), "{message}");
         }
     }

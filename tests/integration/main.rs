@@ -10,6 +10,8 @@ mod blackjack_rule_pairs;
 mod blackjack_table_cli;
 mod contract;
 mod docs;
+// The PNG and PDF converters are the `figures` feature's (on by default).
+#[cfg(feature = "figures")]
 mod figures;
 mod files;
 mod games;

@@ -3,10 +3,12 @@
 //!
 //! The solver is written once, generic over [`Number`]; the only place the
 //! two differ is how the dealer's outcome probabilities for a shoe are
-//! found ([`Number::dealer_rows`]): exactly by the dealer table's own
-//! memoised recursion (`dealer::unconditional_rows`), or in floating point
-//! by [`FloatDealer`], a flat list of the dealer's finished hands. Tests
-//! hold the two to 1e-12 of each other.
+//! found ([`Number::dealer_rows`]): exactly, in integers over a falling
+//! factorial, by [`IntegerDealer`] (the dealer table's own memoised
+//! recursion, `dealer::unconditional_weights`, where it does not answer),
+//! or in floating point by [`FloatDealer`]. Both read one flat list of the
+//! dealer's finished hands. Tests hold the integer weights equal to the
+//! recursion's and the floats to 1e-12 of them.
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -132,7 +134,7 @@ impl Number for Falling {
         self.mul(other)
     }
     fn over(&self, other: &Self) -> Self {
-        Falling::Big(self.to_big() / other.to_big())
+        self.div(other)
     }
     fn scaled(&self, numerator: i64, denominator: i64) -> Self {
         if numerator == denominator {
@@ -152,12 +154,16 @@ impl Number for Falling {
             Falling::Scaled { .. } => None,
         }
     }
-    /// The dealer table's own integer weights over their falling
-    /// factorials, without reducing them; reduced fractions where those
-    /// do not fit (an infinite deck's powers, or 128 bits overflowed).
+    /// [`IntegerDealer`]'s integer weights over their falling factorials,
+    /// without reducing them, or else the dealer table's recursion's;
+    /// reduced fractions where neither fits (an infinite deck's powers, or
+    /// 128 bits overflowed).
     fn dealer_rows(shoe: &Shoe, rules: DealerRules) -> DealerRows<Self> {
         let dealable = dealable(shoe);
-        let rows: Vec<[Falling; N_OUTCOMES]> = match unconditional_weights(shoe, rules, &dealable) {
+        let weights = IntegerDealer::for_rules(rules)
+            .weights(shoe)
+            .or_else(|| unconditional_weights(shoe, rules, &dealable));
+        let rows: Vec<[Falling; N_OUTCOMES]> = match weights {
             Some(weights) => weights
                 .into_iter()
                 .map(|(weights, cards_left, depth)| {
@@ -304,14 +310,17 @@ struct PrefixNode {
 /// A bust is what the unbusted outcomes leave.
 pub struct FloatDealer {
     nodes: Vec<PrefixNode>,
-    /// Read by the one-shoe reference loop in tests; the kernel reads
-    /// `terms`.
-    #[cfg_attr(not(test), allow(dead_code))]
+    /// Read by [`IntegerDealer`] and the one-shoe reference loop in tests;
+    /// the kernel reads `terms`.
     finished: Vec<Finished>,
     /// Every finished hand's contribution to each upcard's row, grouped
     /// by accumulator (`cell_ends[c]` is where accumulator `c`'s end).
     terms: Vec<Term>,
     cell_ends: [u32; N_CELLS],
+    /// Per upcard (index value - 1), the most cards the dealer can draw
+    /// after it, busted hands included: the depth of the common
+    /// denominator [`IntegerDealer`] sums over.
+    max_draws: [u8; N_VALUES],
 }
 
 impl FloatDealer {
@@ -329,23 +338,27 @@ impl FloatDealer {
     fn new(rules: DealerRules) -> FloatDealer {
         // Every draw order from every upcard, through the dealer's own rules.
         let mut hands: FinishedByCounts = ahash::AHashMap::new();
+        let mut max_draws = [0u8; N_VALUES];
         fn walk(
             rules: DealerRules,
             upcard: u8,
             hand: DealerHand,
             counts: &mut [u8; N_VALUES],
             hands: &mut FinishedByCounts,
+            max_draws: &mut u8,
         ) {
             if hand.must_draw(rules) {
                 for value in 1..=N_VALUES as u8 {
                     let mut next = hand;
                     next.add(value);
                     counts[usize::from(value - 1)] += 1;
-                    walk(rules, upcard, next, counts, hands);
+                    walk(rules, upcard, next, counts, hands, max_draws);
                     counts[usize::from(value - 1)] -= 1;
                 }
                 return;
             }
+            let held: u8 = counts.iter().sum();
+            *max_draws = (*max_draws).max(held - 1);
             let outcome = hand.outcome(rules);
             if outcome == crate::games::blackjack::DealerOutcome::Bust {
                 return;
@@ -368,6 +381,7 @@ impl FloatDealer {
                 DealerHand::new(upcard),
                 &mut counts,
                 &mut hands,
+                &mut max_draws[usize::from(upcard - 1)],
             );
         }
 
@@ -445,6 +459,7 @@ impl FloatDealer {
             finished,
             terms,
             cell_ends,
+            max_draws,
         }
     }
 
@@ -750,6 +765,286 @@ impl FloatDealer {
     }
 }
 
+/// The dealer's outcomes for one shoe as integer weights, for the exact
+/// solve: [`FloatDealer`]'s list of finished hands, with each prefix's
+/// product of counts kept in `u128` instead of a probability in `f64`. One
+/// pass over about 3,000 prefixes and 2,000 terms per shoe, no hashing, no
+/// memo (the recursion of `dealer::unconditional_weights` rebuilt its
+/// memo for every shoe, two thirds of the exact solve's time).
+///
+/// For a finished hand `D` of `k` cards, `Q(D) = prod_v F(n_v, d_v)`
+/// (`d_v` of its cards of value `v`, `F` the falling factorial), the
+/// probability that a dealer showing upcard `u` goes on to hold `D` in a
+/// given order is `Q(D) / (n_u F(T - 1, k - 1))`. Over the common
+/// denominator `F(T - 1, m_u)`, `m_u` the most cards the dealer can draw
+/// after `u` (busts included), its numerator is
+/// `Q(D) F(T - k, m_u - k + 1) / n_u`, and `n_u` divides every `Q(D)` of a
+/// hand that holds `u`. So each outcome's weight is
+///
+/// ```text
+/// G_u[o] = sum over D of orders_u(D) Q(D) F(T - k, m_u - k + 1), then / n_u
+/// ```
+///
+/// and the bust's is what the others leave of `F(T - 1, m_u)`.
+///
+/// Guarantee: where it answers, the weights over `F(T - 1, m_u)` are the
+/// same fractions as `unconditional_weights`' (tests hold every outcome of
+/// many shoes equal); it answers `None`, for the recursion to take over,
+/// for an infinite shoe, a shoe too small for the denominator (`T - 1 <
+/// m_u`, where the dealer might run out of cards), and where `u128` would
+/// overflow (checked, never wrapped).
+pub struct IntegerDealer {
+    tree: &'static FloatDealer,
+    /// Every finished hand's contribution, as (node, orders), grouped by
+    /// upcard, outcome and cards in the hand, so that each group's sum is
+    /// multiplied by its one padding factor once.
+    terms: Vec<(u32, u32)>,
+    /// The groups in order, each naming where its terms end.
+    groups: Vec<TermGroup>,
+    /// Per upcard (index value - 1), the range of its groups.
+    upcards: [std::ops::Range<u32>; N_VALUES],
+}
+
+/// The terms of one upcard, outcome and hand size.
+#[derive(Clone, Copy)]
+struct TermGroup {
+    outcome: u8,
+    /// Cards in the hands (`k`).
+    cards: u8,
+    /// Where the group's terms end in [`IntegerDealer::terms`].
+    end: u32,
+}
+
+/// `a * b`, `None` where it would overflow: two 64-bit products, cheaper
+/// than a full 128-bit multiplication with its overflow check.
+#[inline]
+fn mul_small(a: u128, b: u64) -> Option<u128> {
+    let low = u128::from(a as u64) * u128::from(b);
+    let high = (a >> 64) * u128::from(b);
+    if high >> 64 != 0 {
+        return None;
+    }
+    (high << 64).checked_add(low)
+}
+
+impl IntegerDealer {
+    /// The list for a rule set, built once per soft-17 rule.
+    pub fn for_rules(rules: DealerRules) -> &'static IntegerDealer {
+        static STAND: OnceLock<IntegerDealer> = OnceLock::new();
+        static HIT: OnceLock<IntegerDealer> = OnceLock::new();
+        match rules.soft17 {
+            Soft17::Stand => {
+                STAND.get_or_init(|| IntegerDealer::new(FloatDealer::for_rules(rules)))
+            }
+            Soft17::Hit => HIT.get_or_init(|| IntegerDealer::new(FloatDealer::for_rules(rules))),
+        }
+    }
+
+    fn new(tree: &'static FloatDealer) -> IntegerDealer {
+        // (upcard, outcome, cards, node, orders), sorted into groups.
+        let mut listed: Vec<(u8, u8, u8, u32, u32)> = tree
+            .finished
+            .iter()
+            .flat_map(|hand| {
+                let cards = tree.nodes[hand.node as usize].depth + 1;
+                hand.orders
+                    .iter()
+                    .map(move |&(upcard, orders)| (upcard, hand.outcome, cards, hand.node, orders))
+            })
+            .collect();
+        listed.sort_unstable();
+        let mut terms = Vec::with_capacity(listed.len());
+        let mut groups: Vec<TermGroup> = Vec::new();
+        let mut upcards: [std::ops::Range<u32>; N_VALUES] = std::array::from_fn(|_| 0..0);
+        let mut last = None;
+        for &(upcard, outcome, cards, node, orders) in &listed {
+            if last != Some((upcard, outcome, cards)) {
+                if last.map(|(last_upcard, _, _)| last_upcard) != Some(upcard) {
+                    let first = groups.len() as u32;
+                    upcards[usize::from(upcard)] = first..first;
+                }
+                groups.push(TermGroup {
+                    outcome,
+                    cards,
+                    end: 0,
+                });
+                upcards[usize::from(upcard)].end = groups.len() as u32;
+                last = Some((upcard, outcome, cards));
+            }
+            terms.push((node, orders));
+            if let Some(group) = groups.last_mut() {
+                group.end = terms.len() as u32;
+            }
+        }
+        IntegerDealer {
+            tree,
+            terms,
+            groups,
+            upcards,
+        }
+    }
+
+    /// Per upcard the shoe can deal, in value order: its outcomes' weights
+    /// `G`, the cards left once it is dealt (`T - 1`) and the depth `m_u`,
+    /// each probability being `G[o] / F(T - 1, m_u)` (unreduced). `None`
+    /// where the type's guarantee says.
+    pub fn weights(&self, shoe: &Shoe) -> Option<Vec<([u128; N_OUTCOMES], u64, u8)>> {
+        if shoe.infinite {
+            return None;
+        }
+        // Every product and group sum is at most F(T, k) for hands of k
+        // cards (a share of the k-card draws): where the largest fits 64
+        // bits (about a deck), they are computed in u64, else in u128;
+        // both checked.
+        let total = u64::from(shoe.total());
+        let most_cards = self
+            .tree
+            .max_draws
+            .iter()
+            .max()
+            .map_or(0, |&m| u64::from(m) + 1);
+        let narrow = (0..most_cards)
+            .try_fold(1u64, |product, i| {
+                product.checked_mul(total.checked_sub(i)?)
+            })
+            .is_some();
+        if narrow && let Some(rows) = self.pass::<u64>(shoe) {
+            return Some(rows);
+        }
+        self.pass::<u128>(shoe)
+    }
+
+    /// [`IntegerDealer::weights`] with products and sums in `P`.
+    fn pass<P: Product>(&self, shoe: &Shoe) -> Option<Vec<([u128; N_OUTCOMES], u64, u8)>> {
+        let total = u64::from(shoe.total());
+        P::with_buffer(|products| {
+            products.clear();
+            for node in &self.tree.nodes {
+                let available = u64::from(
+                    shoe.counts[usize::from(node.value)].saturating_sub(u32::from(node.earlier)),
+                );
+                let product = if node.parent == u32::MAX {
+                    P::from_count(available)
+                } else {
+                    products[node.parent as usize].times(available)?
+                };
+                products.push(product);
+            }
+            let mut rows = Vec::with_capacity(N_VALUES);
+            for upcard in 0..N_VALUES {
+                let n_upcard = u128::from(shoe.counts[upcard]);
+                if n_upcard == 0 {
+                    continue;
+                }
+                let most = self.tree.max_draws[upcard];
+                if total < u64::from(most) + 1 {
+                    return None;
+                }
+                // pad[k] = F(T - k, m_u - k + 1) for hands of k cards, and
+                // pad[1] = F(T - 1, m_u), the denominator.
+                let mut pad = [0u128; MAX_DEPTH + 2];
+                pad[usize::from(most) + 1] = 1;
+                for cards in (1..=usize::from(most)).rev() {
+                    pad[cards] = mul_small(pad[cards + 1], total - cards as u64)?;
+                }
+                let mut weights = [0u128; N_OUTCOMES];
+                let range = &self.upcards[upcard];
+                let mut start = match range.start {
+                    0 => 0,
+                    first => self.groups[first as usize - 1].end,
+                };
+                for group in &self.groups[range.start as usize..range.end as usize] {
+                    let mut sum = P::ZERO;
+                    for &(node, orders) in &self.terms[start as usize..group.end as usize] {
+                        let product = products[node as usize];
+                        if product != P::ZERO {
+                            sum = sum.plus(product.times(u64::from(orders))?)?;
+                        }
+                    }
+                    start = group.end;
+                    let weight = &mut weights[usize::from(group.outcome)];
+                    *weight = weight
+                        .checked_add(sum.wide().checked_mul(pad[usize::from(group.cards)])?)?;
+                }
+                let mut unbusted = 0u128;
+                for weight in &mut weights {
+                    // n_u divides every hand's Q(D) (its first factor is
+                    // the upcard's count), so the quotient is exact; a
+                    // 64-bit division where the weight fits.
+                    debug_assert_eq!(*weight % n_upcard, 0);
+                    *weight = match (u64::try_from(*weight), u64::try_from(n_upcard)) {
+                        (Ok(weight), Ok(n_upcard)) => u128::from(weight / n_upcard),
+                        _ => *weight / n_upcard,
+                    };
+                    unbusted = unbusted.checked_add(*weight)?;
+                }
+                let bust = crate::games::blackjack::DealerOutcome::Bust.index();
+                debug_assert_eq!(weights[bust], 0, "busted hands are not listed");
+                weights[bust] = pad[1].checked_sub(unbusted)?;
+                rows.push((weights, total - 1, most));
+            }
+            Some(rows)
+        })
+    }
+}
+
+/// The integer [`IntegerDealer`]'s products are kept in: checked, each
+/// with a buffer per thread (kept between shoes, not freed).
+trait Product: Copy + PartialEq + 'static {
+    const ZERO: Self;
+    fn from_count(count: u64) -> Self;
+    fn times(self, count: u64) -> Option<Self>;
+    fn plus(self, other: Self) -> Option<Self>;
+    fn wide(self) -> u128;
+    fn with_buffer<R>(work: impl FnOnce(&mut Vec<Self>) -> R) -> R;
+}
+
+impl Product for u64 {
+    const ZERO: u64 = 0;
+    fn from_count(count: u64) -> u64 {
+        count
+    }
+    fn times(self, count: u64) -> Option<u64> {
+        self.checked_mul(count)
+    }
+    fn plus(self, other: u64) -> Option<u64> {
+        self.checked_add(other)
+    }
+    fn wide(self) -> u128 {
+        u128::from(self)
+    }
+    fn with_buffer<R>(work: impl FnOnce(&mut Vec<u64>) -> R) -> R {
+        thread_local! {
+            static BUFFER: std::cell::RefCell<Vec<u64>> =
+                const { std::cell::RefCell::new(Vec::new()) };
+        }
+        BUFFER.with(|buffer| work(&mut buffer.borrow_mut()))
+    }
+}
+
+impl Product for u128 {
+    const ZERO: u128 = 0;
+    fn from_count(count: u64) -> u128 {
+        u128::from(count)
+    }
+    fn times(self, count: u64) -> Option<u128> {
+        mul_small(self, count)
+    }
+    fn plus(self, other: u128) -> Option<u128> {
+        self.checked_add(other)
+    }
+    fn wide(self) -> u128 {
+        self
+    }
+    fn with_buffer<R>(work: impl FnOnce(&mut Vec<u128>) -> R) -> R {
+        thread_local! {
+            static BUFFER: std::cell::RefCell<Vec<u128>> =
+                const { std::cell::RefCell::new(Vec::new()) };
+        }
+        BUFFER.with(|buffer| work(&mut buffer.borrow_mut()))
+    }
+}
+
 /// `1` as a [`Number`] (used for probabilities that are certain).
 pub fn one<T: Number>() -> T {
     T::ratio(1, 1)
@@ -773,6 +1068,85 @@ mod tests {
         Shoe {
             counts,
             infinite: false,
+        }
+    }
+
+    /// `F(a, k)` as a big integer.
+    fn falling_big(a: u64, k: u8) -> num_bigint::BigUint {
+        (0..u64::from(k))
+            .map(|i| num_bigint::BigUint::from(a - i))
+            .product()
+    }
+
+    /// The integer list's weights as fractions equal the recursion's, an
+    /// independent method, on every shoe it answers for.
+    fn integer_weights_agree(shoe: &Shoe) -> std::result::Result<bool, String> {
+        let dealable = dealable(shoe);
+        let mut answered = false;
+        for soft17 in [Soft17::Stand, Soft17::Hit] {
+            let rules = DealerRules {
+                soft17,
+                scoring: Scoring::Correct,
+            };
+            let Some(listed) = IntegerDealer::for_rules(rules).weights(shoe) else {
+                continue;
+            };
+            answered = true;
+            let recursed = unconditional_weights(shoe, rules, &dealable)
+                .ok_or("the recursion overflowed where the list did not")?;
+            if listed.len() != recursed.len() {
+                return Err(format!("{} rows against {}", listed.len(), recursed.len()));
+            }
+            for ((l, l_left, l_depth), (r, r_left, r_depth)) in listed.iter().zip(&recursed) {
+                for o in 0..N_OUTCOMES {
+                    // l / F(l_left, l_depth) == r / F(r_left, r_depth)
+                    let lhs = num_bigint::BigUint::from(l[o]) * falling_big(*r_left, *r_depth);
+                    let rhs = num_bigint::BigUint::from(r[o]) * falling_big(*l_left, *l_depth);
+                    if lhs != rhs {
+                        return Err(format!(
+                            "{soft17:?} {shoe:?} outcome {o}: {l:?} against {r:?}"
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(answered)
+    }
+
+    #[test]
+    fn integer_weights_answer_for_every_usual_shoe() {
+        for decks in [1, 2, 4, 6, 8] {
+            assert_eq!(
+                integer_weights_agree(&shoe(decks, &[])),
+                Ok(true),
+                "{decks} decks"
+            );
+        }
+        assert_eq!(
+            integer_weights_agree(&shoe(1, &[1, 1, 1, 2, 2, 2, 2, 3, 10, 10, 10, 10])),
+            Ok(true)
+        );
+        let infinite = Shoe {
+            counts: PER_DECK,
+            infinite: true,
+        };
+        assert_eq!(integer_weights_agree(&infinite), Ok(false));
+    }
+
+    proptest::proptest! {
+        /// Any shoe of 1 to 8 decks with up to 40 cards taken out.
+        #[test]
+        fn integer_weights_equal_the_recursion(
+            decks in 1u32..=8,
+            removed in proptest::collection::vec(1u8..=10, 0..40),
+        ) {
+            let mut counts = PER_DECK.map(|c| c * decks);
+            for &value in &removed {
+                let count = &mut counts[usize::from(value - 1)];
+                *count = count.saturating_sub(1);
+            }
+            let shoe = Shoe { counts, infinite: false };
+            proptest::prop_assert!(integer_weights_agree(&shoe).is_ok(), "{:?}", integer_weights_agree(&shoe));
         }
     }
 

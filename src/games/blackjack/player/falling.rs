@@ -178,12 +178,7 @@ impl Falling {
             && let Some(num) = product_outside_of(b_factors).and_then(|f| checked_product(a, f))
         {
             let negative = (num < I256::ZERO) != (b < I256::ZERO);
-            let factors = a_factors
-                .map(|(lo, hi)| lo..=hi)
-                .into_iter()
-                .flatten()
-                .map(u64::from)
-                .chain(std::iter::once(divisor));
+            let factors = each_factor(a_factors).chain(std::iter::once(divisor));
             return Falling::Big(reduced(num.unsigned_abs(), negative, factors));
         }
         Falling::Big(self.to_big() / other.to_big())
@@ -204,11 +199,7 @@ impl Falling {
             Falling::Scaled { num, hi, len } => reduced(
                 num.unsigned_abs(),
                 *num < I256::ZERO,
-                factors(*hi, *len)
-                    .map(|(lo, hi)| lo..=hi)
-                    .into_iter()
-                    .flatten()
-                    .map(u64::from),
+                each_factor(factors(*hi, *len)),
             ),
         }
     }
@@ -305,7 +296,7 @@ fn i256_to_big(value: I256) -> BigInt {
 fn reduced(mut magnitude: U256, negative: bool, factors: impl Iterator<Item = u64>) -> BigRational {
     let mut den = BigInt::one();
     for factor in factors {
-        let common = gcd(remainder(magnitude, factor), factor);
+        let common = num_integer::gcd(remainder(magnitude, factor), factor);
         if common > 1 {
             magnitude = quotient(magnitude, common);
         }
@@ -313,6 +304,14 @@ fn reduced(mut magnitude: U256, negative: bool, factors: impl Iterator<Item = u6
     }
     let magnitude = u256_to_big(magnitude);
     BigRational::new_raw(if negative { -magnitude } else { magnitude }, den)
+}
+
+/// A denominator's factors, one by one (none for the empty product).
+fn each_factor(factors: Factors) -> impl Iterator<Item = u64> {
+    factors
+        .into_iter()
+        .flat_map(|(lo, hi)| lo..=hi)
+        .map(u64::from)
 }
 
 /// The product of a denominator's factors, if it fits.
@@ -364,14 +363,6 @@ fn from_words(words: [u64; 4]) -> U256 {
         (u128::from(words[0]) << 64) | u128::from(words[1]),
         (u128::from(words[2]) << 64) | u128::from(words[3]),
     )
-}
-
-/// The greatest common divisor (`gcd(0, b) = b`).
-fn gcd(mut a: u64, mut b: u64) -> u64 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
 }
 
 impl PartialEq for Falling {

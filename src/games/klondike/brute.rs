@@ -4,11 +4,12 @@
 //! no symmetry; two tables are the same state only when they are equal.
 //! Its verdicts are the ground truth the solver is tested against, so it
 //! is kept as plain as the checker: it allocates per state and is slow,
-//! which reduced decks (a few dozen cards) afford.
+//! which reduced decks (a few dozen cards) afford. (It keeps each table
+//! once, its list of tables being both the queue and what the set of seen
+//! tables points into: the tests' brute-forced deals are most of the unit
+//! tests' time.)
 
-use std::collections::VecDeque;
-
-use ahash::AHashSet;
+use hashbrown::HashTable;
 
 use crate::cards::Card;
 use crate::error::Result;
@@ -49,11 +50,25 @@ fn as_state(mut table: FreeTable) -> FreeTable {
 /// [`crate::games::klondike::check::replay`] accepts. Errors: a bad deal.
 pub fn brute_force(rules: &FreePlayRules, deal: &[Card], max_states: u64) -> Result<BruteForce> {
     let start = as_state(FreeTable::deal(rules, deal)?);
-    // Each state's parent (its index in `came_from`) and the move from it;
-    // the deal is index 0, its own parent.
+    if start.is_won() {
+        return Ok(BruteForce {
+            winnable: Some(true),
+            witness: Vec::new(),
+            states: 1,
+        });
+    }
+    // Every table seen, in the order found: breadth first, so this list
+    // is also the queue (`expand` walks it). Each table is kept once; the
+    // set of seen tables holds their indices, hashed and compared through
+    // the list. `came_from[i]` is table i's parent and the move from it
+    // (the deal, index 0, is its own parent).
+    let mut tables: Vec<FreeTable> = vec![start];
     let mut came_from: Vec<(usize, FreeMove)> = vec![(0, FreeMove::Turn)];
-    let mut seen: AHashSet<FreeTable> = AHashSet::new();
-    let mut frontier: VecDeque<(FreeTable, usize)> = VecDeque::new();
+    let hasher = ahash::RandomState::new();
+    let mut seen: HashTable<usize> = HashTable::new();
+    seen.insert_unique(hasher.hash_one(&tables[0]), 0, |&seen| {
+        hasher.hash_one(&tables[seen])
+    });
     let witness = |came_from: &[(usize, FreeMove)], mut at: usize| {
         let mut moves = Vec::new();
         while at != 0 {
@@ -64,48 +79,42 @@ pub fn brute_force(rules: &FreePlayRules, deal: &[Card], max_states: u64) -> Res
         moves.reverse();
         moves
     };
-    if start.is_won() {
-        return Ok(BruteForce {
-            winnable: Some(true),
-            witness: Vec::new(),
-            states: 1,
-        });
-    }
-    seen.insert(start.clone());
-    frontier.push_back((start, 0));
-    while let Some((table, index)) = frontier.pop_front() {
-        for mv in table.legal_moves() {
-            let mut next = table.clone();
+    let mut expand = 0;
+    while expand < tables.len() {
+        for mv in tables[expand].legal_moves() {
+            let mut next = tables[expand].clone();
             next.apply(mv)
                 .expect("check.rs lists only moves it accepts");
             let next = as_state(next);
-            if seen.contains(&next) {
+            let hash = hasher.hash_one(&next);
+            if seen.find(hash, |&seen| tables[seen] == next).is_some() {
                 continue;
             }
-            came_from.push((index, mv));
+            came_from.push((expand, mv));
             let next_index = came_from.len() - 1;
             if next.is_won() {
                 return Ok(BruteForce {
                     winnable: Some(true),
                     witness: witness(&came_from, next_index),
-                    states: seen.len() as u64 + 1,
+                    states: tables.len() as u64 + 1,
                 });
             }
-            if seen.len() as u64 >= max_states {
+            if tables.len() as u64 >= max_states {
                 return Ok(BruteForce {
                     winnable: None,
                     witness: Vec::new(),
-                    states: seen.len() as u64 + 1,
+                    states: tables.len() as u64 + 1,
                 });
             }
-            seen.insert(next.clone());
-            frontier.push_back((next, next_index));
+            seen.insert_unique(hash, next_index, |&seen| hasher.hash_one(&tables[seen]));
+            tables.push(next);
         }
+        expand += 1;
     }
     Ok(BruteForce {
         winnable: Some(false),
         witness: Vec::new(),
-        states: seen.len() as u64,
+        states: tables.len() as u64,
     })
 }
 

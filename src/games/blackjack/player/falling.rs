@@ -165,6 +165,27 @@ impl Falling {
         }
     }
 
+    /// `(wins - losses) / F(cards_left, depth)`: a hand's value standing,
+    /// from the dealer outcomes' weights it wins and loses against; the
+    /// same number as [`Falling::from_weight`] of each, subtracted.
+    pub fn from_weight_difference(wins: u128, losses: u128, cards_left: u64, depth: u8) -> Falling {
+        match (
+            i128::try_from(wins),
+            i128::try_from(losses),
+            u32::try_from(cards_left),
+        ) {
+            (Ok(wins), Ok(losses), Ok(cards_left)) if u64::from(depth) <= u64::from(cards_left) => {
+                Falling::Scaled {
+                    num: I256::from(wins) - I256::from(losses),
+                    hi: if depth == 0 { 0 } else { cards_left },
+                    len: u32::from(depth),
+                }
+            }
+            _ => Falling::from_weight(wins, cards_left, depth)
+                .sub(&Falling::from_weight(losses, cards_left, depth)),
+        }
+    }
+
     /// `self / other` (`other` not zero), as a reduced fraction. Where
     /// `other`'s numerator is a 64-bit integer (the solver divides by
     /// chances such as `(T - c) / T`) and `self`'s numerator times

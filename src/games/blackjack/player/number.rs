@@ -57,18 +57,60 @@ pub trait Number: Clone + PartialOrd + Send + Sync + fmt::Debug + 'static {
     fn to_f64(&self) -> f64;
     /// The exact fraction, if this kind of number has one.
     fn exact(&self) -> Option<&BigRational>;
+    /// One upcard's dealer outcomes for one shoe, as the solver keeps them
+    /// between the dealer's pass and the stand values that read them: the
+    /// probabilities themselves, or (exactly) their integer weights over
+    /// one falling factorial, a tenth of the size and summed in integers.
+    type Row: Send + Sync + fmt::Debug;
     /// The dealer's outcome probabilities for `shoe` (which still holds the
     /// upcard) under `rules`, for every upcard the shoe can deal.
-    fn dealer_rows(shoe: &Shoe, rules: DealerRules) -> DealerRows<Self>;
+    fn dealer_rows(shoe: &Shoe, rules: DealerRules) -> Rows<Self>;
     /// [`Number::dealer_rows`] for many shoes at once, in order: the same
     /// rows, each equal to what `dealer_rows` gives for that shoe (bit for
     /// bit in `f64`). The float kind computes [`LANES`] shoes per pass.
-    fn dealer_rows_many(shoes: &[Shoe], rules: DealerRules) -> Vec<DealerRows<Self>> {
+    fn dealer_rows_many(shoes: &[Shoe], rules: DealerRules) -> Vec<Rows<Self>> {
         shoes
             .iter()
             .map(|shoe| Self::dealer_rows(shoe, rules))
             .collect()
     }
+    /// `sum over outcomes o of payoffs[o] * P(o)` for one row, each payoff
+    /// -1, 0 or 1: a hand's value standing. Equal, as a number, to adding
+    /// and subtracting the row's probabilities in outcome order (bit for
+    /// bit in `f64`, which does exactly that).
+    fn row_value(row: &Self::Row, payoffs: &[i8; N_OUTCOMES]) -> Self;
+}
+
+/// A [`Number`]'s dealer rows for one shoe, per upcard (indexed by value -
+/// 1); `None` where the shoe holds no such upcard.
+pub type Rows<T> = [Option<<T as Number>::Row>; N_VALUES];
+
+/// `sum of payoffs[o] * row[o]`, added and subtracted in outcome order.
+fn signed_sum<T: Number>(row: &[T; N_OUTCOMES], payoffs: &[i8; N_OUTCOMES]) -> T {
+    let mut value = T::zero();
+    for (probability, payoff) in row.iter().zip(payoffs) {
+        match payoff {
+            1 => value = value.plus(probability),
+            -1 => value = value.minus(probability),
+            _ => {}
+        }
+    }
+    value
+}
+
+/// One upcard's dealer outcomes in the exact solve.
+#[derive(Debug)]
+pub enum FallingRow {
+    /// [`IntegerDealer`]'s (or the recursion's) weights, each outcome's
+    /// probability being `weights[o] / F(cards_left, depth)`, unreduced.
+    Weights {
+        weights: [u128; N_OUTCOMES],
+        cards_left: u64,
+        depth: u8,
+    },
+    /// Reduced fractions, where no integer weights fit (an infinite deck,
+    /// or 128 bits overflowed).
+    Values(Box<[Falling; N_OUTCOMES]>),
 }
 
 impl Number for BigRational {
@@ -109,8 +151,12 @@ impl Number for BigRational {
     fn exact(&self) -> Option<&BigRational> {
         Some(self)
     }
-    fn dealer_rows(shoe: &Shoe, rules: DealerRules) -> DealerRows<Self> {
+    type Row = [BigRational; N_OUTCOMES];
+    fn dealer_rows(shoe: &Shoe, rules: DealerRules) -> Rows<Self> {
         by_upcard(shoe, unconditional_rows(shoe, rules, &dealable(shoe)))
+    }
+    fn row_value(row: &Self::Row, payoffs: &[i8; N_OUTCOMES]) -> Self {
+        signed_sum(row, payoffs)
     }
 }
 
@@ -155,29 +201,80 @@ impl Number for Falling {
             Falling::Scaled { .. } => None,
         }
     }
+    type Row = FallingRow;
     /// [`IntegerDealer`]'s integer weights over their falling factorials,
-    /// without reducing them, or else the dealer table's recursion's;
-    /// reduced fractions where neither fits (an infinite deck's powers, or
-    /// 128 bits overflowed).
-    fn dealer_rows(shoe: &Shoe, rules: DealerRules) -> DealerRows<Self> {
-        let dealable = dealable(shoe);
-        let weights = IntegerDealer::for_rules(rules)
-            .weights(shoe)
-            .or_else(|| unconditional_weights(shoe, rules, &dealable));
-        let rows: Vec<[Falling; N_OUTCOMES]> = match weights {
+    /// without reducing them (as [`falling_rows`] says).
+    fn dealer_rows(shoe: &Shoe, rules: DealerRules) -> Rows<Self> {
+        falling_rows(shoe, rules, IntegerDealer::for_rules(rules).weights(shoe))
+    }
+    /// The same rows, the shoes of about a deck through
+    /// [`IntegerDealer::weights_many`]'s lanes.
+    fn dealer_rows_many(shoes: &[Shoe], rules: DealerRules) -> Vec<Rows<Self>> {
+        let listed = IntegerDealer::for_rules(rules).weights_many(shoes);
+        shoes
+            .iter()
+            .zip(listed)
+            .map(|(shoe, weights)| falling_rows(shoe, rules, weights))
+            .collect()
+    }
+    /// In integers where the row is weights: the winning and the losing
+    /// weights summed (checked), one difference over the row's falling
+    /// factorial, with no [`Falling`] addition.
+    fn row_value(row: &FallingRow, payoffs: &[i8; N_OUTCOMES]) -> Self {
+        let (weights, cards_left, depth) = match row {
+            FallingRow::Weights {
+                weights,
+                cards_left,
+                depth,
+            } => (weights, *cards_left, *depth),
+            FallingRow::Values(values) => return signed_sum(values, payoffs),
+        };
+        let mut wins = Some(0u128);
+        let mut losses = Some(0u128);
+        for (weight, payoff) in weights.iter().zip(payoffs) {
+            match payoff {
+                1 => wins = wins.and_then(|sum| sum.checked_add(*weight)),
+                -1 => losses = losses.and_then(|sum| sum.checked_add(*weight)),
+                _ => {}
+            }
+        }
+        match (wins, losses) {
+            (Some(wins), Some(losses)) => {
+                Falling::from_weight_difference(wins, losses, cards_left, depth)
+            }
+            _ => signed_sum(
+                &weights.map(|weight| Falling::from_weight(weight, cards_left, depth)),
+                payoffs,
+            ),
+        }
+    }
+}
+
+/// [`Falling`]'s rows for `shoe` from [`IntegerDealer`]'s weights, or
+/// else the dealer table's recursion's; reduced fractions where neither
+/// fits (an infinite deck's powers, or 128 bits overflowed).
+fn falling_rows(
+    shoe: &Shoe,
+    rules: DealerRules,
+    listed: Option<Vec<UpcardWeights>>,
+) -> Rows<Falling> {
+    let dealable = dealable(shoe);
+    let rows: Vec<FallingRow> =
+        match listed.or_else(|| unconditional_weights(shoe, rules, &dealable)) {
             Some(weights) => weights
                 .into_iter()
-                .map(|(weights, cards_left, depth)| {
-                    weights.map(|weight| Falling::from_weight(weight, cards_left, depth))
+                .map(|(weights, cards_left, depth)| FallingRow::Weights {
+                    weights,
+                    cards_left,
+                    depth,
                 })
                 .collect(),
             None => unconditional_rows(shoe, rules, &dealable)
                 .into_iter()
-                .map(|row| row.map(Falling::Big))
+                .map(|row| FallingRow::Values(Box::new(row.map(Falling::Big))))
                 .collect(),
         };
-        by_upcard(shoe, rows)
-    }
+    by_upcard(shoe, rows)
 }
 
 impl Number for f64 {
@@ -215,11 +312,15 @@ impl Number for f64 {
     fn exact(&self) -> Option<&BigRational> {
         None
     }
-    fn dealer_rows(shoe: &Shoe, rules: DealerRules) -> DealerRows<Self> {
+    type Row = [f64; N_OUTCOMES];
+    fn dealer_rows(shoe: &Shoe, rules: DealerRules) -> Rows<Self> {
         FloatDealer::for_rules(rules).rows(shoe)
     }
-    fn dealer_rows_many(shoes: &[Shoe], rules: DealerRules) -> Vec<DealerRows<Self>> {
+    fn dealer_rows_many(shoes: &[Shoe], rules: DealerRules) -> Vec<Rows<Self>> {
         FloatDealer::for_rules(rules).rows_many(shoes)
+    }
+    fn row_value(row: &Self::Row, payoffs: &[i8; N_OUTCOMES]) -> Self {
+        signed_sum(row, payoffs)
     }
 }
 
@@ -231,7 +332,7 @@ fn dealable(shoe: &Shoe) -> Vec<u8> {
 }
 
 /// `rows` (one per [`dealable`] upcard, in order) placed by upcard value.
-fn by_upcard<T>(shoe: &Shoe, rows: Vec<[T; N_OUTCOMES]>) -> DealerRows<T> {
+fn by_upcard<R>(shoe: &Shoe, rows: Vec<R>) -> [Option<R>; N_VALUES] {
     let mut rows = rows.into_iter();
     std::array::from_fn(|index| {
         if shoe.count(index as u8 + 1) > 0 {
@@ -889,7 +990,7 @@ impl IntegerDealer {
     /// `G`, the cards left once it is dealt (`T - 1`) and the depth `m_u`,
     /// each probability being `G[o] / F(T - 1, m_u)` (unreduced). `None`
     /// where the type's guarantee says.
-    pub fn weights(&self, shoe: &Shoe) -> Option<Vec<([u128; N_OUTCOMES], u64, u8)>> {
+    pub fn weights(&self, shoe: &Shoe) -> Option<Vec<UpcardWeights>> {
         if shoe.infinite {
             return None;
         }
@@ -897,6 +998,40 @@ impl IntegerDealer {
         // cards (a share of the k-card draws): where the largest fits 64
         // bits (about a deck), they are computed in u64, else in u128;
         // both checked.
+        if self.narrow(shoe)
+            && let Some(rows) = self.pass::<u64>(shoe)
+        {
+            return Some(rows);
+        }
+        self.pass::<u128>(shoe)
+    }
+
+    /// [`IntegerDealer::weights`] for many shoes, in order, each equal to
+    /// what `weights` gives for it: shoes of about a deck go through
+    /// [`INTEGER_LANES`] at a time in `u64` (independent chains, so that a
+    /// node's multiplication need not wait for its parent's), the rest one
+    /// by one.
+    pub fn weights_many(&self, shoes: &[Shoe]) -> Vec<Option<Vec<UpcardWeights>>> {
+        let mut out = Vec::with_capacity(shoes.len());
+        for batch in shoes.chunks(INTEGER_LANES) {
+            let laned = (batch.len() == INTEGER_LANES
+                && batch.iter().all(|shoe| self.narrow(shoe)))
+            .then(|| self.lane_pass(batch.try_into().expect("a full batch")))
+            .flatten();
+            match laned {
+                Some(rows) => out.extend(rows),
+                None => out.extend(batch.iter().map(|shoe| self.weights(shoe))),
+            }
+        }
+        out
+    }
+
+    /// Whether `F(T, most cards in a hand)`, a bound on every product and
+    /// group sum, fits 64 bits (a finite shoe of about a deck).
+    fn narrow(&self, shoe: &Shoe) -> bool {
+        if shoe.infinite {
+            return false;
+        }
         let total = u64::from(shoe.total());
         let most_cards = self
             .tree
@@ -904,20 +1039,15 @@ impl IntegerDealer {
             .iter()
             .max()
             .map_or(0, |&m| u64::from(m) + 1);
-        let narrow = (0..most_cards)
+        (0..most_cards)
             .try_fold(1u64, |product, i| {
                 product.checked_mul(total.checked_sub(i)?)
             })
-            .is_some();
-        if narrow && let Some(rows) = self.pass::<u64>(shoe) {
-            return Some(rows);
-        }
-        self.pass::<u128>(shoe)
+            .is_some()
     }
 
     /// [`IntegerDealer::weights`] with products and sums in `P`.
-    fn pass<P: Product>(&self, shoe: &Shoe) -> Option<Vec<([u128; N_OUTCOMES], u64, u8)>> {
-        let total = u64::from(shoe.total());
+    fn pass<P: Product>(&self, shoe: &Shoe) -> Option<Vec<UpcardWeights>> {
         P::with_buffer(|products| {
             products.clear();
             for node in &self.tree.nodes {
@@ -931,59 +1061,149 @@ impl IntegerDealer {
                 };
                 products.push(product);
             }
-            let mut rows = Vec::with_capacity(N_VALUES);
-            for upcard in 0..N_VALUES {
-                let n_upcard = u128::from(shoe.counts[upcard]);
-                if n_upcard == 0 {
-                    continue;
-                }
-                let most = self.tree.max_draws[upcard];
-                if total < u64::from(most) + 1 {
-                    return None;
-                }
-                // pad[k] = F(T - k, m_u - k + 1) for hands of k cards, and
-                // pad[1] = F(T - 1, m_u), the denominator.
-                let mut pad = [0u128; MAX_DEPTH + 2];
-                pad[usize::from(most) + 1] = 1;
-                for cards in (1..=usize::from(most)).rev() {
-                    pad[cards] = mul_small(pad[cards + 1], total - cards as u64)?;
-                }
-                let mut weights = [0u128; N_OUTCOMES];
-                let range = &self.upcards[upcard];
-                for group in &self.groups[range.start as usize..range.end as usize] {
-                    let mut sum = P::ZERO;
-                    let terms = &self.terms[group.terms.start as usize..group.terms.end as usize];
-                    for &(node, orders) in terms {
-                        let product = products[node as usize];
-                        if product != P::ZERO {
-                            sum = sum.plus(product.times(u64::from(orders))?)?;
-                        }
+            let mut sums = Vec::with_capacity(self.groups.len());
+            for group in &self.groups {
+                let mut sum = P::ZERO;
+                let terms = &self.terms[group.terms.start as usize..group.terms.end as usize];
+                for &(node, orders) in terms {
+                    let product = products[node as usize];
+                    if product != P::ZERO {
+                        sum = sum.plus(product.times(u64::from(orders))?)?;
                     }
-                    let weight = &mut weights[usize::from(group.outcome)];
-                    *weight = weight
-                        .checked_add(sum.wide().checked_mul(pad[usize::from(group.cards)])?)?;
                 }
-                let mut unbusted = 0u128;
-                for weight in &mut weights {
-                    // n_u divides every hand's Q(D) (its first factor is
-                    // the upcard's count), so the quotient is exact; a
-                    // 64-bit division where the weight fits.
-                    debug_assert_eq!(*weight % n_upcard, 0);
-                    *weight = match (u64::try_from(*weight), u64::try_from(n_upcard)) {
-                        (Ok(weight), Ok(n_upcard)) => u128::from(weight / n_upcard),
-                        _ => *weight / n_upcard,
-                    };
-                    unbusted = unbusted.checked_add(*weight)?;
-                }
-                let bust = crate::games::blackjack::DealerOutcome::Bust.index();
-                debug_assert_eq!(weights[bust], 0, "busted hands are not listed");
-                weights[bust] = pad[1].checked_sub(unbusted)?;
-                rows.push((weights, total - 1, most));
+                sums.push(sum.wide());
             }
-            Some(rows)
+            self.finish(shoe, &sums)
         })
     }
+
+    /// [`IntegerDealer::pass`] in `u64` for [`INTEGER_LANES`] shoes at
+    /// once, lane by lane the same products and sums; `None` if any lane
+    /// overflowed (every operation's overflow is kept, none wrapped into
+    /// an answer), for the shoes to go one by one.
+    fn lane_pass(&self, batch: &[Shoe; INTEGER_LANES]) -> Option<Vec<Option<Vec<UpcardWeights>>>> {
+        type IntegerLanes = [u64; INTEGER_LANES];
+        let mut available = [[[0u64; INTEGER_LANES]; MAX_EARLIER]; N_VALUES];
+        for (lane, shoe) in batch.iter().enumerate() {
+            for (value, available) in available.iter_mut().enumerate() {
+                for (earlier, available) in available.iter_mut().enumerate() {
+                    available[lane] = u64::from(shoe.counts[value].saturating_sub(earlier as u32));
+                }
+            }
+        }
+        thread_local! {
+            static PRODUCTS: std::cell::RefCell<Vec<[u64; INTEGER_LANES]>> =
+                const { std::cell::RefCell::new(Vec::new()) };
+        }
+        let mut overflow = false;
+        let sums: Vec<IntegerLanes> = PRODUCTS.with(|products| {
+            let products = &mut *products.borrow_mut();
+            products.clear();
+            for node in &self.tree.nodes {
+                let available = &available[usize::from(node.value)][usize::from(node.earlier)];
+                let parent = if node.parent == u32::MAX {
+                    [1; INTEGER_LANES]
+                } else {
+                    products[node.parent as usize]
+                };
+                let mut product = [0u64; INTEGER_LANES];
+                for lane in 0..INTEGER_LANES {
+                    let (p, o) = parent[lane].overflowing_mul(available[lane]);
+                    product[lane] = p;
+                    overflow |= o;
+                }
+                products.push(product);
+            }
+            self.groups
+                .iter()
+                .map(|group| {
+                    let mut sum = [0u64; INTEGER_LANES];
+                    let terms = &self.terms[group.terms.start as usize..group.terms.end as usize];
+                    for &(node, orders) in terms {
+                        let product = &products[node as usize];
+                        for lane in 0..INTEGER_LANES {
+                            let (term, o) = product[lane].overflowing_mul(u64::from(orders));
+                            let (total, p) = sum[lane].overflowing_add(term);
+                            sum[lane] = total;
+                            overflow |= o | p;
+                        }
+                    }
+                    sum
+                })
+                .collect()
+        });
+        if overflow {
+            return None;
+        }
+        let mut lane_sums = vec![0u128; sums.len()];
+        let rows = batch
+            .iter()
+            .enumerate()
+            .map(|(lane, shoe)| {
+                for (wide, sum) in lane_sums.iter_mut().zip(&sums) {
+                    *wide = u128::from(sum[lane]);
+                }
+                self.finish(shoe, &lane_sums)
+            })
+            .collect();
+        Some(rows)
+    }
+
+    /// The weights of every upcard `shoe` can deal, from each group's sum
+    /// of `orders * Q(D)` (`sums`, in [`IntegerDealer::groups`] order).
+    fn finish(&self, shoe: &Shoe, sums: &[u128]) -> Option<Vec<UpcardWeights>> {
+        let total = u64::from(shoe.total());
+        let mut rows = Vec::with_capacity(N_VALUES);
+        for upcard in 0..N_VALUES {
+            let n_upcard = u128::from(shoe.counts[upcard]);
+            if n_upcard == 0 {
+                continue;
+            }
+            let most = self.tree.max_draws[upcard];
+            if total < u64::from(most) + 1 {
+                return None;
+            }
+            // pad[k] = F(T - k, m_u - k + 1) for hands of k cards, and
+            // pad[1] = F(T - 1, m_u), the denominator.
+            let mut pad = [0u128; MAX_DEPTH + 2];
+            pad[usize::from(most) + 1] = 1;
+            for cards in (1..=usize::from(most)).rev() {
+                pad[cards] = mul_small(pad[cards + 1], total - cards as u64)?;
+            }
+            let mut weights = [0u128; N_OUTCOMES];
+            let range = self.upcards[upcard].start as usize..self.upcards[upcard].end as usize;
+            for (group, sum) in self.groups[range.clone()].iter().zip(&sums[range]) {
+                let weight = &mut weights[usize::from(group.outcome)];
+                *weight = weight.checked_add(sum.checked_mul(pad[usize::from(group.cards)])?)?;
+            }
+            let mut unbusted = 0u128;
+            for weight in &mut weights {
+                // n_u divides every hand's Q(D) (its first factor is
+                // the upcard's count), so the quotient is exact; a
+                // 64-bit division where the weight fits.
+                debug_assert_eq!(*weight % n_upcard, 0);
+                *weight = match (u64::try_from(*weight), u64::try_from(n_upcard)) {
+                    (Ok(weight), Ok(n_upcard)) => u128::from(weight / n_upcard),
+                    _ => *weight / n_upcard,
+                };
+                unbusted = unbusted.checked_add(*weight)?;
+            }
+            let bust = crate::games::blackjack::DealerOutcome::Bust.index();
+            debug_assert_eq!(weights[bust], 0, "busted hands are not listed");
+            weights[bust] = pad[1].checked_sub(unbusted)?;
+            rows.push((weights, total - 1, most));
+        }
+        Some(rows)
+    }
 }
+
+/// Shoes per pass of [`IntegerDealer::weights_many`]'s `u64` kernel.
+pub const INTEGER_LANES: usize = 4;
+
+/// One upcard's outcome weights `G`, the cards left once it is dealt
+/// (`T - 1`) and the depth `m_u`: each probability is `G[o] / F(T - 1,
+/// m_u)`, unreduced.
+pub type UpcardWeights = ([u128; N_OUTCOMES], u64, u8);
 
 /// The integer [`IntegerDealer`]'s products are kept in: checked, each
 /// with a buffer per thread (kept between shoes, not freed).
@@ -1145,6 +1365,67 @@ mod tests {
             let shoe = Shoe { counts, infinite: false };
             let agreed = integer_weights_agree(&shoe);
             proptest::prop_assert!(agreed.is_ok(), "{:?}", agreed);
+        }
+
+        /// The lanes give each shoe what the one-shoe pass gives, in
+        /// order, for batches of any length (full lanes, a short tail,
+        /// shoes too large for `u64`, shoes without some upcard).
+        #[test]
+        fn integer_lanes_equal_one_shoe_at_a_time(
+            shoes in proptest::collection::vec(
+                (1u32..=3, proptest::collection::vec(1u8..=10, 0..45)),
+                0..11,
+            ),
+            hit_soft17 in proptest::bool::ANY,
+        ) {
+            let shoes: Vec<Shoe> = shoes
+                .into_iter()
+                .map(|(decks, removed)| {
+                    let mut counts = PER_DECK.map(|c| c * decks);
+                    for &value in &removed {
+                        let count = &mut counts[usize::from(value - 1)];
+                        *count = count.saturating_sub(1);
+                    }
+                    Shoe { counts, infinite: false }
+                })
+                .collect();
+            let rules = DealerRules {
+                soft17: if hit_soft17 { Soft17::Hit } else { Soft17::Stand },
+                scoring: Scoring::Correct,
+            };
+            let dealer = IntegerDealer::for_rules(rules);
+            let one_by_one: Vec<_> = shoes.iter().map(|shoe| dealer.weights(shoe)).collect();
+            proptest::prop_assert_eq!(dealer.weights_many(&shoes), one_by_one);
+        }
+
+        /// A row's value standing, summed in integers from the weights,
+        /// is the signed sum of its probabilities as `Falling` values.
+        #[test]
+        fn falling_row_value_is_the_signed_sum(
+            decks in 1u32..=8,
+            removed in proptest::collection::vec(1u8..=10, 0..30),
+            payoffs in proptest::array::uniform7(-1i8..=1),
+        ) {
+            let mut counts = PER_DECK.map(|c| c * decks);
+            for &value in &removed {
+                let count = &mut counts[usize::from(value - 1)];
+                *count = count.saturating_sub(1);
+            }
+            let shoe = Shoe { counts, infinite: false };
+            let rules = DealerRules {
+                soft17: Soft17::Stand,
+                scoring: Scoring::Correct,
+            };
+            for row in Falling::dealer_rows(&shoe, rules).iter().flatten() {
+                let FallingRow::Weights { weights, cards_left, depth } = row else {
+                    continue;
+                };
+                let values = weights.map(|w| Falling::from_weight(w, *cards_left, *depth));
+                proptest::prop_assert_eq!(
+                    Falling::row_value(row, &payoffs).to_big(),
+                    signed_sum(&values, &payoffs).to_big()
+                );
+            }
         }
     }
 

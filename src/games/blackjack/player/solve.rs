@@ -67,7 +67,7 @@ use num_rational::BigRational;
 use rayon::prelude::*;
 
 use super::compositions::{BUST, Compositions};
-use super::number::{DealerRows, LANES, Number};
+use super::number::{LANES, Number, Rows};
 use super::rules::{
     ACTIONS, Action, Hand, HoleCard, PlayerRules, SplitModel, Surrender, natural_hole_card,
 };
@@ -650,11 +650,11 @@ const NO_REMOVAL: u32 = u32::MAX;
 /// per shoe, and shared by every upcard, world and thread, read by number
 /// with no lookup in the evaluation loop. (An infinite shoe is the same
 /// after any removal, so it has one number.)
-struct Removals<T> {
+struct Removals<T: Number> {
     index: AHashMap<u128, u32>,
     shoes: Vec<Shoe>,
     /// The rows of `shoes[..rows.len()]`.
-    rows: Vec<DealerRows<T>>,
+    rows: Vec<Rows<T>>,
 }
 
 impl<T: Number> Removals<T> {
@@ -709,16 +709,17 @@ impl<T: Number> Removals<T> {
             .div_ceil(4 * rayon::current_num_threads())
             .next_multiple_of(LANES)
             .max(LANES);
-        let batches: Vec<Vec<DealerRows<T>>> = pending
+        let batches: Vec<Vec<Rows<T>>> = pending
             .par_chunks(chunk)
             .map(|batch| T::dealer_rows_many(batch, rules))
             .collect();
+        self.rows.reserve(pending.len());
         self.rows.extend(batches.into_iter().flatten());
     }
 
     /// The dealer's row for `upcard` from shoe number `removal`.
     #[inline]
-    fn row(&self, removal: u32, upcard: u8) -> &[T; N_OUTCOMES] {
+    fn row(&self, removal: u32, upcard: u8) -> &T::Row {
         self.rows[removal as usize][usize::from(upcard - 1)]
             .as_ref()
             .expect("the upcard is in the shoe")
@@ -793,35 +794,24 @@ impl<T: Number> Solver<T> {
 
     /// Standing on `hand` (not a natural) against the dealer's `row` (the
     /// shoe less the hand and the cards out, upcard still in).
-    fn stand_value(&self, hand: &Hand, row: &[T; N_OUTCOMES]) -> T {
+    fn stand_value(&self, hand: &Hand, row: &T::Row) -> T {
         let total = hand.total();
-        let mut value = T::zero();
-        for (index, probability) in row.iter().enumerate().take(N_OUTCOMES) {
-            let payoff: i64 = match index {
-                i if i == DealerOutcome::Bust.index() => 1,
-                i if i == DealerOutcome::Natural.index() => {
-                    if self.peek() {
-                        0
-                    } else {
-                        -1
-                    }
+        let payoffs: [i8; N_OUTCOMES] = std::array::from_fn(|index| match index {
+            i if i == DealerOutcome::Bust.index() => 1,
+            i if i == DealerOutcome::Natural.index() => {
+                if self.peek() {
+                    0
+                } else {
+                    -1
                 }
-                i => {
-                    let dealer_total = 16 + i as u8;
-                    match total.cmp(&dealer_total) {
-                        std::cmp::Ordering::Greater => 1,
-                        std::cmp::Ordering::Equal => 0,
-                        std::cmp::Ordering::Less => -1,
-                    }
-                }
-            };
-            match payoff {
-                1 => value = value.plus(probability),
-                -1 => value = value.minus(probability),
-                _ => {}
             }
-        }
-        value
+            i => match total.cmp(&(16 + i as u8)) {
+                std::cmp::Ordering::Greater => 1,
+                std::cmp::Ordering::Equal => 0,
+                std::cmp::Ordering::Less => -1,
+            },
+        });
+        T::row_value(row, &payoffs)
     }
 
     /// The player's shoe of a world (`upcard` up, `out` also out), before

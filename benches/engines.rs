@@ -1,5 +1,5 @@
 //! Criterion benchmarks of the engines. Speed lives here, never in timed
-//! tests. Run with `cargo bench --bench engines`; README reports the figures.
+//! tests. Run with `cargo bench --features bench --bench engines`; README reports the figures.
 
 use std::hint::black_box;
 use std::time::Duration;

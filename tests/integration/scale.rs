@@ -625,48 +625,9 @@ fn the_slurm_script_resumes_a_stopped_task_and_merges_into_the_one_run() {
     assert!(merged.stdout == one_run.stdout);
 }
 
-/// `--mpi` (cargo feature `mpi`): the ranks of an MPI job each run their
-/// part, rank 0 sums the counts and writes exactly the one run's output:
-/// three ranks of a Klondike run, two of a comparison that samples twice.
-/// Ignored, with the reason, in a build without the feature or mpirun.
-#[test]
-#[cfg_attr(
-    not(all(feature = "mpi", deckodds_has_mpirun)),
-    ignore = "needs a build with --features mpi and mpirun (Debian: openmpi-bin, libopenmpi-dev, libclang-dev)"
-)]
-fn mpi_ranks_sum_into_the_one_run() {
-    require_tool("mpirun", "openmpi-bin");
-    let dir = tempfile::tempdir().unwrap();
-    let cases = [
-        ("klondike mc --trials 300000 --seed 7", 3),
-        ("roll-call compare --with order --trials 200000 --seed 5", 2),
-    ];
-    for (args, ranks) in cases {
-        let one_run = run_into(&dir.path().join("one.json"), args);
-        let out = dir.path().join("ranks.json");
-        let output = std::process::Command::new("mpirun")
-            .args(["--oversubscribe", "-n", &ranks.to_string()])
-            .arg(assert_cmd::cargo::cargo_bin!("deckodds"))
-            .args(args.split_whitespace())
-            .args(["--mpi", "--quiet", "--threads", "1"])
-            .arg("--out")
-            .arg(&out)
-            // mpirun refuses root unless told twice (CI runs as root).
-            .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-            .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-            .output()
-            .unwrap();
-        assert!(
-            output.status.success(),
-            "{args}: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        assert!(fs::read(&out).unwrap() == one_run, "{args}");
-    }
-}
-
 /// Without the `mpi` feature, `--mpi` says how to get it: one line, exit
-/// status 2, no output file.
+/// status 2, no output file. (The MPI job itself is tested by `tests/mpi.rs`,
+/// a test binary built only with the feature.)
 #[cfg(not(feature = "mpi"))]
 #[test]
 fn mpi_without_the_feature_says_how_to_build_it() {

@@ -168,7 +168,22 @@ fn headline_variants() -> u64 {
 fn chromium_renders_every_page_at_both_widths_without_overflow_or_broken_images() {
     require_tool("chromium", "chromium (Debian: chromium)");
     let pages: Vec<String> = checks::pages(&results()).into_keys().collect();
-    let rendered = chromium::render(&results(), &pages, &root().join("target/site-screenshots"));
+    // Two browsers, each on every other page, side by side: one Chromium
+    // keeps about a core and a third busy, and this test is the suite's
+    // longest (half a minute alone), run last, beside little else.
+    let shots = root().join("target/site-screenshots");
+    let halves: [Vec<String>; 2] =
+        std::array::from_fn(|half| pages.iter().skip(half).step_by(2).cloned().collect());
+    let rendered: Vec<chromium::Rendered> = std::thread::scope(|scope| {
+        let renders = halves.each_ref().map(|half_pages| {
+            let shots = &shots;
+            scope.spawn(move || chromium::render(&results(), half_pages, shots))
+        });
+        renders
+            .into_iter()
+            .flat_map(|render| render.join().expect("a browser's thread"))
+            .collect()
+    });
     assert_eq!(
         rendered.len(),
         pages.len() * chromium::WIDTHS.len(),

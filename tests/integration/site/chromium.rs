@@ -125,8 +125,14 @@ pub fn render(folder: &Path, pages: &[String], shots: &Path) -> Vec<Rendered> {
     fs::create_dir_all(shots).unwrap();
     let folder = fs::canonicalize(folder).unwrap();
     let shots = fs::canonicalize(shots).unwrap();
-    let harness = shots.join("harness.html");
-    let mut browser = Browser::start(&shots);
+    // The browser's own files (harness, profile, log) in a folder of this
+    // call's, so that two renders can run side by side.
+    static CALLS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let work = shots.join(format!("browser-{call}"));
+    fs::create_dir_all(&work).unwrap();
+    let harness = work.join("harness.html");
+    let mut browser = Browser::start(&work);
     let mut rendered = Vec::new();
     for page in pages {
         let url = file_url(&folder.join(page));

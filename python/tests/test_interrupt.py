@@ -3,6 +3,7 @@ two of Ctrl-C, the interpreter fine and the next run whole; progress
 reaches the caller while the GIL is released."""
 
 import _thread
+import signal
 import threading
 import time
 from fractions import Fraction
@@ -11,6 +12,19 @@ import pytest
 
 import deckodds
 from deckodds import _native
+
+
+@pytest.fixture(autouse=True)
+def ctrl_c_raises():
+    """Ctrl-C raising KeyboardInterrupt, as in an interactive session,
+    however the tests were started. A shell that starts a command in the
+    background (`command &` without job control) starts it with SIGINT
+    ignored; Python then keeps it ignored, and `_thread.interrupt_main()`
+    does nothing, so a test of interrupts would run its ten-minute run to
+    the end and fail."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
 
 
 def test_an_interrupt_stops_a_long_monte_carlo_run_promptly():

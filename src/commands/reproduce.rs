@@ -1250,11 +1250,16 @@ fn counts_checksum(spec: &Spec, outputs: &[PathBuf]) -> Result<String> {
                         contract::read::<KlondikeSolveDocument>(&text).map_err(refused)?;
                     for deal in &mut solved.deals {
                         deal.seconds = 0.0;
-                        // In the form the records were first made in:
-                        // `moves` counting the stock turns in, and no
-                        // `stock-turns` (the same figures, summed), so
-                        // that a record made before the split still
-                        // checks.
+                        // Hashed in one fixed form, the one the first
+                        // records were made in: the stock turns counted
+                        // into `moves`, and no `stock-turns`. The output
+                        // keeps them apart (`moves` is the moves on the
+                        // table, as in every other output); summing them
+                        // here keeps every recorded checksum valid. (A
+                        // recomputation that moved turns between the two
+                        // would pass this comparison alone; the committed
+                        // file's own checksum holds both as written, and
+                        // the tests check the split itself.)
                         deal.moves += deal.stock_turns;
                     }
                     let mut value = serde_json::to_value(&solved).unwrap_or_default();

@@ -1061,7 +1061,8 @@ impl IntegerDealer {
                 };
                 products.push(product);
             }
-            let mut sums = Vec::with_capacity(self.groups.len());
+            // Each group's sum goes after the products, in the same buffer.
+            let n_nodes = products.len();
             for group in &self.groups {
                 let mut sum = P::ZERO;
                 let terms = &self.terms[group.terms.start as usize..group.terms.end as usize];
@@ -1071,9 +1072,9 @@ impl IntegerDealer {
                         sum = sum.plus(product.times(u64::from(orders))?)?;
                     }
                 }
-                sums.push(sum.wide());
+                products.push(sum);
             }
-            self.finish(shoe, &sums)
+            self.finish(shoe, |group| products[n_nodes + group].wide())
         })
     }
 
@@ -1096,7 +1097,7 @@ impl IntegerDealer {
                 const { std::cell::RefCell::new(Vec::new()) };
         }
         let mut overflow = false;
-        let sums: Vec<IntegerLanes> = PRODUCTS.with(|products| {
+        PRODUCTS.with(|products| {
             let products = &mut *products.borrow_mut();
             products.clear();
             for node in &self.tree.nodes {
@@ -1114,44 +1115,39 @@ impl IntegerDealer {
                 }
                 products.push(product);
             }
-            self.groups
-                .iter()
-                .map(|group| {
-                    let mut sum = [0u64; INTEGER_LANES];
-                    let terms = &self.terms[group.terms.start as usize..group.terms.end as usize];
-                    for &(node, orders) in terms {
-                        let product = &products[node as usize];
-                        for lane in 0..INTEGER_LANES {
-                            let (term, o) = product[lane].overflowing_mul(u64::from(orders));
-                            let (total, p) = sum[lane].overflowing_add(term);
-                            sum[lane] = total;
-                            overflow |= o | p;
-                        }
+            // Each group's sums go after the products, in the same buffer.
+            let n_nodes = products.len();
+            for group in &self.groups {
+                let mut sum: IntegerLanes = [0; INTEGER_LANES];
+                let terms = &self.terms[group.terms.start as usize..group.terms.end as usize];
+                for &(node, orders) in terms {
+                    let product = &products[node as usize];
+                    for lane in 0..INTEGER_LANES {
+                        let (term, o) = product[lane].overflowing_mul(u64::from(orders));
+                        let (total, p) = sum[lane].overflowing_add(term);
+                        sum[lane] = total;
+                        overflow |= o | p;
                     }
-                    sum
-                })
-                .collect()
-        });
-        if overflow {
-            return None;
-        }
-        let mut lane_sums = vec![0u128; sums.len()];
-        let rows = batch
-            .iter()
-            .enumerate()
-            .map(|(lane, shoe)| {
-                for (wide, sum) in lane_sums.iter_mut().zip(&sums) {
-                    *wide = u128::from(sum[lane]);
                 }
-                self.finish(shoe, &lane_sums)
-            })
-            .collect();
-        Some(rows)
+                products.push(sum);
+            }
+            if overflow {
+                return None;
+            }
+            let sums = &products[n_nodes..];
+            let rows = batch
+                .iter()
+                .enumerate()
+                .map(|(lane, shoe)| self.finish(shoe, |group| u128::from(sums[group][lane])))
+                .collect();
+            Some(rows)
+        })
     }
 
     /// The weights of every upcard `shoe` can deal, from each group's sum
-    /// of `orders * Q(D)` (`sums`, in [`IntegerDealer::groups`] order).
-    fn finish(&self, shoe: &Shoe, sums: &[u128]) -> Option<Vec<UpcardWeights>> {
+    /// of `orders * Q(D)` (`group_sum(g)`, `g` indexing
+    /// [`IntegerDealer::groups`]).
+    fn finish(&self, shoe: &Shoe, group_sum: impl Fn(usize) -> u128) -> Option<Vec<UpcardWeights>> {
         let total = u64::from(shoe.total());
         let mut rows = Vec::with_capacity(N_VALUES);
         for upcard in 0..N_VALUES {
@@ -1172,7 +1168,8 @@ impl IntegerDealer {
             }
             let mut weights = [0u128; N_OUTCOMES];
             let range = self.upcards[upcard].start as usize..self.upcards[upcard].end as usize;
-            for (group, sum) in self.groups[range.clone()].iter().zip(&sums[range]) {
+            for (index, group) in self.groups[range.clone()].iter().enumerate() {
+                let sum = group_sum(range.start + index);
                 let weight = &mut weights[usize::from(group.outcome)];
                 *weight = weight.checked_add(sum.checked_mul(pad[usize::from(group.cards)])?)?;
             }

@@ -4,7 +4,7 @@
 //! proof). Sets of cards are `u64` bitsets indexed by the card's byte code
 //! (`suit << 4 | rank`, at most 61); no allocation.
 
-use super::state::{Deal, MAX_TALON, State, TalonStop, Twins, twin, twins};
+use super::state::{Deal, MAX_TALON, State, Talon, TalonStop};
 
 /// One suit's ranks `1..=top_rank` as bits `1..=top_rank`.
 #[inline]
@@ -41,8 +41,9 @@ fn children(cards: u64) -> u64 {
 /// doc of `solve`), and a won history puts every card home. `false`
 /// proves nothing.
 #[inline]
-pub(super) fn proves_lost(deal: &Deal, state: &State, twins_seen: Twins) -> bool {
-    never_home(deal, state, twins_seen) != 0
+#[cfg(test)]
+pub(super) fn proves_lost(deal: &Deal, state: &State) -> bool {
+    never_home(deal, state) != 0
 }
 
 /// The cards (a set by code) that no history from `state` brings to
@@ -51,49 +52,86 @@ pub(super) fn proves_lost(deal: &Deal, state: &State, twins_seen: Twins) -> bool
 /// Guarantee: every card in the set stays off its foundation whatever is
 /// played (the fixpoint holds every `home` fact of every history); an
 /// empty set proves nothing.
-pub(super) fn never_home(deal: &Deal, state: &State, twins_seen: Twins) -> u64 {
+pub(super) fn never_home(deal: &Deal, state: &State) -> u64 {
+    let mut facts = TableauFacts::default();
+    for pile in &state.piles[..usize::from(state.n_piles)] {
+        let cards = &pile.cards[..usize::from(pile.len)];
+        match cards.last() {
+            None => facts.empty = true,
+            Some(&top) => {
+                facts.tops |= bit(top);
+                facts.bottoms |= bit(cards[0]);
+            }
+        }
+        let mut below = 0u64;
+        for (i, &card) in cards.iter().enumerate() {
+            facts.tableau |= bit(card);
+            if i >= usize::from(pile.down) {
+                facts.face_up |= bit(card);
+            }
+            facts.under[usize::from(card)] = below;
+            below = bit(card);
+        }
+    }
+    never_home_of(deal, &facts, &state.foundation, &state.talon)
+}
+
+/// The tableau as the bound reads it: which cards are in it, face up, a
+/// pile's top or bottom, whether a pile is empty, and what each card
+/// lies on. For a position that stands for several placements, each
+/// relation may hold the union over them (the rules only ever add facts
+/// from these relations, so the fixpoint over the union holds every
+/// placement's, and a card it never brings home is never home in any).
+#[derive(Clone, Copy)]
+pub(super) struct TableauFacts {
+    pub(super) tableau: u64,
+    pub(super) face_up: u64,
+    pub(super) tops: u64,
+    pub(super) bottoms: u64,
+    pub(super) empty: bool,
+    /// `under[c]`: the cards `c` may lie on, as bits (0 for the floor).
+    /// Read only for tableau cards.
+    pub(super) under: [u64; 64],
+}
+
+impl Default for TableauFacts {
+    fn default() -> TableauFacts {
+        TableauFacts {
+            tableau: 0,
+            face_up: 0,
+            tops: 0,
+            bottoms: 0,
+            empty: false,
+            under: [0; 64],
+        }
+    }
+}
+
+/// [`never_home`] of a tableau given as [`TableauFacts`], with these
+/// foundations and talon.
+pub(super) fn never_home_of(
+    deal: &Deal,
+    facts: &TableauFacts,
+    foundation: &[u8; 4],
+    talon: &Talon,
+) -> u64 {
     let valid = every_suit(suit_ranks(deal.top_rank));
     let kings = every_suit(1 << deal.top_rank);
     // Rank 0 of each suit stands for its empty foundation: always "home",
     // so that `home << 1` holds the aces.
     let floors = every_suit(1);
-
-    // The position's sets.
     let mut home = floors;
-    for (s, &height) in state.foundation.iter().enumerate() {
+    for (s, &height) in foundation.iter().enumerate() {
         home |= (suit_ranks(height) | 1) << (16 * s);
     }
-    let mut tableau = 0u64;
-    let mut face_up = 0u64;
-    let mut tops = 0u64;
-    let mut bottoms = 0u64;
-    let mut empty = false;
-    // `under[c]`: the card `c` lies on in the tableau, as a bit (0 for the
-    // floor). Read only for tableau cards.
-    let mut under = [0u64; 64];
-    for pile in &state.piles[..usize::from(state.n_piles)] {
-        let cards = &pile.cards[..usize::from(pile.len)];
-        match cards.last() {
-            None => empty = true,
-            Some(&top) => {
-                tops |= bit(top);
-                bottoms |= bit(cards[0]);
-            }
-        }
-        let mut below = 0u64;
-        for (i, &card) in cards.iter().enumerate() {
-            tableau |= bit(card);
-            if i >= usize::from(pile.down) {
-                face_up |= bit(card);
-            }
-            under[usize::from(card)] = below;
-            below = bit(card);
-        }
-    }
-    if let Twins::Merged(pairs) = twins_seen {
-        merge_ambiguous_twins(face_up, pairs, &mut under, &mut tops, &mut bottoms);
-    }
-    let talon = &state.talon;
+    let TableauFacts {
+        tableau,
+        face_up,
+        tops,
+        bottoms,
+        empty,
+        ref under,
+    } = *facts;
     let talon_cards = &talon.cards[..usize::from(talon.len)];
     // `before_in_talon[c]`: the talon card just before `c` in the talon's
     // order, as a bit (0 for the first). Read only for talon cards.
@@ -176,48 +214,14 @@ pub(super) fn never_home(deal: &Deal, state: &State, twins_seen: Twins) -> u64 {
     valid & !home
 }
 
-/// For the abstract position: the tableau relations of every placement
-/// of the ambiguous twins of `pairs` at once. Each ambiguous pair holds two places,
-/// either card in either, so a card may lie on anything under either
-/// place, any card of a pair under it standing for both, and a pair is a
-/// top or a bottom as a whole. The rules of the fixpoint only ever add
-/// facts from these relations (they are monotone in them), so the
-/// fixpoint over the union holds the fixpoint of every placement, and
-/// `true` proves every placement lost.
-fn merge_ambiguous_twins(
-    face_up: u64,
-    pairs: u64,
-    under: &mut [u64; 64],
-    tops: &mut u64,
-    bottoms: &mut u64,
-) {
-    let ambiguous = face_up & twins(face_up) & pairs;
-    if ambiguous == 0 {
-        return;
-    }
-    let with_twins = |cards: u64| cards | twins(cards & ambiguous);
-    let placed = *under;
-    let mut cards = face_up;
-    while cards != 0 {
-        let card = cards.trailing_zeros() as u8;
-        cards &= cards - 1;
-        let mut beneath = placed[usize::from(card)];
-        if ambiguous >> card & 1 == 1 {
-            beneath |= placed[usize::from(twin(card))];
-        }
-        under[usize::from(card)] = with_twins(beneath);
-    }
-    *tops = with_twins(*tops);
-    *bottoms = with_twins(*bottoms);
-}
-
 #[cfg(test)]
 pub(super) mod tests {
     use rand::SeedableRng;
     use rand::seq::SliceRandom;
     use rand_xoshiro::Xoshiro256PlusPlus;
 
-    use super::super::state::{ALL_PAIRS, Step};
+    use super::super::position::Position;
+    use super::super::state::Step;
     use super::*;
     use crate::cards::Card;
     use crate::games::klondike::brute::brute_force;
@@ -260,26 +264,22 @@ pub(super) mod tests {
     }
 
     /// Evaluates the bound at every position of a winning line (the deal
-    /// and after each move); panics if it calls one lost. Returns how many
-    /// positions were checked.
+    /// and after each move), on the position itself and on the search's
+    /// [`Position`] of it (which stands for every placement, so knows
+    /// less); panics if either calls one lost. Returns how many positions
+    /// were checked.
     fn never_lost_along(rules: &FreePlayRules, cards: &[Card], moves: &[FreeMove]) -> usize {
-        // With the twins merged the bound knows less, so it must not call
-        // these positions lost either.
         let (deal, mut state) = Deal::new(rules, cards);
-        for twins in [Twins::Distinct, Twins::Merged(ALL_PAIRS)] {
-            assert!(
-                !proves_lost(&deal, &state, twins),
-                "{rules:?} {cards:?}: the deal"
-            );
-        }
+        let lost = |state: &State| {
+            let (position, down_cards) = Position::of(state);
+            let facts = position.tableau_facts(&down_cards);
+            proves_lost(&deal, state)
+                || never_home_of(&deal, &facts, &position.foundation, &position.talon) != 0
+        };
+        assert!(!lost(&state), "{rules:?} {cards:?}: the deal");
         for (i, &mv) in moves.iter().enumerate() {
             play(&deal, &mut state, mv);
-            for twins in [Twins::Distinct, Twins::Merged(ALL_PAIRS)] {
-                assert!(
-                    !proves_lost(&deal, &state, twins),
-                    "{rules:?} {cards:?}: after move {i} {mv:?}, {twins:?}"
-                );
-            }
+            assert!(!lost(&state), "{rules:?} {cards:?}: after move {i} {mv:?}");
         }
         assert!(state.won(&deal), "{rules:?} {cards:?}: the line ends won");
         moves.len() + 1
@@ -298,7 +298,7 @@ pub(super) mod tests {
             } else {
                 lost += 1;
                 let (deal, root) = Deal::new(&case.rules, &case.deal);
-                roots_lost += usize::from(proves_lost(&deal, &root, Twins::Distinct));
+                roots_lost += usize::from(proves_lost(&deal, &root));
             }
         }
         // Measured: 37,624 positions checked; the bound proves 55 of the
@@ -359,7 +359,7 @@ pub(super) mod tests {
         for (draw, passes) in STOCK_RULES {
             let rules = FreePlayRules::new(draw, passes, Layout::new(2, 3).unwrap()).unwrap();
             let (deal, root) = Deal::new(&rules, &cards);
-            assert!(proves_lost(&deal, &root, Twins::Distinct), "{rules:?}");
+            assert!(proves_lost(&deal, &root), "{rules:?}");
         }
     }
 
@@ -387,6 +387,6 @@ pub(super) mod tests {
         let truth = brute_force(&rules, &cards, 1_000_000).unwrap();
         assert_eq!(truth.winnable, Some(false));
         let (deal, root) = Deal::new(&rules, &cards);
-        assert!(proves_lost(&deal, &root, Twins::Distinct));
+        assert!(proves_lost(&deal, &root));
     }
 }

@@ -33,40 +33,11 @@ pub(super) fn suit(code: u8) -> usize {
     usize::from(code >> 4)
 }
 
-/// Whether two colour twins both face up in the tableau are told apart
-/// (the greedy and complete searches) or not (the abstract search).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Twins {
-    Distinct,
-    /// Not told apart, for the pairs of the cards in the set (by code;
-    /// both cards of each pair are in it): [`ALL_PAIRS`] at first, fewer
-    /// after a spurious win (the module doc, "Refining").
-    Merged(u64),
-}
-
-/// Every pair of colour twins, as a card set for [`Twins::Merged`]: ranks
-/// 1 to 13 of every suit.
-pub(super) const ALL_PAIRS: u64 = 0x3ffe_3ffe_3ffe_3ffe;
-
 /// The other card of the same rank and colour (clubs and spades,
 /// diamonds and hearts).
 #[inline]
 pub(super) fn twin(code: u8) -> u8 {
     code ^ 0x30
-}
-
-/// The colour twins of the cards of a bitset (indexed by code).
-#[inline]
-pub(super) fn twins(cards: u64) -> u64 {
-    let lane = |m: u64, s: u32| (m >> (16 * s)) & 0xffff;
-    lane(cards, 3) | lane(cards, 2) << 16 | lane(cards, 1) << 32 | lane(cards, 0) << 48
-}
-
-/// Whether `card` may be built on `base` in the tableau: one rank lower,
-/// the other colour.
-#[inline]
-pub(super) fn fits_on(card: u8, base: u8) -> bool {
-    rank(base) == rank(card) + 1 && colour(base) != colour(card)
 }
 
 /// One pile: its cards bottom first; the first `down` are face down (they
@@ -111,6 +82,23 @@ pub(super) struct Talon {
     pub(super) remaining: u64,
 }
 
+impl Talon {
+    /// Turns to waste size `waste` in pass `pass` (a stop
+    /// [`Deal::talon_stops`] listed) and takes the waste's top card off
+    /// the talon; returns it.
+    #[inline]
+    pub(super) fn take(&mut self, deal: &Deal, waste: u8, pass: u8) -> u8 {
+        let at = usize::from(waste) - 1;
+        let card = self.cards[at];
+        self.cards.copy_within(at + 1..usize::from(self.len), at);
+        self.len -= 1;
+        self.waste = waste - 1;
+        self.pass = pass;
+        self.remaining &= !(1u64 << deal.stock_index[usize::from(card)]);
+        card
+    }
+}
+
 /// The whole position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct State {
@@ -136,13 +124,6 @@ pub(super) enum Step {
         suit: u8,
         to: u8,
     },
-    /// The abstract search only: the top of pile `from` has its colour
-    /// twin face up in the tableau too; the twin goes home from `from`
-    /// (the two swap places, then the top goes home). Not a move of the
-    /// game: a line that makes one is no solution.
-    TwinHome {
-        from: u8,
-    },
     /// Turn the stock `turns` times (reaching waste size `waste` in pass
     /// `pass`), then play the waste's top card onto pile `to`, or to its
     /// foundation when `to` is [`Step::FOUNDATION`].
@@ -167,7 +148,6 @@ impl Step {
             Step::FoundationToPile { suit, to } => {
                 out.push(FreeMove::FoundationToPile { suit, to })
             }
-            Step::TwinHome { .. } => unreachable!("a solution holds no abstract move"),
             Step::Talon { turns, to, .. } => {
                 out.extend(std::iter::repeat_n(FreeMove::Turn, usize::from(turns)));
                 out.push(if to == Step::FOUNDATION {
@@ -199,6 +179,8 @@ pub(super) struct Deal {
     pub(super) n_cards: u8,
     /// Stock index of each card code (for `Talon::remaining`).
     pub(super) stock_index: [u8; 256],
+    /// The stock's cards as dealt, a set by code.
+    pub(super) stock_cards: u64,
 }
 
 impl Deal {
@@ -226,7 +208,9 @@ impl Deal {
             remaining: 0,
         };
         let mut stock_index = [0u8; 256];
+        let mut stock_cards = 0u64;
         for (index, card) in deal[layout.n_tableau()..].iter().enumerate() {
+            stock_cards |= 1 << card.code();
             talon.cards[index] = card.code();
             talon.len += 1;
             talon.remaining |= 1 << index;
@@ -241,6 +225,7 @@ impl Deal {
             top_rank: layout.ranks,
             n_cards: layout.n_cards() as u8,
             stock_index,
+            stock_cards,
         };
         let state = State {
             piles,
@@ -249,6 +234,22 @@ impl Deal {
             talon,
         };
         (facts, state)
+    }
+
+    /// Whether every talon card can be made the waste's top at any time,
+    /// whatever has left the talon: one card turned at a time, passes
+    /// unlimited. The talon is then a reserve open to play in any order.
+    #[inline]
+    pub(super) fn talon_is_free(&self) -> bool {
+        self.draw == 1 && self.max_passes.is_none()
+    }
+
+    /// Whether `card` is in `talon` (as it stands in a position of this
+    /// deal).
+    #[inline]
+    pub(super) fn in_talon(&self, talon: &Talon, card: u8) -> bool {
+        self.stock_cards >> card & 1 == 1
+            && talon.remaining >> self.stock_index[usize::from(card)] & 1 == 1
     }
 
     /// The talon after one `FreeMove::Turn` from `(waste, pass)`, if the
@@ -328,101 +329,14 @@ impl Deal {
 }
 
 impl State {
+    #[cfg(test)]
     pub(super) fn won(&self, deal: &Deal) -> bool {
         self.foundation.iter().map(|&n| u32::from(n)).sum::<u32>() == u32::from(deal.n_cards)
-    }
-
-    /// Makes the safe foundation moves of pile tops (see the module doc),
-    /// recording each; repeats until none is left. With [`Twins::Merged`]
-    /// an ambiguous top is left alone: it might be its twin, for which the
-    /// move may not be safe or legal.
-    pub(super) fn play_safe(&mut self, deal: &Deal, twins: Twins, mut record: impl FnMut(Step)) {
-        loop {
-            let mut moved = false;
-            // Found only when some top could go: most positions have none,
-            // and finding them reads every face-up card.
-            let mut ambiguous = None;
-            for slot in 0..usize::from(self.n_piles) {
-                let Some(card) = self.piles[slot].top() else {
-                    continue;
-                };
-                if self.foundation[suit(card)] + 1 == rank(card)
-                    && (rank(card) == 1 || Deal::dead_when_home(&self.foundation, card))
-                    && *ambiguous.get_or_insert_with(|| match twins {
-                        Twins::Distinct => 0,
-                        Twins::Merged(pairs) => self.ambiguous(pairs),
-                    }) >> card
-                        & 1
-                        == 0
-                {
-                    self.apply(deal, &Step::PileToFoundation { from: slot as u8 });
-                    record(Step::PileToFoundation { from: slot as u8 });
-                    moved = true;
-                }
-            }
-            if !moved {
-                return;
-            }
-        }
-    }
-
-    /// The face-up tableau cards, as a bitset indexed by code.
-    pub(super) fn face_up(&self) -> u64 {
-        let mut set = 0u64;
-        for pile in &self.piles[..usize::from(self.n_piles)] {
-            for &card in &pile.cards[usize::from(pile.down)..usize::from(pile.len)] {
-                set |= 1u64 << card;
-            }
-        }
-        set
-    }
-
-    /// The *ambiguous* cards of the pairs in `pairs`: face up in the
-    /// tableau, and so is their colour twin. The abstract search does not
-    /// tell such twins apart.
-    pub(super) fn ambiguous(&self, pairs: u64) -> u64 {
-        let up = self.face_up();
-        up & twins(up) & pairs
-    }
-
-    /// The key of the abstract position: [`State::key`] with each
-    /// ambiguous heart or spade written as its twin, so that positions
-    /// that differ only by where ambiguous twins lie share a key.
-    /// `ambiguous` is [`State::ambiguous`] of the merged pairs.
-    pub(super) fn abstract_key(&self, deal: &Deal, ambiguous: u64) -> (u64, u64) {
-        if ambiguous == 0 {
-            return self.key(deal);
-        }
-        // Written as the twin while hashing: no copy of the position.
-        self.key_as(deal, |card| {
-            if ambiguous >> card & 1 == 1 && suit(card) >= 2 {
-                twin(card)
-            } else {
-                card
-            }
-        })
     }
 
     /// Makes `step` (legal by construction).
     pub(super) fn apply(&mut self, deal: &Deal, step: &Step) {
         match *step {
-            Step::TwinHome { from } => {
-                let top = self.piles[usize::from(from)].top().expect("a top");
-                let other = twin(top);
-                let n = usize::from(self.n_piles);
-                'swap: for pile in &mut self.piles[..n] {
-                    let (down, len) = (usize::from(pile.down), usize::from(pile.len));
-                    for card in &mut pile.cards[down..len] {
-                        if *card == other {
-                            *card = top;
-                            break 'swap;
-                        }
-                    }
-                }
-                let pile = &mut self.piles[usize::from(from)];
-                pile.cards[usize::from(pile.len) - 1] = other;
-                self.apply(deal, &Step::PileToFoundation { from });
-            }
             Step::PileToFoundation { from } => {
                 let pile = &mut self.piles[usize::from(from)];
                 pile.len -= 1;
@@ -454,14 +368,7 @@ impl State {
             Step::Talon {
                 waste, pass, to, ..
             } => {
-                let talon = &mut self.talon;
-                let at = usize::from(waste) - 1;
-                let card = talon.cards[at];
-                talon.cards.copy_within(at + 1..usize::from(talon.len), at);
-                talon.len -= 1;
-                talon.waste = waste - 1;
-                talon.pass = pass;
-                talon.remaining &= !(1u64 << deal.stock_index[usize::from(card)]);
+                let card = self.talon.take(deal, waste, pass);
                 if to == Step::FOUNDATION {
                     self.foundation[suit(card)] += 1;
                 } else {
@@ -494,76 +401,7 @@ const KEYS: [u64; 6] = [
 /// A 128-bit hash of `(a, b)` under key set `lane` (0 or 1 gives the two
 /// independent halves).
 #[inline]
-fn hash_pair(a: u64, b: u64, lane: usize) -> u64 {
+pub(super) fn hash_pair(a: u64, b: u64, lane: usize) -> u64 {
     let k = &KEYS[lane * 3..lane * 3 + 3];
     fold(fold(a ^ k[0], k[1] | 1) ^ b, k[2] | 1)
-}
-
-impl State {
-    /// The canonical key: what decides the position's future, hashed to
-    /// 128 bits. Piles count as a multiset (slots are interchangeable: a
-    /// pile's face-down cards are named by its slot and `down`, and a pile
-    /// without face-down cards by its run alone); the waste size counts
-    /// only where it changes which waste tops are reachable (see the
-    /// module doc).
-    pub(super) fn key(&self, deal: &Deal) -> (u64, u64) {
-        self.key_as(deal, |card| card)
-    }
-
-    /// [`State::key`] of the position with each face-up tableau card
-    /// `card` written as `face_up(card)`.
-    #[inline]
-    fn key_as(&self, deal: &Deal, face_up: impl Fn(u8) -> u8) -> (u64, u64) {
-        let (mut lane0, mut lane1) = (0u64, 0u64);
-        for (slot, pile) in self.piles[..usize::from(self.n_piles)].iter().enumerate() {
-            if pile.len == 0 {
-                continue;
-            }
-            // Exact 128-bit word of the pile: run cards 6 bits each (rank,
-            // suit), the face-down identity and the run's length.
-            let (mut w0, mut w1) = (0u64, 0u64);
-            for (i, &card) in pile.cards[usize::from(pile.down)..usize::from(pile.len)]
-                .iter()
-                .enumerate()
-            {
-                let card = face_up(card);
-                let six = u64::from(card & 0x0f) | (u64::from(card >> 4) << 4);
-                if i < 10 {
-                    w0 |= six << (6 * i);
-                } else {
-                    w1 |= six << (6 * (i - 10));
-                }
-            }
-            let identity = if pile.down > 0 {
-                (slot as u64 + 1) << 3 | u64::from(pile.down)
-            } else {
-                0
-            };
-            w1 |= (identity << 24) | (u64::from(pile.len - pile.down) << 32);
-            // The sum of element hashes is a hash of the multiset.
-            lane0 = lane0.wrapping_add(hash_pair(w0, w1, 0));
-            lane1 = lane1.wrapping_add(hash_pair(w0, w1, 1));
-        }
-        let talon = &self.talon;
-        let waste = match deal.max_passes {
-            Some(_) => u64::from(talon.waste),
-            None => {
-                // Unlimited: every waste size a multiple of the draw, or
-                // the whole talon, reaches the same stops.
-                if talon.waste.is_multiple_of(deal.draw) || talon.waste == talon.len {
-                    0
-                } else {
-                    u64::from(talon.waste)
-                }
-            }
-        };
-        let mut foundations = 0u64;
-        for (s, &n) in self.foundation.iter().enumerate() {
-            foundations |= u64::from(n) << (4 * s);
-        }
-        let small = foundations | waste << 16 | u64::from(talon.pass) << 24;
-        let t0 = hash_pair(talon.remaining, small, 0);
-        let t1 = hash_pair(talon.remaining, small, 1);
-        (hash_pair(lane0, t0, 0) ^ t1, hash_pair(lane1, t1, 1) ^ t0)
-    }
 }

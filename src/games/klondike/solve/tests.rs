@@ -2,7 +2,7 @@
 //! RULES.md section 7 alone (plain vectors, nothing shared with the
 //! search).
 
-use super::state::Twins;
+use super::state::State;
 use super::*;
 use crate::games::klondike::brute::tests as brute_tests;
 use crate::games::klondike::free_play::{Layout, Passes};
@@ -368,238 +368,75 @@ fn the_solver_agrees_with_brute_force() {
     assert!(won >= 1000 && lost >= 100, "{won} won, {lost} lost");
 }
 
-/// The abstract search alone, to the end, on the deals of
-/// `the_solver_agrees_with_brute_force`: it never exhausts a winnable
-/// deal, its real wins replay, and it proves most lost deals lost. Every
-/// fourth deal is searched a second time with only some twin pairs
-/// merged (about half, a different half each time: the module doc,
-/// "Refining"), which must never exhaust a winnable deal either. And on
-/// each winnable deal where it meets a spurious win, the lost classes of
-/// the searches the solver makes hold no position of a win
-/// ([`LostClassCheck`]).
+/// Placements share a position (the module doc, "Lemma (placements)"):
+/// along the solver's winning lines on full deals, wherever two twin
+/// parents are both face up and something lies on one of them, moving
+/// what lies on them between them (a one-card or a two-card swap) gives
+/// the same [`Position`] and key.
 #[test]
-fn the_abstract_search_never_exhausts_a_winnable_deal() {
-    let mut search = Search::new();
-    let (mut won, mut lost, mut proved, mut spurious) = (0, 0, 0, 0);
-    let mut refined = [0; 3];
-    let mut chain = LostClassCheck::new();
-    for case in brute_tests::brute_forced_deals() {
-        let (rules, deal_index, deal, winnable, witness) = (
-            &case.rules,
-            case.index,
-            &case.deal,
-            case.winnable,
-            &case.witness,
-        );
-        let (facts, root) = Deal::new(rules, deal);
-        let mut search_with = |pairs: u64| {
-            let mut outcome =
-                search.start(&facts, root, MoveSet::Abstract(pairs), &LostClasses::new());
-            if outcome == Outcome::Paused {
-                outcome = search.resume(&facts, u64::MAX, None, &LostClasses::new());
-            }
-            let context = format!("{rules:?}, deal {deal_index}, pairs {pairs:#x}: {deal:?}");
-            match outcome {
-                Outcome::Exhausted => assert!(!winnable, "{context}: exhausted, but winnable"),
-                Outcome::Won => {
-                    assert!(winnable, "{context}: won, but lost");
-                    let moves = search.solution(&facts, root);
-                    replay(rules, deal, &moves)
-                        .unwrap_or_else(|e| panic!("{context}: the abstract win: {e}"));
-                }
-                Outcome::Spurious => {}
-                Outcome::Paused => unreachable!("no allowance"),
-            }
-            outcome
-        };
-        match search_with(ALL_PAIRS) {
-            Outcome::Exhausted => proved += 1,
-            Outcome::Spurious => {
-                spurious += 1;
-                if winnable {
-                    chain.check(rules, deal_index, deal, witness);
-                }
-            }
-            _ => {}
-        }
-        if deal_index % 4 == 0 {
-            // Pair `i` (ranks 1-13 of clubs, then of diamonds, with their
-            // twins) merged when bit `i` of a scrambled index is set.
-            let bits = (deal_index as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 20;
-            let pairs = (0..26)
-                .filter(|i| bits >> i & 1 == 1)
-                .map(|i| (i / 13) << 4 | (i % 13 + 1))
-                .fold(0u64, |set, code| set | 1 << code | 1 << (code ^ 0x30));
-            let outcome = search_with(pairs);
-            refined[match outcome {
-                Outcome::Exhausted => 0,
-                Outcome::Won => 1,
-                _ => 2,
-            }] += 1;
-        }
-        if winnable {
-            won += 1;
-        } else {
-            lost += 1;
-        }
-    }
-    // Measured: 1,859 won and 141 lost; 140 of the lost proved; 1,848 real
-    // wins (replayed above) and 12 spurious ones (one on a lost deal). With
-    // some pairs merged (500 deals): 37 proved lost, 462 real wins, 1
-    // spurious.
-    assert!(won >= 1000 && lost >= 100, "{won} won, {lost} lost");
-    assert!(
-        10 * proved >= 9 * lost,
-        "{proved} of {lost} lost deals proved ({spurious} spurious wins)"
-    );
-    let [refined_proved, refined_won, refined_spurious] = refined;
-    assert!(
-        refined_proved >= 30 && refined_won >= 400,
-        "some pairs merged: {refined_proved} proved lost, {refined_won} won, \
-         {refined_spurious} spurious"
-    );
-    // Measured: 11 deals, 100 lost classes, 849 positions checked, 149 of
-    // them seen by the searches that proved the classes.
-    let LostClassCheck {
-        deals,
-        classes,
-        positions,
-        seen,
-        ..
-    } = chain;
-    assert!(
-        deals >= 8 && classes >= 50 && positions >= 500 && seen >= 100,
-        "lost classes: {deals} deals, {classes} classes, {positions} positions, {seen} seen"
-    );
-}
-
-/// Lost classes (the module doc, "Reusing proofs after a spurious win")
-/// hold no winnable position. On a winnable deal on which the abstract
-/// search meets a spurious win, [`LostClassCheck::check`] makes the
-/// searches the solver makes (all pairs merged, then refined after each
-/// spurious win, each pruned by the classes of those before it), and
-/// every position along a win (each of them winnable), as it is and with
-/// its safe moves played as each of the move sets plays them, must be
-/// held by no lost class. The test has teeth when many of those positions
-/// were seen by the searches that proved the classes.
-struct LostClassCheck {
-    search: Search,
-    lost: LostClasses,
-    deals: usize,
-    classes: usize,
-    positions: usize,
-    seen: usize,
-}
-
-impl LostClassCheck {
-    fn new() -> LostClassCheck {
-        LostClassCheck {
-            search: Search::new(),
-            lost: LostClasses::new(),
-            deals: 0,
-            classes: 0,
-            positions: 0,
-            seen: 0,
-        }
-    }
-
-    fn check(&mut self, rules: &FreePlayRules, deal_index: usize, deal: &[Card], win: &[FreeMove]) {
-        let (facts, root) = Deal::new(rules, deal);
-        let (search, lost) = (&mut self.search, &mut self.lost);
-        lost.clear();
-        self.deals += 1;
-        let mut pairs = ALL_PAIRS;
-        let mut twins = vec![Twins::Distinct];
-        loop {
-            let mut outcome = search.start(&facts, root, MoveSet::Abstract(pairs), lost);
-            if outcome == Outcome::Paused {
-                outcome = search.resume(&facts, u64::MAX, None, lost);
-            }
-            let context = format!("{rules:?}, deal {deal_index}, pairs {pairs:#x}: {deal:?}");
-            match outcome {
-                Outcome::Won => return,
-                Outcome::Spurious => {}
-                other => panic!("{context}: {other:?}, but winnable"),
-            }
-            self.classes += lost.add(search);
-            twins.push(Twins::Merged(pairs));
-            let mut state = root;
-            for i in 0..=win.len() {
-                if i > 0 {
-                    super::bound::tests::play(&facts, &mut state, win[i - 1]);
-                }
-                let mut forms = vec![state];
-                for &twins in &twins {
-                    let mut made = state;
-                    made.play_safe(&facts, twins, |_| {});
-                    forms.push(made);
-                }
-                for form in forms {
-                    assert!(
-                        !lost.holds(&facts, &form),
-                        "{context}: a lost class holds the position after {i} moves of a win"
-                    );
-                    self.positions += 1;
-                    self.seen += usize::from(search.has_seen(&facts, &form));
-                }
-            }
-            pairs &= !search.pairs_sent_home(&facts, root);
-            if pairs == 0 {
-                return;
-            }
-        }
-    }
-}
-
-/// Swapping an ambiguous pair keeps the abstract key and changes the
-/// key; swapping two cards that are not twins changes both.
-#[test]
-fn placements_share_the_abstract_key() {
+fn placements_share_a_position() {
+    use super::bound::tests::play;
+    use super::position::Position;
     let rules = FreePlayRules::THOUGHTFUL;
-    let mut checked = 0;
-    for i in 0..200 {
-        let deal = random_deal(Layout::FULL, 3, i);
-        let (facts, root) = Deal::new(&rules, &deal);
-        let ambiguous = root.ambiguous(ALL_PAIRS);
-        // The seven face-up cards: (pile, card).
-        let tops: Vec<(usize, u8)> = (0..7).map(|p| (p, root.piles[p].top().unwrap())).collect();
-        let swapped = |a: usize, b: usize| {
-            let mut state = root;
-            let (ca, cb) = (tops[a].1, tops[b].1);
-            let len = |p: usize| usize::from(state.piles[p].len) - 1;
-            let (la, lb) = (len(tops[a].0), len(tops[b].0));
-            state.piles[tops[a].0].cards[la] = cb;
-            state.piles[tops[b].0].cards[lb] = ca;
-            state
-        };
-        if ambiguous == 0 {
-            continue;
+    let mut solver = Solver::new(rules);
+    let (mut one_card, mut two_card) = (0, 0);
+    for i in 0..40 {
+        let deal = random_deal(Layout::FULL, 5, i);
+        let solution = solver.solve(&deal, &budget(200_000)).unwrap();
+        let (facts, mut state) = Deal::new(&rules, &deal);
+        for &mv in &solution.moves {
+            play(&facts, &mut state, mv);
+            let (position, _) = Position::of(&state);
+            // Every face-up card with a face-up twin: where it lies, and
+            // how many cards lie on it.
+            let locate = |state: &State, card: u8| {
+                (0..usize::from(state.n_piles)).find_map(|p| {
+                    let pile = &state.piles[p];
+                    (usize::from(pile.down)..usize::from(pile.len))
+                        .find(|&at| pile.cards[at] == card)
+                        .map(|at| (p, at))
+                })
+            };
+            for p in 0..64u8 {
+                let twin = p ^ 0x30;
+                if p >= twin || position.up >> p & 1 == 0 || position.up >> twin & 1 == 0 {
+                    continue;
+                }
+                let (Some((pile_p, at_p)), Some((pile_q, at_q))) =
+                    (locate(&state, p), locate(&state, twin))
+                else {
+                    continue;
+                };
+                let len_p = usize::from(state.piles[pile_p].len);
+                let len_q = usize::from(state.piles[pile_q].len);
+                if at_p + 1 == len_p && at_q + 1 == len_q {
+                    continue;
+                }
+                // Exchange the runs above the two parents.
+                let mut swapped = state;
+                let run_p: Vec<u8> = state.piles[pile_p].cards[at_p + 1..len_p].to_vec();
+                let run_q: Vec<u8> = state.piles[pile_q].cards[at_q + 1..len_q].to_vec();
+                let put = |pile: &mut super::state::Pile, at: usize, run: &[u8]| {
+                    pile.cards[at + 1..at + 1 + run.len()].copy_from_slice(run);
+                    pile.len = (at + 1 + run.len()) as u8;
+                };
+                put(&mut swapped.piles[pile_p], at_p, &run_q);
+                put(&mut swapped.piles[pile_q], at_q, &run_p);
+                let (other, _) = Position::of(&swapped);
+                assert_eq!(other, position, "deal {i}");
+                assert_eq!(other.key(&facts), position.key(&facts), "deal {i}");
+                if run_p.is_empty() || run_q.is_empty() {
+                    one_card += 1;
+                } else {
+                    two_card += 1;
+                }
+            }
         }
-        let a = tops
-            .iter()
-            .position(|&(_, c)| ambiguous >> c & 1 == 1)
-            .unwrap();
-        let b = tops
-            .iter()
-            .position(|&(_, c)| c == tops[a].1 ^ 0x30)
-            .unwrap();
-        let placement = swapped(a, b);
-        assert_eq!(placement.ambiguous(ALL_PAIRS), ambiguous);
-        let abstract_key = |state: &State| state.abstract_key(&facts, state.ambiguous(ALL_PAIRS));
-        assert_eq!(abstract_key(&placement), abstract_key(&root));
-        assert_ne!(placement.key(&facts), root.key(&facts));
-        // Two tops of different ranks.
-        let c = tops
-            .iter()
-            .position(|&(_, c)| c & 15 != tops[a].1 & 15)
-            .unwrap();
-        let other = swapped(a, c);
-        assert_ne!(abstract_key(&other), abstract_key(&root));
-        checked += 1;
     }
+    // Measured: both kinds checked many times.
     assert!(
-        checked >= 20,
-        "{checked} deals with an ambiguous pair at the deal"
+        one_card >= 100 && two_card >= 10,
+        "{one_card} one-card, {two_card} two-card swaps"
     );
 }
 

@@ -1,0 +1,640 @@
+//! The position the search remembers: which cards lie face up in the
+//! tableau, but not on which of their two possible parents (the module
+//! doc of `solve`, "Forgetting which parent a card lies on", proves that
+//! every position it stands for has the same verdict). Cards are their
+//! byte codes (`suit << 4 | rank`) and sets of cards `u64` bitsets indexed
+//! by code; no allocation anywhere here.
+
+use super::bound::TableauFacts;
+use super::state::{
+    Deal, MAX_PILES, MAX_TALON, State, Step, Talon, TalonStop, hash_pair, rank, suit, twin,
+};
+
+/// A pile slot with no card.
+pub(super) const NO_CARD: u8 = u8::MAX;
+
+/// Suits 0 and 3 (clubs, spades) as 16-bit lanes of a card set.
+const BLACK_LANES: u64 = 0xffff_0000_0000_ffff;
+/// Suits 1 and 2 (diamonds, hearts).
+const RED_LANES: u64 = 0x0000_ffff_ffff_0000;
+
+#[inline]
+pub(super) fn bit(code: u8) -> u64 {
+    1u64 << code
+}
+
+/// The four cards of rank `r` (0 stands for no card: rank 0 is never
+/// dealt).
+#[inline]
+fn of_rank(r: u8) -> u64 {
+    if r == 0 || r > 15 {
+        0
+    } else {
+        (1u64 << r) * 0x0001_0001_0001_0001
+    }
+}
+
+#[inline]
+fn other_colour_lanes(code: u8) -> u64 {
+    if bit(code) & BLACK_LANES != 0 {
+        RED_LANES
+    } else {
+        BLACK_LANES
+    }
+}
+
+/// The two cards `code` may lie on in the tableau: one rank higher, the
+/// other colour (none above the top rank: `of_rank` of a rank never dealt
+/// meets no card of the deal).
+#[inline]
+pub(super) fn parents(code: u8) -> u64 {
+    of_rank(rank(code) + 1) & other_colour_lanes(code)
+}
+
+/// The two cards that may lie on `code`: one rank lower, the other colour.
+#[inline]
+pub(super) fn children(code: u8) -> u64 {
+    of_rank(rank(code) - 1) & other_colour_lanes(code)
+}
+
+/// A card and its colour twin.
+#[inline]
+pub(super) fn class(code: u8) -> u64 {
+    bit(code) | bit(twin(code))
+}
+
+/// The face-down cards of each pile slot, bottom first, as dealt (they
+/// never move): what the position leaves out.
+#[derive(Clone, Copy)]
+pub(super) struct DownCards {
+    cards: [[u8; MAX_PILES]; MAX_PILES],
+}
+
+impl DownCards {
+    #[inline]
+    pub(super) fn card(&self, slot: usize, index: u8) -> u8 {
+        self.cards[slot][usize::from(index)]
+    }
+}
+
+/// The position: foundations, talon, and per pile slot its face-down
+/// count and its *base*, the lowest face-up card (on a face-down card, or
+/// on the floor when none is left); every other face-up card is in `up`
+/// and lies, in every placement the position stands for, on one of its
+/// two [`parents`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Position {
+    /// Face-up tableau cards, bases included.
+    pub(super) up: u64,
+    /// Each slot's base, or [`NO_CARD`] for an empty pile.
+    pub(super) base: [u8; MAX_PILES],
+    /// Each slot's face-down cards left (the first `down` dealt there).
+    pub(super) down: [u8; MAX_PILES],
+    pub(super) n_piles: u8,
+    /// Cards on each suit's foundation (its top card's rank).
+    pub(super) foundation: [u8; 4],
+    pub(super) talon: Talon,
+}
+
+/// Where a card goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum To {
+    Foundation,
+    /// Onto a top that is one of its parents (which one is not recorded:
+    /// it makes no difference, the module doc shows).
+    Parent,
+    /// To the first empty pile (a top-rank card).
+    Empty,
+}
+
+/// A search edge: one move of the game, or a talon macro move (turns,
+/// then a play of the waste's top), as the position sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Edge {
+    /// A face-up tableau card that may be a top goes home.
+    Home { card: u8 },
+    /// Slot `from`'s base, with every card lying on it, onto a parent or
+    /// (a top-rank card) to an empty pile.
+    Base { from: u8, to: To },
+    /// Turn the stock `turns` times, reaching waste size `waste` in pass
+    /// `pass`, then play the waste's top.
+    Talon {
+        turns: u8,
+        waste: u8,
+        pass: u8,
+        to: To,
+    },
+    /// The top card of suit `suit`'s foundation back to the tableau.
+    Back { suit: u8, to: To },
+}
+
+impl Position {
+    /// The position of `state` (a deal just dealt, or any position of the
+    /// complete search) and the face-down cards of its slots.
+    pub(super) fn of(state: &State) -> (Position, DownCards) {
+        let mut down_cards = DownCards {
+            cards: [[0; MAX_PILES]; MAX_PILES],
+        };
+        let mut position = Position {
+            up: 0,
+            base: [NO_CARD; MAX_PILES],
+            down: [0; MAX_PILES],
+            n_piles: state.n_piles,
+            foundation: state.foundation,
+            talon: state.talon,
+        };
+        for (slot, pile) in state.piles[..usize::from(state.n_piles)].iter().enumerate() {
+            let down = usize::from(pile.down);
+            down_cards.cards[slot][..down].copy_from_slice(&pile.cards[..down]);
+            position.down[slot] = pile.down;
+            if pile.len > pile.down {
+                position.base[slot] = pile.cards[down];
+                for &card in &pile.cards[down..usize::from(pile.len)] {
+                    position.up |= bit(card);
+                }
+            }
+        }
+        (position, down_cards)
+    }
+
+    /// The bases, as a set.
+    #[inline]
+    pub(super) fn bases(&self) -> u64 {
+        let mut set = 0;
+        for &card in &self.base[..usize::from(self.n_piles)] {
+            if card != NO_CARD {
+                set |= bit(card);
+            }
+        }
+        set
+    }
+
+    /// Whether some placement has nothing on face-up card `card`: no
+    /// non-base face-up card may lie on it, or one may, and `card`'s twin
+    /// is face up to hold it.
+    #[inline]
+    pub(super) fn may_be_top(&self, card: u8, non_base: u64) -> bool {
+        let on = (children(card) & non_base).count_ones();
+        on == 0 || (on == 1 && self.up & bit(twin(card)) != 0)
+    }
+
+    /// The face-up cards that are a top in some placement.
+    pub(super) fn tops(&self, non_base: u64) -> u64 {
+        let mut tops = 0;
+        let mut cards = self.up;
+        while cards != 0 {
+            let card = cards.trailing_zeros() as u8;
+            cards &= cards - 1;
+            if self.may_be_top(card, non_base) {
+                tops |= bit(card);
+            }
+        }
+        tops
+    }
+
+    /// Whether some top is a parent of `card` (which is not a non-base
+    /// face-up card): the face-up parents less the cards of `card`'s
+    /// class lying on them.
+    #[inline]
+    fn parent_free(&self, card: u8, non_base: u64) -> bool {
+        (parents(card) & self.up).count_ones() > (class(card) & non_base).count_ones()
+    }
+
+    #[inline]
+    fn first_empty(&self) -> Option<usize> {
+        self.base[..usize::from(self.n_piles)]
+            .iter()
+            .position(|&card| card == NO_CARD)
+    }
+
+    /// Turns up the top face-down card of `slot` as its base (its base
+    /// has just left), or leaves the pile empty.
+    #[inline]
+    fn uncover(&mut self, slot: usize, down_cards: &DownCards) {
+        if self.down[slot] > 0 {
+            self.down[slot] -= 1;
+            let card = down_cards.card(slot, self.down[slot]);
+            self.base[slot] = card;
+            self.up |= bit(card);
+        } else {
+            self.base[slot] = NO_CARD;
+        }
+    }
+
+    /// Puts `card` (off the tableau until now) into the tableau.
+    #[inline]
+    fn place(&mut self, card: u8, to: To) {
+        match to {
+            To::Foundation => self.foundation[suit(card)] += 1,
+            To::Parent => self.up |= bit(card),
+            To::Empty => {
+                self.up |= bit(card);
+                let slot = self.first_empty().expect("an empty pile");
+                self.base[slot] = card;
+            }
+        }
+    }
+
+    /// Makes `edge` (legal by construction).
+    pub(super) fn apply(&mut self, deal: &Deal, down_cards: &DownCards, edge: Edge) {
+        match edge {
+            Edge::Home { card } => {
+                self.up &= !bit(card);
+                self.foundation[suit(card)] += 1;
+                if let Some(slot) = self.base[..usize::from(self.n_piles)]
+                    .iter()
+                    .position(|&base| base == card)
+                {
+                    self.uncover(slot, down_cards);
+                }
+            }
+            Edge::Base { from, to } => {
+                let slot = usize::from(from);
+                let card = self.base[slot];
+                self.uncover(slot, down_cards);
+                if to == To::Empty {
+                    let empty = self.first_empty().expect("an empty pile");
+                    self.base[empty] = card;
+                }
+            }
+            Edge::Talon {
+                waste, pass, to, ..
+            } => {
+                let card = self.talon.take(deal, waste, pass);
+                self.place(card, to);
+            }
+            Edge::Back { suit, to } => {
+                let s = usize::from(suit);
+                let card = (suit << 4) | self.foundation[s];
+                self.foundation[s] -= 1;
+                self.place(card, to);
+            }
+        }
+    }
+
+    pub(super) fn won(&self, deal: &Deal) -> bool {
+        self.foundation.iter().map(|&n| u32::from(n)).sum::<u32>() == u32::from(deal.n_cards)
+    }
+
+    /// The cards that could go to their foundation next, one a suit.
+    #[inline]
+    fn next_home(&self, deal: &Deal) -> u64 {
+        let mut set = 0;
+        for (s, &height) in self.foundation.iter().enumerate() {
+            if height < deal.top_rank {
+                set |= bit(((s as u8) << 4) | (height + 1));
+            }
+        }
+        set
+    }
+
+    /// Makes the safe foundation moves (the module doc of `solve`, "Safe
+    /// foundation moves are made at once"), calling `record` with each,
+    /// until none is left.
+    pub(super) fn play_safe(
+        &mut self,
+        deal: &Deal,
+        down_cards: &DownCards,
+        mut record: impl FnMut(Edge),
+    ) {
+        loop {
+            let next_home = self.next_home(deal);
+            if deal.talon_is_free() && self.talon_safe(deal, down_cards, next_home, &mut record) {
+                continue;
+            }
+            let mut candidates = next_home & self.up;
+            if candidates == 0 {
+                return;
+            }
+            let non_base = self.up & !self.bases();
+            let mut moved = false;
+            while candidates != 0 {
+                let card = candidates.trailing_zeros() as u8;
+                candidates &= candidates - 1;
+                if (rank(card) == 1 || Deal::dead_when_home(&self.foundation, card))
+                    && self.may_be_top(card, non_base)
+                {
+                    let edge = Edge::Home { card };
+                    self.apply(deal, down_cards, edge);
+                    record(edge);
+                    moved = true;
+                    break;
+                }
+            }
+            if !moved {
+                return;
+            }
+        }
+    }
+
+    /// With a free talon ([`Deal::talon_is_free`]), plays one talon card
+    /// that can go home and would be dead there, if there is one (the
+    /// module doc of `solve`, "Safe foundation moves are made at once").
+    fn talon_safe(
+        &mut self,
+        deal: &Deal,
+        down_cards: &DownCards,
+        next_home: u64,
+        record: &mut impl FnMut(Edge),
+    ) -> bool {
+        let mut candidates = next_home & deal.stock_cards;
+        while candidates != 0 {
+            let card = candidates.trailing_zeros() as u8;
+            candidates &= candidates - 1;
+            if !deal.in_talon(&self.talon, card)
+                || !(rank(card) == 1 || Deal::dead_when_home(&self.foundation, card))
+            {
+                continue;
+            }
+            let mut stops = [TalonStop::default(); MAX_TALON + 1];
+            let n_stops = deal.talon_stops(&self.talon, &mut stops);
+            let stop = stops[..n_stops]
+                .iter()
+                .find(|stop| self.talon.cards[usize::from(stop.waste) - 1] == card)
+                .expect("a free talon reaches every card");
+            let edge = Edge::Talon {
+                turns: stop.turns,
+                waste: stop.waste,
+                pass: stop.pass,
+                to: To::Foundation,
+            };
+            self.apply(deal, down_cards, edge);
+            record(edge);
+            return true;
+        }
+        false
+    }
+
+    /// Appends the edges the search tries, most promising first: cards
+    /// home (tableau, then waste), bases that turn a card up (the pile
+    /// with most face-down cards first), waste cards to the tableau, bases
+    /// that empty their pile, and cards back from the foundations (never a
+    /// dead one).
+    pub(super) fn edges(&self, deal: &Deal, out: &mut Vec<Edge>) {
+        let n_piles = usize::from(self.n_piles);
+        let non_base = self.up & !self.bases();
+        let has_empty = self.first_empty().is_some();
+        let next_home = self.next_home(deal);
+        let mut stops = [TalonStop::default(); MAX_TALON + 1];
+        let n_stops = deal.talon_stops(&self.talon, &mut stops);
+        let stops = &stops[..n_stops];
+        let waste_card = |stop: &TalonStop| self.talon.cards[usize::from(stop.waste) - 1];
+        let talon = |stop: &TalonStop, to| Edge::Talon {
+            turns: stop.turns,
+            waste: stop.waste,
+            pass: stop.pass,
+            to,
+        };
+        // Where a card off the tableau (or a base) may go in it.
+        let to_tableau = |card: u8| {
+            if rank(card) == deal.top_rank {
+                has_empty.then_some(To::Empty)
+            } else {
+                self.parent_free(card, non_base).then_some(To::Parent)
+            }
+        };
+
+        // 1. Home: tableau cards, then waste tops.
+        let mut home = next_home & self.up;
+        while home != 0 {
+            let card = home.trailing_zeros() as u8;
+            home &= home - 1;
+            if self.may_be_top(card, non_base) {
+                out.push(Edge::Home { card });
+            }
+        }
+        for stop in stops {
+            if next_home & bit(waste_card(stop)) != 0 {
+                out.push(talon(stop, To::Foundation));
+            }
+        }
+
+        // 2. Bases that turn a face-down card up, most face-down first.
+        let mut order = [0usize; MAX_PILES];
+        for (i, slot) in order.iter_mut().enumerate().take(n_piles) {
+            *slot = i;
+        }
+        order[..n_piles].sort_unstable_by_key(|&slot| std::cmp::Reverse(self.down[slot]));
+        for &slot in &order[..n_piles] {
+            let card = self.base[slot];
+            if card != NO_CARD
+                && self.down[slot] > 0
+                && let Some(to) = to_tableau(card)
+            {
+                out.push(Edge::Base {
+                    from: slot as u8,
+                    to,
+                });
+            }
+        }
+
+        // 3. Waste tops to the tableau.
+        for stop in stops {
+            if let Some(to) = to_tableau(waste_card(stop)) {
+                out.push(talon(stop, to));
+            }
+        }
+
+        // 4. Bases that empty their pile (never a top-rank card's: it
+        //    would only go to an empty pile, the same position).
+        for slot in 0..n_piles {
+            let card = self.base[slot];
+            if card != NO_CARD
+                && self.down[slot] == 0
+                && rank(card) != deal.top_rank
+                && self.parent_free(card, non_base)
+            {
+                out.push(Edge::Base {
+                    from: slot as u8,
+                    to: To::Parent,
+                });
+            }
+        }
+
+        // 5. Foundation tops back to the tableau, unless dead.
+        for (s, &height) in self.foundation.iter().enumerate() {
+            if height == 0 {
+                continue;
+            }
+            let card = (s as u8) << 4 | height;
+            if Deal::dead_when_home(&self.foundation, card) {
+                continue;
+            }
+            if let Some(to) = to_tableau(card) {
+                out.push(Edge::Back { suit: s as u8, to });
+            }
+        }
+    }
+
+    /// The tableau as the bound (`bound.rs`) reads it, over every
+    /// placement at once: a non-base card lies on either face-up parent,
+    /// and every card that is a top in some placement is a top.
+    pub(super) fn tableau_facts(&self, down_cards: &DownCards) -> TableauFacts {
+        let mut facts = TableauFacts::default();
+        let non_base = self.up & !self.bases();
+        for slot in 0..usize::from(self.n_piles) {
+            let base = self.base[slot];
+            if base == NO_CARD {
+                facts.empty = true;
+                continue;
+            }
+            let down = self.down[slot];
+            let mut below = 0u64;
+            for index in 0..down {
+                let card = down_cards.card(slot, index);
+                facts.tableau |= bit(card);
+                facts.under[usize::from(card)] = below;
+                below = bit(card);
+            }
+            facts.bottoms |= if down > 0 {
+                bit(down_cards.card(slot, 0))
+            } else {
+                bit(base)
+            };
+            facts.under[usize::from(base)] = below;
+        }
+        facts.tableau |= self.up;
+        facts.face_up = self.up;
+        facts.tops = self.tops(non_base);
+        let mut cards = non_base;
+        while cards != 0 {
+            let card = cards.trailing_zeros() as u8;
+            cards &= cards - 1;
+            facts.under[usize::from(card)] = parents(card) & self.up;
+        }
+        facts
+    }
+
+    /// The key: what decides the position's future, hashed to 128 bits.
+    /// Piles count as a multiset (slots are interchangeable: a pile with
+    /// face-down cards is named by its slot and `down`, a pile without by
+    /// its base alone), and the waste size counts only where it changes
+    /// which waste tops are reachable (as in [`State::key`]).
+    pub(super) fn key(&self, deal: &Deal) -> (u64, u64) {
+        let (mut lane0, mut lane1) = (0u64, 0u64);
+        for slot in 0..usize::from(self.n_piles) {
+            let base = self.base[slot];
+            if base == NO_CARD {
+                continue;
+            }
+            let identity = if self.down[slot] > 0 {
+                (slot as u64 + 1) << 3 | u64::from(self.down[slot])
+            } else {
+                0
+            };
+            let word = identity << 8 | u64::from(base);
+            // The sum of element hashes is a hash of the multiset.
+            lane0 = lane0.wrapping_add(hash_pair(word, 0x5bd1_e995, 0));
+            lane1 = lane1.wrapping_add(hash_pair(word, 0x5bd1_e995, 1));
+        }
+        let talon = &self.talon;
+        let waste = match deal.max_passes {
+            Some(_) => u64::from(talon.waste),
+            None => {
+                if talon.waste.is_multiple_of(deal.draw) || talon.waste == talon.len {
+                    0
+                } else {
+                    u64::from(talon.waste)
+                }
+            }
+        };
+        let mut foundations = 0u64;
+        for (s, &n) in self.foundation.iter().enumerate() {
+            foundations |= u64::from(n) << (4 * s);
+        }
+        let small = foundations | waste << 16 | u64::from(talon.pass) << 24;
+        let t0 = hash_pair(talon.remaining, small, 0) ^ hash_pair(self.up, lane1, 0);
+        let t1 = hash_pair(talon.remaining, small, 1) ^ hash_pair(self.up, lane0, 1);
+        (hash_pair(lane0, t0, 0) ^ t1, hash_pair(lane1, t1, 1) ^ t0)
+    }
+}
+
+/// Plays `edge` on a position of the game (`state`, whose position is
+/// the one `edge` was made from), appending the moves of the game that
+/// make it: where the edge needs a card to be a top that is not one in
+/// `state`, first the move that shifts what lies on it onto its twin (the
+/// module doc's one-card swap).
+pub(super) fn realize(deal: &Deal, state: &mut State, edge: Edge, out: &mut Vec<Step>) {
+    let n = usize::from(state.n_piles);
+    let find = |state: &State, card: u8| -> (usize, usize) {
+        for (slot, pile) in state.piles[..n].iter().enumerate() {
+            if let Some(at) = pile.cards[..usize::from(pile.len)]
+                .iter()
+                .position(|&c| c == card)
+            {
+                return (slot, at);
+            }
+        }
+        unreachable!("a face-up card of the position is in the tableau")
+    };
+    // A pile whose top `card` fits on.
+    let parent_top = |state: &State, card: u8| -> u8 {
+        state.piles[..n]
+            .iter()
+            .position(|pile| pile.top().is_some_and(|top| parents(card) & bit(top) != 0))
+            .expect("a free parent") as u8
+    };
+    let first_empty = |state: &State| -> u8 {
+        state.piles[..n]
+            .iter()
+            .position(|pile| pile.len == 0)
+            .expect("an empty pile") as u8
+    };
+    let mut play = |state: &mut State, step: Step| {
+        state.apply(deal, &step);
+        out.push(step);
+    };
+    let target = |state: &State, card: u8, to: To| match to {
+        To::Foundation => Step::FOUNDATION,
+        To::Parent => parent_top(state, card),
+        To::Empty => first_empty(state),
+    };
+    match edge {
+        Edge::Home { card } => {
+            let (slot, at) = find(state, card);
+            let len = usize::from(state.piles[slot].len);
+            if at + 1 < len {
+                // What lies on `card` moves onto its twin, then a top.
+                let (twin_slot, _) = find(state, twin(card));
+                play(
+                    state,
+                    Step::PileToPile {
+                        from: slot as u8,
+                        to: twin_slot as u8,
+                        cards: (len - at - 1) as u8,
+                    },
+                );
+            }
+            play(state, Step::PileToFoundation { from: slot as u8 });
+        }
+        Edge::Base { from, to } => {
+            let pile = &state.piles[usize::from(from)];
+            let (card, cards) = (pile.cards[usize::from(pile.down)], pile.len - pile.down);
+            let to = target(state, card, to);
+            play(state, Step::PileToPile { from, to, cards });
+        }
+        Edge::Talon {
+            turns,
+            waste,
+            pass,
+            to,
+        } => {
+            let card = state.talon.cards[usize::from(waste) - 1];
+            let to = target(state, card, to);
+            play(
+                state,
+                Step::Talon {
+                    turns,
+                    waste,
+                    pass,
+                    to,
+                },
+            );
+        }
+        Edge::Back { suit, to } => {
+            let card = (suit << 4) | state.foundation[usize::from(suit)];
+            let to = target(state, card, to);
+            play(state, Step::FoundationToPile { suit, to });
+        }
+    }
+}

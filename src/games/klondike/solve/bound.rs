@@ -4,7 +4,7 @@
 //! proof). Sets of cards are `u64` bitsets indexed by the card's byte code
 //! (`suit << 4 | rank`, at most 61); no allocation.
 
-use super::state::{Deal, MAX_TALON, State, Talon, TalonStop};
+use super::state::{Broken, Deal, MAX_TALON, State, Talon, TalonStop};
 
 /// One suit's ranks `1..=top_rank` as bits `1..=top_rank`.
 #[inline]
@@ -202,7 +202,7 @@ pub(super) fn never_home_of(
                 waste_top |= before_in_talon[newly_left.trailing_zeros() as usize];
                 newly_left &= newly_left - 1;
             }
-        } else if talon_left != 0 {
+        } else if talon_left != 0 && !deal.broken(Broken::TalonStuck) {
             // The first talon card to leave was a waste top with no card
             // gone; after one has left, any card may be turned to.
             waste_top |= in_talon;
@@ -272,7 +272,7 @@ pub(super) mod tests {
         let (deal, mut state) = Deal::new(rules, cards);
         let lost = |state: &State| {
             let (position, down_cards) = Position::of(state);
-            let facts = position.tableau_facts(&down_cards);
+            let facts = position.tableau_facts(&deal, &down_cards);
             proves_lost(&deal, state)
                 || never_home_of(&deal, &facts, &position.foundation, &position.talon) != 0
         };

@@ -7,7 +7,7 @@
 
 use super::bound::TableauFacts;
 use super::state::{
-    Deal, MAX_PILES, MAX_TALON, State, Step, Talon, TalonStop, hash_pair, rank, suit, twin,
+    Broken, Deal, MAX_PILES, MAX_TALON, State, Step, Talon, TalonStop, hash_pair, rank, suit, twin,
 };
 
 /// A pile slot with no card.
@@ -173,19 +173,20 @@ impl Position {
     /// non-base face-up card may lie on it, or one may, and `card`'s twin
     /// is face up to hold it.
     #[inline]
-    pub(super) fn may_be_top(&self, card: u8, non_base: u64) -> bool {
+    pub(super) fn may_be_top(&self, deal: &Deal, card: u8, non_base: u64) -> bool {
         let on = (children(card) & non_base).count_ones();
-        on == 0 || (on == 1 && self.up & bit(twin(card)) != 0)
+        on == 0
+            || (on == 1 && self.up & bit(twin(card)) != 0 && !deal.broken(Broken::TopOnlyWhenBare))
     }
 
     /// The face-up cards that are a top in some placement.
-    pub(super) fn tops(&self, non_base: u64) -> u64 {
+    pub(super) fn tops(&self, deal: &Deal, non_base: u64) -> u64 {
         let mut tops = 0;
         let mut cards = self.up;
         while cards != 0 {
             let card = cards.trailing_zeros() as u8;
             cards &= cards - 1;
-            if self.may_be_top(card, non_base) {
+            if self.may_be_top(deal, card, non_base) {
                 tops |= bit(card);
             }
         }
@@ -311,8 +312,10 @@ impl Position {
             while candidates != 0 {
                 let card = candidates.trailing_zeros() as u8;
                 candidates &= candidates - 1;
-                if (rank(card) == 1 || Deal::dead_when_home(&self.foundation, card))
-                    && self.may_be_top(card, non_base)
+                if (rank(card) == 1
+                    || Deal::dead_when_home(&self.foundation, card)
+                    || deal.broken(Broken::EveryHomeSafe))
+                    && self.may_be_top(deal, card, non_base)
                 {
                     let edge = Edge::Home { card };
                     self.apply(deal, down_cards, edge);
@@ -342,16 +345,22 @@ impl Position {
             let card = candidates.trailing_zeros() as u8;
             candidates &= candidates - 1;
             if !deal.in_talon(&self.talon, card)
-                || !(rank(card) == 1 || Deal::dead_when_home(&self.foundation, card))
+                || !(rank(card) == 1
+                    || Deal::dead_when_home(&self.foundation, card)
+                    || deal.broken(Broken::EveryTalonHomeSafe))
             {
                 continue;
             }
             let mut stops = [TalonStop::default(); MAX_TALON + 1];
             let n_stops = deal.talon_stops(&self.talon, &mut stops);
-            let stop = stops[..n_stops]
+            // A free talon reaches every card (unless a test broke the
+            // talon's stops on purpose).
+            let Some(stop) = stops[..n_stops]
                 .iter()
                 .find(|stop| self.talon.cards[usize::from(stop.waste) - 1] == card)
-                .expect("a free talon reaches every card");
+            else {
+                continue;
+            };
             let edge = Edge::Talon {
                 turns: stop.turns,
                 waste: stop.waste,
@@ -399,7 +408,7 @@ impl Position {
         while home != 0 {
             let card = home.trailing_zeros() as u8;
             home &= home - 1;
-            if self.may_be_top(card, non_base) {
+            if self.may_be_top(deal, card, non_base) {
                 out.push(Edge::Home { card });
             }
         }
@@ -419,6 +428,7 @@ impl Position {
             let card = self.base[slot];
             if card != NO_CARD
                 && self.down[slot] > 0
+                && !(rank(card) == deal.top_rank && deal.broken(Broken::NoKingToEmpty))
                 && let Some(to) = to_tableau(card)
             {
                 out.push(Edge::Base {
@@ -457,7 +467,7 @@ impl Position {
                 continue;
             }
             let card = (s as u8) << 4 | height;
-            if Deal::dead_when_home(&self.foundation, card) {
+            if Deal::dead_when_home(&self.foundation, card) || deal.broken(Broken::NeverBack) {
                 continue;
             }
             if let Some(to) = to_tableau(card) {
@@ -469,7 +479,7 @@ impl Position {
     /// The tableau as the bound (`bound.rs`) reads it, over every
     /// placement at once: a non-base card lies on either face-up parent,
     /// and every card that is a top in some placement is a top.
-    pub(super) fn tableau_facts(&self, down_cards: &DownCards) -> TableauFacts {
+    pub(super) fn tableau_facts(&self, deal: &Deal, down_cards: &DownCards) -> TableauFacts {
         let mut facts = TableauFacts::default();
         let non_base = self.up & !self.bases();
         for slot in 0..usize::from(self.n_piles) {
@@ -495,7 +505,7 @@ impl Position {
         }
         facts.tableau |= self.up;
         facts.face_up = self.up;
-        facts.tops = self.tops(non_base);
+        facts.tops = self.tops(deal, non_base);
         let mut cards = non_base;
         while cards != 0 {
             let card = cards.trailing_zeros() as u8;

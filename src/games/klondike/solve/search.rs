@@ -51,8 +51,8 @@ pub(super) enum Outcome {
     /// Every position reached was expanded and none is won: the deal is
     /// lost.
     Exhausted,
-    /// The node budget or the deadline ran out.
-    Stopped,
+    /// Not finished: the call's node allowance or the deadline ran out.
+    Paused,
 }
 
 /// Positions between two looks at the clock.
@@ -89,27 +89,41 @@ impl Search {
         }
     }
 
-    /// Searches from `root` until it is decided, `max_nodes` positions
-    /// have been expanded or `deadline` passes.
-    pub(super) fn run(
-        &mut self,
-        deal: &Deal,
-        down_cards: &DownCards,
-        root: Position,
-        max_nodes: u64,
-        deadline: Option<Instant>,
-    ) -> Outcome {
+    /// Starts a search from `root`, forgetting any earlier one. `Won` or
+    /// `Exhausted` if the root alone decides it, else `Paused` with the
+    /// root expanded: [`Search::resume`] goes on.
+    pub(super) fn start(&mut self, deal: &Deal, down_cards: &DownCards, root: Position) -> Outcome {
         self.seen.clear();
         self.frames.clear();
         self.edges.clear();
         self.path.clear();
         self.nodes = 0;
         match self.enter(deal, down_cards, Child::of(deal, down_cards, root)) {
-            Entered::Won => return Outcome::Won,
-            Entered::Closed => return Outcome::Exhausted,
-            Entered::New => self.nodes = 1,
+            Entered::Won => Outcome::Won,
+            Entered::Closed => Outcome::Exhausted,
+            Entered::New => {
+                self.nodes = 1;
+                Outcome::Paused
+            }
         }
+    }
+
+    /// Goes on with the search [`Search::start`] began (after a `Paused`,
+    /// with the same deal) until it is decided, `nodes` reaches
+    /// `until_nodes`, or `deadline` passes (looked at every
+    /// [`CLOCK_EVERY`] positions). The same calls make the same search
+    /// whatever the allowances: only where it pauses changes.
+    pub(super) fn resume(
+        &mut self,
+        deal: &Deal,
+        down_cards: &DownCards,
+        until_nodes: u64,
+        deadline: Option<Instant>,
+    ) -> Outcome {
         loop {
+            if self.nodes >= until_nodes {
+                return Outcome::Paused;
+            }
             let Some(frame) = self.frames.last_mut() else {
                 return Outcome::Exhausted;
             };
@@ -137,13 +151,10 @@ impl Search {
                 }
                 Entered::New => {
                     self.nodes += 1;
-                    if self.nodes >= max_nodes {
-                        return Outcome::Stopped;
-                    }
                     if self.nodes.is_multiple_of(CLOCK_EVERY)
                         && deadline.is_some_and(|at| Instant::now() >= at)
                     {
-                        return Outcome::Stopped;
+                        return Outcome::Paused;
                     }
                 }
             }
@@ -162,7 +173,7 @@ impl Search {
         let position = child.position;
         // A lost position stays in the table, so the bound runs once per
         // position.
-        let facts = position.tableau_facts(down_cards);
+        let facts = position.tableau_facts(deal, down_cards);
         if never_home_of(deal, &facts, &position.foundation, &position.talon) != 0 {
             return Entered::Closed;
         }

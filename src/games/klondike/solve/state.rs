@@ -169,6 +169,32 @@ pub(super) struct TalonStop {
     pub(super) pass: u8,
 }
 
+/// A rule of the module doc of `solve` broken on purpose, in tests only:
+/// each test that holds the solver to brute force shows, by breaking a
+/// rule, that it would catch that rule being unsound on some reduced
+/// deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(test), allow(dead_code))]
+pub(super) enum Broken {
+    /// Stock turns: the talon's stops end with the pass (no new pass).
+    NoNewPass,
+    /// Placements: a card may be a top only when nothing can lie on it.
+    TopOnlyWhenBare,
+    /// Dead cards: no card ever comes back from a foundation (not only
+    /// dead ones).
+    NeverBack,
+    /// Safe moves: every card that can go home from the tableau goes.
+    EveryHomeSafe,
+    /// Free talon: every talon card that can go home goes.
+    EveryTalonHomeSafe,
+    /// Empty piles: no top-rank card ever moves to one from a pile.
+    NoKingToEmpty,
+    /// The bound: no talon card becomes the waste's top after one leaves.
+    TalonStuck,
+    /// The relaxation: draw 3, one pass, instead of draw 1, unlimited.
+    RelaxToOnePass,
+}
+
 /// The facts of one deal the search reads: the rules and, per pile slot,
 /// the hash seed of its face-down cards.
 pub(super) struct Deal {
@@ -181,6 +207,9 @@ pub(super) struct Deal {
     pub(super) stock_index: [u8; 256],
     /// The stock's cards as dealt, a set by code.
     pub(super) stock_cards: u64,
+    /// The rule broken on purpose, if any (tests only).
+    #[cfg(test)]
+    pub(super) broken: Option<Broken>,
 }
 
 impl Deal {
@@ -226,6 +255,8 @@ impl Deal {
             n_cards: layout.n_cards() as u8,
             stock_index,
             stock_cards,
+            #[cfg(test)]
+            broken: None,
         };
         let state = State {
             piles,
@@ -234,6 +265,20 @@ impl Deal {
             talon,
         };
         (facts, state)
+    }
+
+    /// Whether `rule` is broken on purpose (never, outside tests).
+    #[inline(always)]
+    pub(super) fn broken(&self, rule: Broken) -> bool {
+        #[cfg(test)]
+        {
+            self.broken == Some(rule)
+        }
+        #[cfg(not(test))]
+        {
+            let _ = rule;
+            false
+        }
     }
 
     /// Whether every talon card can be made the waste's top at any time,
@@ -294,6 +339,9 @@ impl Deal {
                     // Unlimited: back on the cycle of whole passes.
                     break;
                 }
+            }
+            if self.broken(Broken::NoNewPass) && waste == talon.len {
+                break;
             }
             match self.turn(talon.len, waste, pass) {
                 // Limited: a second whole pass stops where the first did.

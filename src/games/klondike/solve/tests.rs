@@ -335,17 +335,29 @@ fn a_deal_not_of_the_layout_is_refused() {
     assert!(Solver::new(small).solve(&deck, &budget(10)).is_err());
 }
 
-#[test]
-fn the_solver_agrees_with_brute_force() {
+/// Solves every brute-forced deal (reduced layouts, every stock rule)
+/// with `broken` (if any) and the relaxation after `first_look`
+/// positions; panics on a verdict brute force contradicts unless
+/// `broken` is set. Returns (won, lost, winnable deals called lost).
+fn against_brute_force(broken: Option<state::Broken>, first_look: u64) -> (usize, usize, usize) {
     let budget = SolveBudget {
         max_nodes: u64::MAX,
         max_time: None,
     };
-    let (mut won, mut lost) = (0, 0);
+    let (mut won, mut lost, mut wrongly_lost) = (0, 0, 0);
     for case in brute_tests::brute_forced_deals() {
         let (rules, deal_index, deal, winnable) =
             (&case.rules, case.index, &case.deal, case.winnable);
-        let solution = Solver::new(*rules).solve(deal, &budget).unwrap();
+        let mut solver = Solver::new(*rules);
+        solver.broken = broken;
+        solver.first_look = first_look;
+        let solution = solver.solve(deal, &budget).unwrap();
+        if broken.is_some() {
+            if winnable && solution.verdict == Verdict::Lost {
+                wrongly_lost += 1;
+            }
+            continue;
+        }
         let expected = if winnable {
             Verdict::Won
         } else {
@@ -353,7 +365,7 @@ fn the_solver_agrees_with_brute_force() {
         };
         assert_eq!(
             solution.verdict, expected,
-            "{rules:?}, deal {deal_index}: {deal:?}"
+            "{rules:?}, deal {deal_index}, first look {first_look}: {deal:?}"
         );
         if winnable {
             won += 1;
@@ -363,9 +375,44 @@ fn the_solver_agrees_with_brute_force() {
             lost += 1;
         }
     }
-    // Both verdicts are checked many times over (measured: 1,859 won,
-    // 141 lost).
-    assert!(won >= 1000 && lost >= 100, "{won} won, {lost} lost");
+    (won, lost, wrongly_lost)
+}
+
+/// The solver's verdicts are brute force's on 2,000 reduced deals, with
+/// the relaxation run at once (the small deals are decided before it
+/// would otherwise run) and as the solver runs it.
+#[test]
+fn the_solver_agrees_with_brute_force() {
+    for first_look in [0, FIRST_LOOK] {
+        let (won, lost, _) = against_brute_force(None, first_look);
+        // Both verdicts are checked many times over (measured: 1,859
+        // won, 141 lost).
+        assert!(won >= 1000 && lost >= 100, "{won} won, {lost} lost");
+    }
+}
+
+/// Each rule of the module doc that a `Lost` rests on, broken on
+/// purpose, makes the solver call some winnable reduced deal lost: the
+/// brute-force test above would catch that rule being unsound.
+macro_rules! caught_when_broken {
+    ($($name:ident: $rule:ident,)*) => {$(
+        #[test]
+        fn $name() {
+            let (_, _, wrongly_lost) = against_brute_force(Some(state::Broken::$rule), 0);
+            assert!(wrongly_lost > 0, "{:?} broken: no winnable deal called lost", state::Broken::$rule);
+        }
+    )*};
+}
+
+caught_when_broken! {
+    stock_turns_broken_is_caught: NoNewPass,
+    placements_broken_is_caught: TopOnlyWhenBare,
+    dead_cards_broken_is_caught: NeverBack,
+    safe_moves_broken_is_caught: EveryHomeSafe,
+    free_talon_safe_moves_broken_is_caught: EveryTalonHomeSafe,
+    empty_piles_broken_is_caught: NoKingToEmpty,
+    bound_broken_is_caught: TalonStuck,
+    relaxation_broken_is_caught: RelaxToOnePass,
 }
 
 /// Placements share a position (the module doc, "Lemma (placements)"):
@@ -471,4 +518,38 @@ fn never_home_at_deal_names_the_cards_of_the_proof() {
         };
         assert_eq!(never_home, expected, "{rules:?}");
     }
+}
+
+/// The key counts every waste size that is a multiple of the draw, or the
+/// whole talon, as one (the module doc, "Piles are interchangeable"):
+/// with unlimited passes each reaches the same waste sizes by turning.
+/// Any other size reaches different ones on some talon, which is why the
+/// key keeps it: the check below would fail if the key merged it.
+#[test]
+fn the_waste_sizes_the_key_merges_reach_the_same_stops() {
+    use super::state::{MAX_TALON, TalonStop};
+    let rules = FreePlayRules::THOUGHTFUL;
+    let (deal, root) = Deal::new(&rules, &sorted_deck());
+    let reached = |len: u8, waste: u8| {
+        let mut talon = root.talon;
+        talon.len = len;
+        talon.waste = waste;
+        let mut stops = [TalonStop::default(); MAX_TALON + 1];
+        let n = deal.talon_stops(&talon, &mut stops);
+        let mut sizes: Vec<u8> = stops[..n].iter().map(|stop| stop.waste).collect();
+        sizes.sort_unstable();
+        sizes
+    };
+    let mut differing = 0;
+    for len in 1..=24u8 {
+        let merged = reached(len, 0);
+        for waste in 0..=len {
+            if waste % 3 == 0 || waste == len {
+                assert_eq!(reached(len, waste), merged, "talon of {len}, waste {waste}");
+            } else if reached(len, waste) != merged {
+                differing += 1;
+            }
+        }
+    }
+    assert!(differing > 0);
 }

@@ -161,7 +161,7 @@ fn refuse_sampling_options(context: &Context, command: &str) -> Result<()> {
 pub(super) fn read_deals(path: &Path) -> Result<Vec<[Card; 52]>> {
     let text = read_user_text(
         path,
-        "deals: one a line, 52 cards each, or Solvitaire's JSON deal format",
+        "deals, one a line, 52 cards each, or in Solvitaire's JSON deal format",
     )?;
     let deals = if solvitaire::is_json(&text) {
         solvitaire::parse_deals(&text, &Layout::FULL).map(|deals| {

@@ -16,7 +16,7 @@ Modules: :mod:`deckodds.blackjack`, :mod:`deckodds.idiots_delight`,
 document as ``.document``, and the table its report leads with, in long
 form, as ``.frame`` (a pandas DataFrame; see :class:`Result` for each
 command's); for commands that write readable text (``replay``,
-``klondike.record``), the text as ``.text``.
+``klondike.record``) or deals (``klondike.deals``), the text as ``.text``.
 
 Bad values raise ``ValueError`` with the command line's one-line message,
 values of the wrong type ``TypeError`` naming the parameter. The GIL is

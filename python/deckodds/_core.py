@@ -166,7 +166,9 @@ def run_command(path: Tuple[str, ...], params: Dict[str, Any]) -> "Result":
     finally:
         if bar is not None:
             bar.close()
-    if "--format" in argv:
+    # `command_line` asks for the document last; `klondike.deals` has a
+    # `--format` of its own (the deals' format), which writes text.
+    if argv[-2:] == ["--format", "json"]:
         return Result(json.loads(output), argv)
     return Result(None, argv, text=output)
 
@@ -219,8 +221,9 @@ class Result:
     ``--format json``, as a dict (a list of them for ``blackjack.eor``),
     or None for a command that writes readable text only (``replay``,
     ``klondike.record``, ``roll_call.longest_zero_strike``,
-    ``prisoners_patience.solve(deal=...)``), whose text is ``text``
-    (else None).
+    ``prisoners_patience.solve(deal=...)``; ``klondike.deals``, whose
+    text is the deals, in Solvitaire's JSON a line or as card lines),
+    whose text is ``text`` (else None).
 
     ``frame`` is the table the command's report leads with, in long form
     (one observation a row, flat columns): a pandas DataFrame when pandas

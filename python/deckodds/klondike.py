@@ -5,7 +5,7 @@ edit; run the generator again after changing an option."""
 
 from ._core import run_command
 
-__all__ = ['mc', 'record', 'solve']
+__all__ = ['mc', 'record', 'solve', 'deals']
 
 
 def mc(
@@ -156,18 +156,22 @@ def solve(
         --passes: Passes through the stock: a number of at least 1 (1 = the
         waste is never turned over) or "unlimited"
     deal : str, default None
-        --deal: Solve this deal: the 52 cards in dealing order, e.g. "7C 10D AS
-        ..." (as `klondike record --deal` takes them: the first 28 to the piles
-        round by round, one to each of piles 1-7, then 2-7, ..., each round's
-        first card face up; the last 24 the stock, card 29 turned first;
-        RULES.md section 4)
+        --deal: This deal: the 52 cards in dealing order, e.g. "7C 10D AS ..."
+        (as `klondike record --deal` takes them: the first 28 to the piles round
+        by round, one to each of piles 1-7, then 2-7, ..., each round's first
+        card face up; the last 24 the stock, card 29 turned first; RULES.md
+        section 4)
     deals : str, default None
-        --deals: Solve the deals in FILE: one a line, as --deal takes them;
-        blank lines and lines starting with # are skipped
+        --deals: The deals in FILE: one a line, as --deal takes them (blank
+        lines and lines starting with # are skipped), or Solvitaire's JSON deal
+        format (a file whose first character other than white space is { or [:
+        one deal object, an array of them, or one a line; see `klondike deals`).
+        Deals are numbered from 0 in the file's order
     trials : int, default None
-        --trials: Solve this many random deals (accepts 1000, 1e3). The same
-        --seed and --trials deal the same deals on any machine with any number
-        of threads
+        --trials: This many random deals (accepts 1000, 1e3), numbered from 0.
+        The same --seed and --trials deal the same deals on any machine with any
+        number of threads, to `klondike solve` and `klondike deals` alike (not
+        the games of `klondike mc`, which cuts its runs into other chunks)
     seed : int, default 1
         --seed: Master seed of the random deals
     max_nodes : int, default 4000000
@@ -204,3 +208,62 @@ def solve(
     table the report leads with, in long form: see deckodds.Result).
     """
     return run_command(('klondike', 'solve'), locals())
+
+
+def deals(
+    *,
+    deal=None,
+    deals=None,
+    trials=None,
+    seed=1,
+    format=None,
+    threads=None,
+    quiet=False,
+):
+    """Deals written out, to run through other solvers: the random deals `klondike
+    solve --trials N --seed S` solves (the same deals, in the same order), or
+    the deals of a file or of --deal. In Solvitaire's JSON deal format by
+    default: each pile bottom first, its cards face down in lower case ("7c")
+    under its top card face up ("QD"), and the stock with its last card turned
+    first (Solvitaire's preset klondike is draw 3, klondike-deal-1 draw 1, both
+    with unlimited passes). `klondike solve --deals` reads what this writes
+
+    `deckodds klondike deals`, in process.
+
+    Parameters
+    ----------
+    deal : str, default None
+        --deal: This deal: the 52 cards in dealing order, e.g. "7C 10D AS ..."
+        (as `klondike record --deal` takes them: the first 28 to the piles round
+        by round, one to each of piles 1-7, then 2-7, ..., each round's first
+        card face up; the last 24 the stock, card 29 turned first; RULES.md
+        section 4)
+    deals : str, default None
+        --deals: The deals in FILE: one a line, as --deal takes them (blank
+        lines and lines starting with # are skipped), or Solvitaire's JSON deal
+        format (a file whose first character other than white space is { or [:
+        one deal object, an array of them, or one a line; see `klondike deals`).
+        Deals are numbered from 0 in the file's order
+    trials : int, default None
+        --trials: This many random deals (accepts 1000, 1e3), numbered from 0.
+        The same --seed and --trials deal the same deals on any machine with any
+        number of threads, to `klondike solve` and `klondike deals` alike (not
+        the games of `klondike mc`, which cuts its runs into other chunks)
+    seed : int, default 1
+        --seed: Master seed of the random deals
+    format : str, default None
+        --format: solvitaire (JSON: with --out, one deal object a line; with
+        --out-dir, a file each) or cards (one deal a line, as --deal takes it,
+        after a # line saying what they are). Default: from --out's extension
+        (.json or .jsonl: solvitaire; .txt: cards), else solvitaire
+    threads : int, default None
+        --threads: worker threads (default: one per core); results do not depend on it.
+    quiet : bool, default False
+        No progress bar (tqdm, shown for runs over a second when installed).
+
+    Returns
+    -------
+    deckodds.Result: ``.text``, the readable text the command prints
+    (``.document`` and ``.frame`` are None).
+    """
+    return run_command(('klondike', 'deals'), locals())

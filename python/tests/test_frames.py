@@ -371,6 +371,8 @@ TEXT_CASES = [
     ),
     (deckodds.klondike.record, dict(games=1), ["klondike", "record", "--games", "1"]),
     (deckodds.klondike.record, dict(deal=KLONDIKE_DEAL), ["klondike", "record", "--deal", KLONDIKE_DEAL]),
+    (deckodds.klondike.deals, dict(trials=3, seed=2), ["klondike", "deals", "--trials", "3", "--seed", "2"]),
+    (deckodds.klondike.deals, dict(trials=2, format="cards"), ["klondike", "deals", "--trials", "2", "--format", "cards"]),
 ]
 
 

@@ -85,30 +85,8 @@ pub enum KlondikeCommand {
     Solve {
         #[command(flatten)]
         rules: FreePlayArgs,
-        /// Solve this deal: the 52 cards in dealing order, e.g. "7C 10D
-        /// AS ..." (as `klondike record --deal` takes them: the first 28
-        /// to the piles round by round, one to each of piles 1-7, then
-        /// 2-7, ..., each round's first card face up; the last 24 the
-        /// stock, card 29 turned first; RULES.md section 4).
-        #[arg(
-            long,
-            value_name = "CARDS",
-            conflicts_with_all = ["deals", "trials"],
-            value_parser = parse_deal
-        )]
-        deal: Option<[Card; 52]>,
-        /// Solve the deals in FILE: one a line, as --deal takes them;
-        /// blank lines and lines starting with # are skipped.
-        #[arg(long, value_name = "FILE", conflicts_with = "trials")]
-        deals: Option<PathBuf>,
-        /// Solve this many random deals (accepts 1000, 1e3). The same
-        /// --seed and --trials deal the same deals on any machine with any
-        /// number of threads.
-        #[arg(long, value_name = "N", value_parser = parse_count)]
-        trials: Option<u64>,
-        /// Master seed of the random deals.
-        #[arg(long, value_name = "S", default_value = "1", value_parser = parse_seed)]
-        seed: u64,
+        #[command(flatten)]
+        source: DealSource,
         /// The most states the solver expands per deal before it calls the
         /// deal undecided: the budget that gives the same verdicts on any
         /// machine.
@@ -119,6 +97,16 @@ pub enum KlondikeCommand {
         /// load: leave it out for reproducible counts.
         #[arg(long, value_name = "SECONDS", value_parser = parse_max_seconds)]
         max_seconds: Option<Duration>,
+        /// Also write each deal's verdict to FILE (CSV, `-`: standard
+        /// output), a row a deal in order, under the header
+        /// deal,verdict,states,seconds,moves,stock_turns: the deal's
+        /// number (its place in --deals' file, or the random deal's, from
+        /// 0), won, lost or undecided, the states the solver expanded,
+        /// the seconds it took, and the moves and stock turns of the win
+        /// found (0 otherwise). A run resumed from a checkpoint or merged
+        /// from parts lists only the deals this process solved.
+        #[arg(long, value_name = "FILE", help_heading = "Output")]
+        verdicts: Option<PathBuf>,
         #[command(flatten)]
         output: OutputArgs,
         #[command(flatten)]
@@ -126,6 +114,104 @@ pub enum KlondikeCommand {
         #[command(flatten)]
         precision: PrecisionArgs,
     },
+    /// Deals written out, to run through other solvers: the random deals
+    /// `klondike solve --trials N --seed S` solves (the same deals, in the
+    /// same order), or the deals of a file or of --deal. In Solvitaire's
+    /// JSON deal format by default: each pile bottom first, its cards
+    /// face down in lower case ("7c") under its top card face up ("QD"),
+    /// and the stock with its last card turned first (Solvitaire's
+    /// preset klondike is draw 3, klondike-deal-1 draw 1, both with
+    /// unlimited passes). `klondike solve --deals` reads what this
+    /// writes.
+    Deals {
+        #[command(flatten)]
+        source: DealSource,
+        /// solvitaire (JSON: with --out, one deal object a line; with
+        /// --out-dir, a file each) or cards (one deal a line, as --deal
+        /// takes it, after a # line saying what they are). Default: from
+        /// --out's extension (.json or .jsonl: solvitaire; .txt: cards),
+        /// else solvitaire.
+        #[arg(long = "format", value_name = "FORMAT", value_parser = DealFormat::parse)]
+        deal_format: Option<DealFormat>,
+        /// Write the deals to FILE instead of standard output (`-`),
+        /// replaced atomically (complete or not at all).
+        #[arg(long, value_name = "FILE", conflicts_with = "out_dir")]
+        out: Option<PathBuf>,
+        /// Write each deal to a file of its own in DIR, an existing
+        /// directory, as Solvitaire's command line reads one deal a file:
+        /// deal-00000.json, deal-00001.json, ... (.txt for cards), named
+        /// by the deal's number; files of those names are replaced.
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
+    },
+}
+
+/// The deals `klondike solve` solves and `klondike deals` writes, defined
+/// once for both, so that `deals` writes what `solve` solves: one given
+/// deal, the deals of a file, or random deals.
+#[derive(Debug, Args)]
+pub struct DealSource {
+    /// This deal: the 52 cards in dealing order, e.g. "7C 10D AS ..." (as
+    /// `klondike record --deal` takes them: the first 28 to the piles
+    /// round by round, one to each of piles 1-7, then 2-7, ..., each
+    /// round's first card face up; the last 24 the stock, card 29 turned
+    /// first; RULES.md section 4).
+    #[arg(
+        long,
+        value_name = "CARDS",
+        conflicts_with_all = ["deals", "trials"],
+        value_parser = parse_deal
+    )]
+    pub deal: Option<[Card; 52]>,
+    /// The deals in FILE: one a line, as --deal takes them (blank lines
+    /// and lines starting with # are skipped), or Solvitaire's JSON deal
+    /// format (a file whose first character other than white space is {
+    /// or [: one deal object, an array of them, or one a line; see
+    /// `klondike deals`). Deals are numbered from 0 in the file's order.
+    #[arg(long, value_name = "FILE", conflicts_with = "trials")]
+    pub deals: Option<PathBuf>,
+    /// This many random deals (accepts 1000, 1e3), numbered from 0. The
+    /// same --seed and --trials deal the same deals on any machine with
+    /// any number of threads, to `klondike solve` and `klondike deals`
+    /// alike (not the games of `klondike mc`, which cuts its runs into
+    /// other chunks).
+    #[arg(long, value_name = "N", value_parser = parse_count)]
+    pub trials: Option<u64>,
+    /// Master seed of the random deals.
+    #[arg(long, value_name = "S", default_value = "1", value_parser = parse_seed)]
+    pub seed: u64,
+}
+
+/// How `klondike deals` writes a deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DealFormat {
+    /// Solvitaire's JSON deal format.
+    Solvitaire,
+    /// The 52 cards in dealing order on one line, as `--deal` takes them.
+    Cards,
+}
+
+impl DealFormat {
+    /// Parses `solvitaire` or `cards`.
+    pub fn parse(text: &str) -> Result<DealFormat> {
+        match text {
+            "solvitaire" => Ok(DealFormat::Solvitaire),
+            "cards" => Ok(DealFormat::Cards),
+            _ => Err(Error::invalid(
+                "format",
+                text,
+                "must be solvitaire (Solvitaire's JSON deal format) or cards (one deal a line, as --deal takes it)",
+            )),
+        }
+    }
+
+    /// The extension of a file of one deal in this format.
+    pub fn extension(self) -> &'static str {
+        match self {
+            DealFormat::Solvitaire => "json",
+            DealFormat::Cards => "txt",
+        }
+    }
 }
 
 /// The rules of Klondike played freely (defaults: the thoughtful game of

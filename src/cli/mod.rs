@@ -41,7 +41,9 @@ pub use common::{
     RunArgs, SamplingArgs,
 };
 pub use idiots_delight::{IdiotsDelightCommand, IdiotsDelightDeck, PublishedCounts};
-pub use klondike::{FreePlayArgs, KlondikeCommand, KlondikeRules, parse_passes};
+pub use klondike::{
+    DealFormat, DealSource, FreePlayArgs, KlondikeCommand, KlondikeRules, parse_passes,
+};
 pub use prisoners_patience::{PrisonersBaseline, PrisonersCommand, PrisonersVersion};
 pub use roll_call::{RollCallBaseline, RollCallCommand, RollCallDeck, RollCallVersion};
 
@@ -289,7 +291,7 @@ impl Command {
                 R::FirstPass { .. } | R::Replay { .. } | R::LongestZeroStrike { .. },
             )
             | Command::PrisonersPatience(P::Replay { .. })
-            | Command::Klondike(K::Record { .. })
+            | Command::Klondike(K::Record { .. } | K::Deals { .. })
             | Command::Reproduce { .. }
             | Command::Merge { .. }
             | Command::Rules { .. }

@@ -38,13 +38,7 @@ pub(super) fn man(out: Option<&Path>, context: &Context) -> Result<()> {
     let Some(directory) = out else {
         return emit(&render_page(Cli::command())?, None, context);
     };
-    if !directory.is_dir() {
-        return Err(Error::invalid(
-            "--out",
-            directory.display(),
-            "must be an existing directory (the man pages are written into it)",
-        ));
-    }
+    files::existing_directory("--out", directory, "the man pages are written into it")?;
     let mut command = Cli::command().disable_help_subcommand(true);
     // Building gives every subcommand its display name
     // (`deckodds-blackjack-exact`), which names its page.
@@ -99,13 +93,7 @@ fn write_all(option: &'static str, files: &[(PathBuf, String)], context: &Contex
 pub(super) fn schema(kind: Option<&str>, dir: Option<&Path>, context: &Context) -> Result<()> {
     let kinds = contract::kinds();
     if let Some(directory) = dir {
-        if !directory.is_dir() {
-            return Err(Error::invalid(
-                "--dir",
-                directory.display(),
-                "must be an existing directory (the schemas are written into it)",
-            ));
-        }
+        files::existing_directory("--dir", directory, "the schemas are written into it")?;
         let files: Vec<(PathBuf, String)> = kinds
             .iter()
             .map(|entry| {

@@ -196,7 +196,7 @@ pub enum ValueKind {
 /// The options an embedded run does not take from its caller: where and
 /// how it writes (it returns its output), the parts of a run cut across
 /// processes, and the files a run writes besides its report.
-pub const EMBEDDED_SETS: [&str; 15] = [
+pub const EMBEDDED_SETS: [&str; 17] = [
     "format",
     "out",
     "digits",
@@ -212,6 +212,8 @@ pub const EMBEDDED_SETS: [&str; 15] = [
     "save_wins",
     "save_winnable",
     "chart",
+    "verdicts",
+    "out_dir",
 ];
 
 /// Every command of the games (the registry's), down to the leaves of

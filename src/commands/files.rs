@@ -280,6 +280,20 @@ enum Identity {
     Special,
 }
 
+/// Checks that `directory`, given to `option`, is an existing directory;
+/// else refuses it as bad input naming the option and the path, and
+/// saying `what` goes there ("the man pages are written into it").
+pub(super) fn existing_directory(option: &str, directory: &Path, what: &str) -> Result<()> {
+    if directory.is_dir() {
+        return Ok(());
+    }
+    Err(Error::invalid(
+        option,
+        directory.display(),
+        format!("must be an existing directory ({what})"),
+    ))
+}
+
 /// Checks, before any work, every file of `plan`, so that a run of hours
 /// does not end in an error it could have had at once, nor one output
 /// lost under another:

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use serde_json::{Map, json};
 
 use super::context::Context;
+use super::klondike_deals::{self, DealsArgs};
 use super::klondike_solve::{self, SolveArgs};
 use super::output::{emit, output_format};
 use super::sampling::{Sampled, Sampling};
@@ -93,24 +94,34 @@ fn run_command(command: KlondikeCommand, context: &Context) -> Result<()> {
         }
         KlondikeCommand::Solve {
             rules,
-            deal,
-            deals,
-            trials,
-            seed,
+            source,
             max_nodes,
             max_seconds,
+            verdicts,
             output,
             ..
         } => klondike_solve::run(
             SolveArgs {
                 rules,
-                deal,
-                deals,
-                trials,
-                seed,
+                source,
                 max_nodes,
                 max_seconds,
+                verdicts,
                 output,
+            },
+            context,
+        ),
+        KlondikeCommand::Deals {
+            source,
+            deal_format,
+            out,
+            out_dir,
+        } => klondike_deals::run(
+            DealsArgs {
+                source,
+                format: deal_format,
+                out,
+                out_dir,
             },
             context,
         ),

@@ -16,7 +16,7 @@ use super::files::read_user_text;
 use super::output::{Outputs, output_format};
 use super::sampling::{Sampled, Sampling};
 use crate::cards::Card;
-use crate::cli::{FreePlayArgs, OutputArgs};
+use crate::cli::{DealSource, FreePlayArgs, OutputArgs};
 use crate::engine::Progress;
 use crate::engine::montecarlo::{self, RunPlan};
 use crate::error::{Error, Result};
@@ -28,22 +28,22 @@ use crate::games::klondike::solve::sample::{
     solve_deal, verdict_distributions,
 };
 use crate::games::klondike::solve::{SolveBudget, Solver, Verdict, never_home_at_deal};
-use crate::report::klondike_solve::{SingleDeal, SolveRun, render_solve};
+use crate::report::klondike_solve::{SingleDeal, SolveRun, render_solve, render_verdicts_csv};
+use crate::report::solvitaire;
 
 /// Deals per chunk of a random run: a deal may take seconds, so the
 /// runner's usual chunks would leave all but one core idle. (The counts
 /// depend on it, as on any chunk size, but not on the threads.)
-const SOLVE_CHUNK: u64 = 4;
+pub(super) const SOLVE_CHUNK: u64 = 4;
 
 /// `klondike solve`'s options, as the command line gave them.
 pub(super) struct SolveArgs {
     pub rules: FreePlayArgs,
-    pub deal: Option<[Card; 52]>,
-    pub deals: Option<PathBuf>,
-    pub trials: Option<u64>,
-    pub seed: u64,
+    pub source: DealSource,
     pub max_nodes: u64,
     pub max_seconds: Option<Duration>,
+    /// `--verdicts FILE`: a CSV row a deal.
+    pub verdicts: Option<PathBuf>,
     pub output: OutputArgs,
 }
 
@@ -62,17 +62,23 @@ enum Deals {
 pub(super) fn run(args: SolveArgs, context: &Context) -> Result<()> {
     let rules = FreePlayRules::new(args.rules.draw, args.rules.passes, Layout::FULL)?;
     let budget = sample::budget(args.max_nodes, args.max_seconds);
-    let deals = match (args.deal, &args.deals, args.trials) {
-        (Some(deal), _, _) => Deals::One(Box::new(deal)),
+    let DealSource {
+        deal,
+        deals,
+        trials,
+        seed,
+    } = &args.source;
+    let deals = match (deal, deals, trials) {
+        (Some(deal), _, _) => Deals::One(Box::new(*deal)),
         (None, Some(path), _) => Deals::Listed(read_deals(path)?),
         (None, None, Some(n_trials)) => Deals::Random {
-            n_trials,
-            seed: args.seed,
+            n_trials: *n_trials,
+            seed: *seed,
         },
         // A precision target takes the place of --trials, as for `mc`.
         (None, None, None) if context.until.is_some() => Deals::Random {
             n_trials: context.until.as_ref().map_or(1, |until| until.max_trials),
-            seed: args.seed,
+            seed: *seed,
         },
         (None, None, None) => {
             return Err(Error::invalid(
@@ -82,7 +88,10 @@ pub(super) fn run(args: SolveArgs, context: &Context) -> Result<()> {
             ));
         }
     };
-    let outputs = output_format(&args.output, 2)?;
+    let outputs = Written {
+        outputs: output_format(&args.output, 2)?,
+        verdicts: args.verdicts.as_deref(),
+    };
     match deals {
         Deals::One(deal) => {
             refuse_sampling_options(context, "klondike solve --deal")?;
@@ -95,6 +104,38 @@ pub(super) fn run(args: SolveArgs, context: &Context) -> Result<()> {
         Deals::Random { n_trials, seed } => {
             solve_random(rules, budget, n_trials, seed, &outputs, context)
         }
+    }
+}
+
+/// What a solve writes: its report (`--out`, `--format`) and, with
+/// `--verdicts`, each deal's verdict as CSV.
+struct Written<'a> {
+    outputs: Outputs,
+    verdicts: Option<&'a Path>,
+}
+
+impl Written<'_> {
+    /// Writes `run`'s report and verdicts, all rendered before any is
+    /// written.
+    fn emit(&self, run: &SolveRun, context: &Context) -> Result<()> {
+        let files = match self.verdicts {
+            Some(path) => {
+                let listed = run.deals.len() as u64;
+                if listed < run.counts.deals {
+                    context.note(&format!(
+                        "note: --verdicts lists the {listed} deals this process solved, of the {} counted (the others' counts came from a checkpoint or parts)",
+                        run.counts.deals
+                    ));
+                }
+                vec![(path, render_verdicts_csv(run.deals).into_bytes())]
+            }
+            None => Vec::new(),
+        };
+        self.outputs.emit_with_files(
+            context,
+            |format, options| render_solve(run, format, options),
+            files,
+        )
     }
 }
 
@@ -113,18 +154,34 @@ fn refuse_sampling_options(context: &Context, command: &str) -> Result<()> {
 }
 
 /// The deals of `path`: one a line, as `--deal` takes them, blank lines
-/// and `#` comments skipped. A bad line is refused naming the file and
-/// the line; a file with no deal is refused too.
-fn read_deals(path: &Path) -> Result<Vec<[Card; 52]>> {
-    let text = read_user_text(path, "deals, one a line, 52 cards each")?;
-    let deals = parse_deals(&text).map_err(|(line, error)| Error::BadInputFile {
+/// and `#` comments skipped; or, if its first character other than white
+/// space is `{` or `[`, Solvitaire's JSON deal format
+/// (`report::solvitaire::parse_deals`). A bad line or deal is refused
+/// naming the file and the line; a file with no deal is refused too.
+pub(super) fn read_deals(path: &Path) -> Result<Vec<[Card; 52]>> {
+    let text = read_user_text(
+        path,
+        "deals, one a line, 52 cards each, or in Solvitaire's JSON deal format",
+    )?;
+    let deals = if solvitaire::is_json(&text) {
+        solvitaire::parse_deals(&text, &Layout::FULL).map(|deals| {
+            deals
+                .iter()
+                // The full layout's deals are its 52 cards (checked).
+                .filter_map(|deal| <[Card; 52]>::try_from(deal.as_slice()).ok())
+                .collect()
+        })
+    } else {
+        parse_deals(&text)
+    };
+    let deals = deals.map_err(|(line, error)| Error::BadInputFile {
         path: PathBuf::from(format!("{}:{line}", path.display())),
         message: error.to_string(),
     })?;
     if deals.is_empty() {
         return Err(Error::BadInputFile {
             path: path.to_path_buf(),
-            message: "holds no deal: give one a line, 52 cards each (blank lines and # comments are skipped)".into(),
+            message: "holds no deal: give one a line, 52 cards each (blank lines and # comments are skipped), or Solvitaire's JSON deal objects".into(),
         });
     }
     Ok(deals)
@@ -147,7 +204,7 @@ fn solve_one(
     rules: FreePlayRules,
     budget: SolveBudget,
     deal: &[Card; 52],
-    outputs: &Outputs,
+    outputs: &Written,
     context: &Context,
 ) -> Result<()> {
     context.note(&format!(
@@ -168,7 +225,7 @@ fn solve_listed(
     rules: FreePlayRules,
     budget: SolveBudget,
     deals: &[[Card; 52]],
-    outputs: &Outputs,
+    outputs: &Written,
     context: &Context,
 ) -> Result<()> {
     let progress = context.progress(deals.len() as u64, "deals solved", "deals");
@@ -198,7 +255,7 @@ fn emit_given(
     budget: SolveBudget,
     deals: &[[Card; 52]],
     solved: &[SolvedDeal],
-    outputs: &Outputs,
+    outputs: &Written,
     context: &Context,
 ) -> Result<()> {
     let (record, never_home) = match (deals, solved) {
@@ -236,9 +293,7 @@ fn emit_given(
         counts: &counts,
         single,
     };
-    outputs.emit(context, |format, options| {
-        render_solve(&run, format, options)
-    })
+    outputs.emit(&run, context)
 }
 
 /// `--trials N --seed S`: random deals through the sampling runner; the
@@ -249,7 +304,7 @@ fn solve_random(
     budget: SolveBudget,
     n_trials: u64,
     seed: u64,
-    outputs: &Outputs,
+    outputs: &Written,
     context: &Context,
 ) -> Result<()> {
     let simulation = SolveSimulation::new(rules, budget)?;
@@ -312,9 +367,7 @@ fn solve_random(
         counts: &counts,
         single: None,
     };
-    outputs.emit(context, |format, options| {
-        render_solve(&run, format, options)
-    })
+    outputs.emit(&run, context)
 }
 
 /// The record of a won deal, in the format of `klondike record`,

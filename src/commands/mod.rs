@@ -23,6 +23,7 @@ mod embed;
 mod files;
 mod idiots_delight;
 mod klondike;
+mod klondike_deals;
 mod klondike_solve;
 mod ledger;
 mod merge;

@@ -13,7 +13,7 @@ use super::context::Context;
 use super::files::{self, Destination, write_atomically};
 use super::merge;
 use crate::cards::rank_name;
-use crate::cli::{Cli, Command, OutputArgs};
+use crate::cli::{Cli, Command, DealFormat, OutputArgs};
 use crate::compare::{Agreement, OverallVerdict};
 use crate::engine::{ArrangementCounts, Shard};
 use crate::error::{Error, Result};
@@ -200,11 +200,48 @@ pub(super) fn check_files(cli: &Cli) -> Result<Vec<files::NamedPath>> {
             },
         )),
         Command::Klondike(K::Mc { output, .. }) => Some((output, Writes::Everything)),
-        Command::Klondike(K::Solve { deals, output, .. }) => {
-            if let Some(path) = deals {
+        Command::Klondike(K::Solve {
+            source,
+            verdicts,
+            output,
+            ..
+        }) => {
+            if let Some(path) = &source.deals {
                 plan.inputs.push(named("--deals", path));
             }
+            if let Some(path) = verdicts {
+                extension_in(path, "--verdicts", &["csv"], "the verdicts are CSV")?;
+                plan.outputs.push(named("--verdicts", path));
+            }
             Some((output, Writes::Everything))
+        }
+        Command::Klondike(K::Deals {
+            source,
+            deal_format,
+            out,
+            out_dir,
+        }) => {
+            if let Some(path) = &source.deals {
+                plan.inputs.push(named("--deals", path));
+            }
+            if let Some(path) = out {
+                deals_format(*deal_format, Some(path))?;
+                plan.outputs.push(named("--out", path));
+            }
+            if let Some(directory) = out_dir {
+                files::existing_directory(
+                    "--out-dir",
+                    directory,
+                    "a file a deal is written into it",
+                )?;
+                // The directory takes new files: checked through the
+                // first deal's file (the command checks the others once it
+                // knows how many there are).
+                let first = deals_file_name(0, 1, deals_format(*deal_format, None)?);
+                plan.outputs
+                    .push(named("--out-dir", &directory.join(first)));
+            }
+            None
         }
         Command::Klondike(K::Record { out, .. }) => {
             if let Some(path) = out {
@@ -275,17 +312,63 @@ pub(super) fn check_files(cli: &Cli) -> Result<Vec<files::NamedPath>> {
 /// Checks that `path` names a text file (`.txt`, or `-`) for `command`,
 /// which writes readable text only.
 fn text_only(path: &Path, command: &str) -> Result<()> {
-    let is_text = path
+    extension_in(
+        path,
+        "--out",
+        &["txt"],
+        &format!("{command} writes readable text only"),
+    )
+}
+
+/// Checks that `path`, given to `option`, has one of `extensions` (in any
+/// case) or is standard output (`-`); else says `why` and what to name it.
+fn extension_in(path: &Path, option: &str, extensions: &[&str], why: &str) -> Result<()> {
+    let known = path
         .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("txt"));
-    if is_text || Destination::of(path) == Destination::Stdout {
+        .is_some_and(|e| extensions.iter().any(|known| e.eq_ignore_ascii_case(known)));
+    if known || Destination::of(path) == Destination::Stdout {
         return Ok(());
     }
+    let names: Vec<String> = extensions.iter().map(|e| format!(".{e}")).collect();
     Err(Error::invalid(
-        "--out",
+        option,
         path.display(),
-        format!("{command} writes readable text only: name the file .txt"),
+        format!("{why}: name the file {}", names.join(" or ")),
     ))
+}
+
+/// The format `klondike deals` writes in: `--format`'s, else the one
+/// `--out`'s extension names (`.json`, `.jsonl`: Solvitaire's; `.txt`:
+/// card lines), else (standard output) Solvitaire's. With `--format`,
+/// `--out` may be named anything; without, an extension that names no
+/// format is refused.
+pub(super) fn deals_format(named: Option<DealFormat>, out: Option<&Path>) -> Result<DealFormat> {
+    let Some(path) = out.filter(|path| Destination::of(path) != Destination::Stdout) else {
+        return Ok(named.unwrap_or(DealFormat::Solvitaire));
+    };
+    if let Some(named) = named {
+        return Ok(named);
+    }
+    let extension = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match extension.as_deref() {
+        Some("json" | "jsonl") => Ok(DealFormat::Solvitaire),
+        Some("txt") => Ok(DealFormat::Cards),
+        _ => Err(Error::invalid(
+            "--out",
+            path.display(),
+            "name the file .json or .jsonl (Solvitaire's JSON deal format) or .txt (card lines), or give --format",
+        )),
+    }
+}
+
+/// The name of deal `number`'s file of `--out-dir`, of `n` deals:
+/// `deal-00042.json`, the number written with at least five digits, and
+/// as many as the last deal's, so that the names sort in deal order.
+pub(super) fn deals_file_name(number: u64, n: u64, format: DealFormat) -> String {
+    let width = n.saturating_sub(1).to_string().len().max(5);
+    format!("deal-{number:0width$}.{}", format.extension())
 }
 
 /// What one output holds: a rendering of the result, or its chart.
@@ -442,6 +525,20 @@ impl Outputs {
         context: &Context,
         render: impl Fn(Format, &RenderOptions) -> String,
     ) -> Result<()> {
+        self.emit_with_files(context, render, Vec::new())
+    }
+
+    /// As [`Outputs::emit`], and writes `files` too (a path an option
+    /// other than `--out` names, `-` for standard output, checked by
+    /// [`check_files`], and its bytes), after every target is rendered and
+    /// with the targets: a run writes all of its outputs or, on an error
+    /// in rendering, none. A rank of an MPI job writes none of them.
+    pub(super) fn emit_with_files(
+        &self,
+        context: &Context,
+        render: impl Fn(Format, &RenderOptions) -> String,
+        files: Vec<(&Path, Vec<u8>)>,
+    ) -> Result<()> {
         if context.collect_only {
             // A rank of an MPI job: its counts go to rank 0, which writes.
             return context.check_parts_used();
@@ -517,10 +614,15 @@ impl Outputs {
                     chart(&json, self.figure, *copy, destination)?
                 }
             };
-            rendered.push((destination, bytes));
+            rendered.push((destination.clone(), bytes));
         }
+        rendered.extend(
+            files
+                .into_iter()
+                .map(|(path, bytes)| (Destination::of(path), bytes)),
+        );
         for (destination, bytes) in rendered {
-            write_to(destination, &bytes, context)?;
+            write_to(&destination, &bytes, context)?;
         }
         Ok(())
     }

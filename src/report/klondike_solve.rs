@@ -490,6 +490,30 @@ fn csv(run: &SolveRun) -> String {
     text
 }
 
+/// The header of [`render_verdicts_csv`].
+pub const VERDICTS_HEADER: &str = "deal,verdict,states,seconds,moves,stock_turns";
+
+/// Each deal's verdict as CSV, a row a deal in the order given, under
+/// [`VERDICTS_HEADER`]: the deal's number, `won`, `lost` or `undecided`,
+/// the states the solver expanded, the seconds it took (to the
+/// microsecond), and the moves and stock turns of the win found (0 for a
+/// deal not won), counted as every Klondike output counts them.
+pub fn render_verdicts_csv(deals: &[(u64, DealSummary)]) -> String {
+    let mut text = format!("{VERDICTS_HEADER}\n");
+    for (index, deal) in deals {
+        let _ = writeln!(
+            text,
+            "{index},{},{},{:.6},{},{}",
+            verdict_name(deal.verdict),
+            deal.nodes,
+            deal.seconds,
+            deal.moves,
+            deal.stock_turns
+        );
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -668,6 +692,23 @@ mod tests {
             .map(|line| line.split(',').nth(5).unwrap().parse::<u64>().unwrap())
             .sum();
         assert_eq!(cells, 100);
+    }
+
+    #[test]
+    fn the_verdicts_csv_has_a_row_a_deal_in_order() {
+        let deals = [
+            (7, deal(Verdict::Won, 0.25)),
+            (3, deal(Verdict::Lost, 1e-7)),
+            (12, deal(Verdict::Undecided, 12.5)),
+        ];
+        assert_eq!(
+            render_verdicts_csv(&deals),
+            "deal,verdict,states,seconds,moves,stock_turns\n\
+             7,won,10,0.250000,100,31\n\
+             3,lost,10,0.000000,0,0\n\
+             12,undecided,10,12.500000,0,0\n"
+        );
+        assert_eq!(render_verdicts_csv(&[]), format!("{VERDICTS_HEADER}\n"));
     }
 
     #[test]

@@ -17,7 +17,9 @@
 //! basic-strategy chart in every format, and its SVG card from its JSON);
 //! `headline::versions` (one headline per version of a
 //! game, with each version's report); `comparison` (agreement and
-//! published-table checks); `figures` (charts drawn from a report's JSON).
+//! published-table checks); `figures` (charts drawn from a report's JSON);
+//! `solvitaire` (Klondike deals as the JSON of Solvitaire's deal files,
+//! written and read back).
 //! This file only declares them and re-exports, so that `report::Report`
 //! and `report::render` name what they always did.
 
@@ -35,6 +37,7 @@ pub mod player;
 pub mod power;
 pub mod run_blocks;
 pub mod site;
+pub mod solvitaire;
 pub mod strategy_chart;
 mod table;
 mod types;

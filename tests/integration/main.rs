@@ -19,6 +19,7 @@ mod house;
 mod idiots_delight;
 mod inputs;
 mod klondike;
+mod klondike_deals;
 mod klondike_solve;
 mod latex;
 mod long_runs;

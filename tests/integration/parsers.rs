@@ -22,7 +22,9 @@ use deckodds::cli::values::{
 };
 use deckodds::cli::{Cli, Engine, PrisonersBaseline, RollCallBaseline};
 use deckodds::commands::input;
+use deckodds::games::klondike::free_play::Layout;
 use deckodds::games::klondike::parse_deal;
+use deckodds::report::solvitaire::parse_deals as parse_solvitaire_deals;
 use serde_json::Value;
 
 use crate::support::{deckodds, fnv1a64, run_line};
@@ -337,6 +339,26 @@ fn blackjack_table_inputs() {
     ]);
     check_parser("--count (blackjack table)", systems, |text| {
         refusal(CountSystem::parse(text))
+    });
+}
+
+/// Deals in Solvitaire's JSON deal format (`klondike solve --deals`,
+/// `klondike deals --deals`), seeded with deals `klondike deals` writes:
+/// JSON Lines, one deal's file, and an array.
+#[test]
+fn solvitaire_deals() {
+    let lines = run_line("klondike deals --trials 3 --seed 2 --quiet");
+    let dir = tempfile::tempdir().unwrap();
+    run_line(&format!(
+        "klondike deals --trials 1 --quiet --out-dir {}",
+        dir.path().display()
+    ));
+    let file = std::fs::read_to_string(dir.path().join("deal-00000.json")).unwrap();
+    let array = format!("[{}]", lines.trim_end().replace('\n', ",\n"));
+    check_parser("Solvitaire deals", vec![lines, file, array], |text| {
+        parse_solvitaire_deals(text, &Layout::FULL)
+            .map(drop)
+            .map_err(|(line, error)| in_file(format!("line {line}: {error}")))
     });
 }
 

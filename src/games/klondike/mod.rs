@@ -30,6 +30,7 @@ pub mod check;
 pub mod free_play;
 pub mod record;
 pub mod solve;
+pub mod solvitaire;
 
 use crate::cards::{Card, parse_card};
 use crate::engine::Simulation;

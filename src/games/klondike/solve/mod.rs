@@ -392,7 +392,11 @@ impl Solver {
             outcome = self.search.resume(&facts, &down_cards, until, deadline);
         }
         let mut relaxed_nodes = 0;
-        if outcome == Outcome::Paused && !facts.talon_is_free() {
+        // What the relaxation may spend: its share of the budget, and no
+        // more than is left (its root counts as a position expanded).
+        let allowance =
+            (max_nodes / RELAXATION_SHARE).min(max_nodes.saturating_sub(self.search.nodes));
+        if outcome == Outcome::Paused && !facts.talon_is_free() && allowance > 0 {
             let mut rules = FreePlayRules {
                 draw: 1,
                 passes: Passes::Unlimited,
@@ -412,9 +416,7 @@ impl Solver {
             let search = &mut self.relaxed;
             let mut relaxed = search.start(&relaxed_facts, &relaxed_down_cards, relaxed_position);
             if relaxed == Outcome::Paused {
-                let until =
-                    (max_nodes / RELAXATION_SHARE).min(max_nodes.saturating_sub(self.search.nodes));
-                relaxed = search.resume(&relaxed_facts, &relaxed_down_cards, until, deadline);
+                relaxed = search.resume(&relaxed_facts, &relaxed_down_cards, allowance, deadline);
             }
             relaxed_nodes = search.nodes;
             if relaxed == Outcome::Exhausted {

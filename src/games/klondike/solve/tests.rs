@@ -553,3 +553,24 @@ fn the_waste_sizes_the_key_merges_reach_the_same_stops() {
     }
     assert!(differing > 0);
 }
+
+/// The budget bounds the positions of both searches together, whatever
+/// its size: below, at and above the search's first look.
+#[test]
+fn the_budget_is_never_exceeded() {
+    let mut solver = Solver::new(FreePlayRules::THOUGHTFUL);
+    let mut undecided = 0;
+    for max_nodes in [1, 2, 1_000, FIRST_LOOK, FIRST_LOOK + 1, 3 * FIRST_LOOK] {
+        for i in 0..8 {
+            let deal = random_deal(Layout::FULL, 11, i);
+            let solution = solver.solve(&deal, &budget(max_nodes)).unwrap();
+            assert!(
+                solution.nodes <= max_nodes,
+                "deal {i}: {} > {max_nodes}",
+                solution.nodes
+            );
+            undecided += usize::from(solution.verdict == Verdict::Undecided);
+        }
+    }
+    assert!(undecided > 0);
+}

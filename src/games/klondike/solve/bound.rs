@@ -220,7 +220,6 @@ pub(super) mod tests {
     use rand::seq::SliceRandom;
     use rand_xoshiro::Xoshiro256PlusPlus;
 
-    use super::super::position::Position;
     use super::super::state::Step;
     use super::*;
     use crate::cards::Card;
@@ -264,22 +263,23 @@ pub(super) mod tests {
     }
 
     /// Evaluates the bound at every position of a winning line (the deal
-    /// and after each move), on the position itself and on the search's
-    /// [`Position`] of it (which stands for every placement, so knows
-    /// less); panics if either calls one lost. Returns how many positions
-    /// were checked.
-    fn never_lost_along(rules: &FreePlayRules, cards: &[Card], moves: &[FreeMove]) -> usize {
+    /// and after each move), calling `lost` (the bound as some reader
+    /// applies it); panics if it calls one lost. Returns how many
+    /// positions were checked.
+    pub(crate) fn never_lost_along(
+        rules: &FreePlayRules,
+        cards: &[Card],
+        moves: &[FreeMove],
+        lost: impl Fn(&Deal, &State) -> bool,
+    ) -> usize {
         let (deal, mut state) = Deal::new(rules, cards);
-        let lost = |state: &State| {
-            let (position, down_cards) = Position::of(state);
-            let facts = position.tableau_facts(&deal, &down_cards);
-            proves_lost(&deal, state)
-                || never_home_of(&deal, &facts, &position.foundation, &position.talon) != 0
-        };
-        assert!(!lost(&state), "{rules:?} {cards:?}: the deal");
+        assert!(!lost(&deal, &state), "{rules:?} {cards:?}: the deal");
         for (i, &mv) in moves.iter().enumerate() {
             play(&deal, &mut state, mv);
-            assert!(!lost(&state), "{rules:?} {cards:?}: after move {i} {mv:?}");
+            assert!(
+                !lost(&deal, &state),
+                "{rules:?} {cards:?}: after move {i} {mv:?}"
+            );
         }
         assert!(state.won(&deal), "{rules:?} {cards:?}: the line ends won");
         moves.len() + 1
@@ -294,7 +294,7 @@ pub(super) mod tests {
         let (mut positions, mut roots_lost, mut lost) = (0, 0, 0);
         for case in brute_forced_deals() {
             if case.winnable {
-                positions += never_lost_along(&case.rules, &case.deal, &case.witness);
+                positions += never_lost_along(&case.rules, &case.deal, &case.witness, proves_lost);
             } else {
                 lost += 1;
                 let (deal, root) = Deal::new(&case.rules, &case.deal);
@@ -327,7 +327,7 @@ pub(super) mod tests {
                 wins += 1;
                 for passes in [Passes::Limited(passes), Passes::Unlimited] {
                     let rules = FreePlayRules::new(draw, passes, Layout::FULL).unwrap();
-                    positions += never_lost_along(&rules, &deck, &moves);
+                    positions += never_lost_along(&rules, &deck, &moves, proves_lost);
                 }
             }
         }

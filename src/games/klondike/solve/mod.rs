@@ -292,7 +292,7 @@ use crate::games::klondike::free_play::{FreeMove, FreePlayRules, Passes};
 
 use position::Position;
 use search::{Outcome, Search};
-use state::Deal;
+use state::{Deal, State};
 pub use verdict::{DEFAULT_MAX_NODES, SolveBudget, Verdict};
 
 /// The verdict on one deal and what it cost.
@@ -364,6 +364,17 @@ impl Solver {
         }
     }
 
+    /// [`Deal::new`], with the rule broken on purpose in tests.
+    fn deal(&self, rules: &FreePlayRules, deal: &[Card]) -> (Deal, State) {
+        #[cfg_attr(not(test), allow(unused_mut))]
+        let (mut facts, root) = Deal::new(rules, deal);
+        #[cfg(test)]
+        {
+            facts.broken = self.broken;
+        }
+        (facts, root)
+    }
+
     /// The rules solved.
     pub fn rules(&self) -> FreePlayRules {
         self.rules
@@ -377,12 +388,7 @@ impl Solver {
     /// the budget (both searches' positions together) runs out.
     pub fn solve(&mut self, deal: &[Card], budget: &SolveBudget) -> Result<Solution> {
         self.rules.layout.check_deal(deal)?;
-        #[allow(unused_mut)]
-        let (mut facts, root) = Deal::new(&self.rules, deal);
-        #[cfg(test)]
-        {
-            facts.broken = self.broken;
-        }
+        let (facts, root) = self.deal(&self.rules, deal);
         let deadline = budget.max_time.map(|limit| Instant::now() + limit);
         let max_nodes = budget.max_nodes;
         let (position, down_cards) = Position::of(&root);
@@ -406,12 +412,7 @@ impl Solver {
                 rules.draw = 3;
                 rules.passes = Passes::Limited(1);
             }
-            #[allow(unused_mut)]
-            let (mut relaxed_facts, relaxed_root) = Deal::new(&rules, deal);
-            #[cfg(test)]
-            {
-                relaxed_facts.broken = self.broken;
-            }
+            let (relaxed_facts, relaxed_root) = self.deal(&rules, deal);
             let (relaxed_position, relaxed_down_cards) = Position::of(&relaxed_root);
             let search = &mut self.relaxed;
             let mut relaxed = search.start(&relaxed_facts, &relaxed_down_cards, relaxed_position);

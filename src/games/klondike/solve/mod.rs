@@ -163,6 +163,51 @@
 //! every card it offered, and nothing can be built on the card, both cards
 //! that could be being dead and never coming down).
 //!
+//! **A card put down is built on at once.** Call a move that takes a card
+//! `x` from its foundation to the tableau, when the card it leaves on top
+//! there is dead (an ace always is), or that plays `x` from a free talon
+//! to the tableau, a *put-down* of `x`. The search makes a put-down only
+//! together with a move right after it that puts a card on `x`: a base one
+//! rank lower of the other colour with every card on it, a waste top, or a
+//! foundation top (not dead), the two moves one edge; it makes the
+//! put-down alone when a face-up card that could lie on `x` lies on `x`'s
+//! twin (moving it across to `x` is a change of placement, not a move),
+//! and not at all when nothing can go on `x`. Other cards back from a
+//! foundation are searched like any move.
+//!
+//! *Postponing.* In a winning line, let `k` be the first move after a
+//! put-down `m` of `x` that moves `x` or puts a card on it (one exists: `x`
+//! must go home). Moving `m` to just before `k` keeps the line legal: no
+//! move needs a card covered, so none between needs `x` where it was put;
+//! the card `x` was put on (or its empty pile) has nothing else put on it
+//! meanwhile, since `x` covered it, and so is still free for `x` (a move
+//! between that carried it with `x` on top carries it without `x`); from a
+//! free talon `x` is still offered (turning reaches every talon card), and
+//! on its foundation `x` blocks nothing, because only `x` can go onto the
+//! card under it and that card, dead, never comes down (a winning line
+//! that took a dead card down has a shorter one without those moves: "Dead
+//! cards stay home"). If `k` moves `x` (home, onto a parent, to an empty
+//! pile), then `m` and `k` merge into one move from where `x` was: a
+//! shorter line.
+//!
+//! *The search loses no win.* Take a shortest winning line from a
+//! placement of a winnable position. Postponing one put-down keeps it
+//! shortest, and its `k` puts a card `y` on `x` (else the line
+//! shortens). No such `k` is also the first such move of another put-down
+//! `m'`: a put-down of `x` other than `m` is parted from `k` by a move of
+//! `x`, so `k` could only be `m'`'s by moving `m'`'s card, `y`, and then
+//! `m'` and `k` merge into a shorter line as above. So postponing a
+//! put-down that is not followed at once by its `k` (while the line begins
+//! with one) pairs it with its `k` and parts no other pair, and as the
+//! pairs are at most the moves, this ends with a shortest line whose first
+//! move is not a lone put-down: a move the search makes (by the rest of
+//! this section), or a put-down and its `k`. That `k` puts on `x` a base of
+//! the other colour one rank lower with every card on it, a waste top or a
+//! foundation top (with turns before it: they commute with `m`), or moves
+//! a face-up card that lay on `x`'s twin: an edge. (Postponing keeps the
+//! line's other put-downs put-downs: while `m` waits the foundations are
+//! no lower, so a card that was dead stays dead.)
+//!
 //! # Positions proved lost (`bound.rs`)
 //!
 //! A position `P` from which some card can never reach its foundation is

@@ -107,10 +107,10 @@ pub(super) enum To {
     Empty,
 }
 
-/// A search edge: one move of the game, or a talon macro move (turns,
-/// then a play of the waste's top), as the position sees it.
+/// One move of the game, or a talon macro move (turns, then a play of the
+/// waste's top), as the position sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Edge {
+pub(super) enum Move {
     /// A face-up tableau card that may be a top goes home.
     Home { card: u8 },
     /// Slot `from`'s base, with every card lying on it, onto a parent or
@@ -126,6 +126,26 @@ pub(super) enum Edge {
     },
     /// The top card of suit `suit`'s foundation back to the tableau.
     Back { suit: u8, to: To },
+}
+
+/// A search edge: a move, and for a card put into the tableau from a
+/// foundation or a free talon, the move that builds on it at once (the
+/// module doc of `solve`, "A card put down is built on at once").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Edge {
+    first: Move,
+    then: Option<Move>,
+}
+
+impl Edge {
+    fn alone(first: Move) -> Edge {
+        Edge { first, then: None }
+    }
+
+    /// The moves, in order.
+    pub(super) fn moves(&self) -> impl Iterator<Item = Move> {
+        std::iter::once(self.first).chain(self.then)
+    }
 }
 
 impl Position {
@@ -238,8 +258,15 @@ impl Position {
 
     /// Makes `edge` (legal by construction).
     pub(super) fn apply(&mut self, deal: &Deal, down_cards: &DownCards, edge: Edge) {
-        match edge {
-            Edge::Home { card } => {
+        for mv in edge.moves() {
+            self.make(deal, down_cards, mv);
+        }
+    }
+
+    /// Makes `mv` (legal by construction).
+    pub(super) fn make(&mut self, deal: &Deal, down_cards: &DownCards, mv: Move) {
+        match mv {
+            Move::Home { card } => {
                 self.up &= !bit(card);
                 self.foundation[suit(card)] += 1;
                 if let Some(slot) = self.base[..usize::from(self.n_piles)]
@@ -249,7 +276,7 @@ impl Position {
                     self.uncover(slot, down_cards);
                 }
             }
-            Edge::Base { from, to } => {
+            Move::Base { from, to } => {
                 let slot = usize::from(from);
                 let card = self.base[slot];
                 self.uncover(slot, down_cards);
@@ -258,13 +285,13 @@ impl Position {
                     self.base[empty] = card;
                 }
             }
-            Edge::Talon {
+            Move::Talon {
                 waste, pass, to, ..
             } => {
                 let card = self.talon.take(deal, waste, pass);
                 self.place(card, to);
             }
-            Edge::Back { suit, to } => {
+            Move::Back { suit, to } => {
                 let s = usize::from(suit);
                 let card = (suit << 4) | self.foundation[s];
                 self.foundation[s] -= 1;
@@ -296,7 +323,7 @@ impl Position {
         &mut self,
         deal: &Deal,
         down_cards: &DownCards,
-        mut record: impl FnMut(Edge),
+        mut record: impl FnMut(Move),
     ) {
         loop {
             let next_home = self.next_home(deal);
@@ -317,8 +344,8 @@ impl Position {
                     || deal.broken(Broken::EveryHomeSafe))
                     && self.may_be_top(deal, card, non_base)
                 {
-                    let edge = Edge::Home { card };
-                    self.apply(deal, down_cards, edge);
+                    let edge = Move::Home { card };
+                    self.make(deal, down_cards, edge);
                     record(edge);
                     moved = true;
                     break;
@@ -338,7 +365,7 @@ impl Position {
         deal: &Deal,
         down_cards: &DownCards,
         next_home: u64,
-        record: &mut impl FnMut(Edge),
+        record: &mut impl FnMut(Move),
     ) -> bool {
         let mut candidates = next_home & deal.stock_cards;
         while candidates != 0 {
@@ -361,13 +388,13 @@ impl Position {
             else {
                 continue;
             };
-            let edge = Edge::Talon {
+            let edge = Move::Talon {
                 turns: stop.turns,
                 waste: stop.waste,
                 pass: stop.pass,
                 to: To::Foundation,
             };
-            self.apply(deal, down_cards, edge);
+            self.make(deal, down_cards, edge);
             record(edge);
             return true;
         }
@@ -379,7 +406,7 @@ impl Position {
     /// with most face-down cards first), waste cards to the tableau, bases
     /// that empty their pile, and cards back from the foundations (never a
     /// dead one).
-    pub(super) fn edges(&self, deal: &Deal, out: &mut Vec<Edge>) {
+    pub(super) fn edges(&self, deal: &Deal, down_cards: &DownCards, out: &mut Vec<Edge>) {
         let n_piles = usize::from(self.n_piles);
         let non_base = self.up & !self.bases();
         let has_empty = self.first_empty().is_some();
@@ -388,7 +415,7 @@ impl Position {
         let n_stops = deal.talon_stops(&self.talon, &mut stops);
         let stops = &stops[..n_stops];
         let waste_card = |stop: &TalonStop| self.talon.cards[usize::from(stop.waste) - 1];
-        let talon = |stop: &TalonStop, to| Edge::Talon {
+        let talon = |stop: &TalonStop, to| Move::Talon {
             turns: stop.turns,
             waste: stop.waste,
             pass: stop.pass,
@@ -409,12 +436,12 @@ impl Position {
             let card = home.trailing_zeros() as u8;
             home &= home - 1;
             if self.may_be_top(deal, card, non_base) {
-                out.push(Edge::Home { card });
+                out.push(Edge::alone(Move::Home { card }));
             }
         }
         for stop in stops {
             if next_home & bit(waste_card(stop)) != 0 {
-                out.push(talon(stop, To::Foundation));
+                out.push(Edge::alone(talon(stop, To::Foundation)));
             }
         }
 
@@ -431,17 +458,24 @@ impl Position {
                 && !(rank(card) == deal.top_rank && deal.broken(Broken::NoKingToEmpty))
                 && let Some(to) = to_tableau(card)
             {
-                out.push(Edge::Base {
+                out.push(Edge::alone(Move::Base {
                     from: slot as u8,
                     to,
-                });
+                }));
             }
         }
 
-        // 3. Waste tops to the tableau.
+        // 3. Waste tops to the tableau (with a free talon, each with what
+        //    is built on it at once).
         for stop in stops {
-            if let Some(to) = to_tableau(waste_card(stop)) {
-                out.push(talon(stop, to));
+            let card = waste_card(stop);
+            if let Some(to) = to_tableau(card) {
+                let first = talon(stop, to);
+                if deal.talon_is_free() {
+                    self.push_built_on(deal, down_cards, first, card, out);
+                } else {
+                    out.push(Edge::alone(first));
+                }
             }
         }
 
@@ -454,14 +488,15 @@ impl Position {
                 && rank(card) != deal.top_rank
                 && self.parent_free(card, non_base)
             {
-                out.push(Edge::Base {
+                out.push(Edge::alone(Move::Base {
                     from: slot as u8,
                     to: To::Parent,
-                });
+                }));
             }
         }
 
-        // 5. Foundation tops back to the tableau, unless dead.
+        // 5. Foundation tops back to the tableau, unless dead, each with
+        //    what is built on it at once.
         for (s, &height) in self.foundation.iter().enumerate() {
             if height == 0 {
                 continue;
@@ -471,7 +506,85 @@ impl Position {
                 continue;
             }
             if let Some(to) = to_tableau(card) {
-                out.push(Edge::Back { suit: s as u8, to });
+                let first = Move::Back { suit: s as u8, to };
+                self.push_built_on(deal, down_cards, first, card, out);
+            }
+        }
+    }
+
+    /// Appends the edges that put `card` into the tableau by `first` (from
+    /// a foundation, or from a free talon) and at once build on it (the
+    /// module doc of `solve`, "A card put down is built on at once"): one
+    /// for each move of the position `first` makes that puts a card on
+    /// `card`; none when there is no such move. `first` alone when a
+    /// face-up card that could lie on `card` lies on its twin (moving it
+    /// across is a change of placement, not a move), or when `card` comes
+    /// from a foundation and the card it leaves on top there could come
+    /// down later (it is not dead).
+    fn push_built_on(
+        &self,
+        deal: &Deal,
+        down_cards: &DownCards,
+        first: Move,
+        card: u8,
+        out: &mut Vec<Edge>,
+    ) {
+        let mut after = *self;
+        after.make(deal, down_cards, first);
+        let under = card - 1;
+        let under_may_come_down =
+            matches!(first, Move::Back { .. }) && !Deal::dead_when_home(&after.foundation, under);
+        if children(card) & self.up & !self.bases() != 0 || under_may_come_down {
+            out.push(Edge::alone(first));
+            return;
+        }
+        let built_on = |then: Move| Edge {
+            first,
+            then: Some(then),
+        };
+        // A base of the other colour one rank lower, with all on it.
+        for slot in 0..usize::from(after.n_piles) {
+            if after.base[slot] != NO_CARD
+                && children(card) & bit(after.base[slot]) != 0
+                && !deal.broken(Broken::NotBuiltFromBase)
+            {
+                out.push(built_on(Move::Base {
+                    from: slot as u8,
+                    to: To::Parent,
+                }));
+            }
+        }
+        // A waste top of the other colour one rank lower.
+        let mut stops = [TalonStop::default(); MAX_TALON + 1];
+        let n_stops = if deal.talon_holds_any(&after.talon, children(card)) {
+            deal.talon_stops(&after.talon, &mut stops)
+        } else {
+            0
+        };
+        for stop in &stops[..n_stops] {
+            if children(card) & bit(after.talon.cards[usize::from(stop.waste) - 1]) != 0 {
+                out.push(built_on(Move::Talon {
+                    turns: stop.turns,
+                    waste: stop.waste,
+                    pass: stop.pass,
+                    to: To::Parent,
+                }));
+            }
+        }
+        // A foundation top of the other colour one rank lower, unless dead.
+        if deal.broken(Broken::NeverBack) {
+            return;
+        }
+        for (s, &height) in after.foundation.iter().enumerate() {
+            let top = (s as u8) << 4 | height;
+            if height > 0
+                && children(card) & bit(top) != 0
+                && !Deal::dead_when_home(&after.foundation, top)
+            {
+                out.push(built_on(Move::Back {
+                    suit: s as u8,
+                    to: To::Parent,
+                }));
             }
         }
     }
@@ -565,6 +678,13 @@ impl Position {
 /// `state`, first the move that shifts what lies on it onto its twin (the
 /// module doc's one-card swap).
 pub(super) fn realize(deal: &Deal, state: &mut State, edge: Edge, out: &mut Vec<Step>) {
+    for mv in edge.moves() {
+        realize_move(deal, state, mv, out);
+    }
+}
+
+/// [`realize`] for one move.
+pub(super) fn realize_move(deal: &Deal, state: &mut State, mv: Move, out: &mut Vec<Step>) {
     let n = usize::from(state.n_piles);
     let find = |state: &State, card: u8| -> (usize, usize) {
         for (slot, pile) in state.piles[..n].iter().enumerate() {
@@ -599,8 +719,8 @@ pub(super) fn realize(deal: &Deal, state: &mut State, edge: Edge, out: &mut Vec<
         To::Parent => parent_top(state, card),
         To::Empty => first_empty(state),
     };
-    match edge {
-        Edge::Home { card } => {
+    match mv {
+        Move::Home { card } => {
             let (slot, at) = find(state, card);
             let len = usize::from(state.piles[slot].len);
             if at + 1 < len {
@@ -617,13 +737,13 @@ pub(super) fn realize(deal: &Deal, state: &mut State, edge: Edge, out: &mut Vec<
             }
             play(state, Step::PileToFoundation { from: slot as u8 });
         }
-        Edge::Base { from, to } => {
+        Move::Base { from, to } => {
             let pile = &state.piles[usize::from(from)];
             let (card, cards) = (pile.cards[usize::from(pile.down)], pile.len - pile.down);
             let to = target(state, card, to);
             play(state, Step::PileToPile { from, to, cards });
         }
-        Edge::Talon {
+        Move::Talon {
             turns,
             waste,
             pass,
@@ -641,7 +761,7 @@ pub(super) fn realize(deal: &Deal, state: &mut State, edge: Edge, out: &mut Vec<
                 },
             );
         }
-        Edge::Back { suit, to } => {
+        Move::Back { suit, to } => {
             let card = (suit << 4) | state.foundation[usize::from(suit)];
             let to = target(state, card, to);
             play(state, Step::FoundationToPile { suit, to });

@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use super::bound::never_home_of;
-use super::position::{DownCards, Edge, Position, realize};
+use super::position::{DownCards, Edge, Position, realize, realize_move};
 use super::state::{Deal, State, Step};
 use super::table::KeySet;
 use crate::games::klondike::free_play::FreeMove;
@@ -178,7 +178,7 @@ impl Search {
             return Entered::Closed;
         }
         let first = self.edges.len();
-        position.edges(deal, &mut self.edges);
+        position.edges(deal, down_cards, &mut self.edges);
         let end = self.edges.len();
         let ahead = (first < end)
             .then(|| ahead(&self.seen, deal, down_cards, &position, self.edges[first]));
@@ -204,17 +204,17 @@ impl Search {
         let mut state = root;
         let (mut position, _) = Position::of(&state);
         let mut safe = Vec::new();
-        position.play_safe(deal, down_cards, |edge| safe.push(edge));
-        for &edge in &safe {
-            realize(deal, &mut state, edge, &mut steps);
+        position.play_safe(deal, down_cards, |mv| safe.push(mv));
+        for &mv in &safe {
+            realize_move(deal, &mut state, mv, &mut steps);
         }
         for &edge in &self.path {
             realize(deal, &mut state, edge, &mut steps);
             position.apply(deal, down_cards, edge);
             safe.clear();
-            position.play_safe(deal, down_cards, |edge| safe.push(edge));
-            for &edge in &safe {
-                realize(deal, &mut state, edge, &mut steps);
+            position.play_safe(deal, down_cards, |mv| safe.push(mv));
+            for &mv in &safe {
+                realize_move(deal, &mut state, mv, &mut steps);
             }
         }
         let mut moves = Vec::new();

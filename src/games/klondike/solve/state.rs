@@ -193,6 +193,8 @@ pub(super) enum Broken {
     TalonStuck,
     /// The relaxation: draw 3, one pass, instead of draw 1, unlimited.
     RelaxToOnePass,
+    /// A card put down is built on at once, but never with a base.
+    NotBuiltFromBase,
 }
 
 /// The facts of one deal the search reads: the rules and, per pile slot,
@@ -295,6 +297,20 @@ impl Deal {
     pub(super) fn in_talon(&self, talon: &Talon, card: u8) -> bool {
         self.stock_cards >> card & 1 == 1
             && talon.remaining >> self.stock_index[usize::from(card)] & 1 == 1
+    }
+
+    /// Whether `talon` holds some card of `cards`.
+    #[inline]
+    pub(super) fn talon_holds_any(&self, talon: &Talon, cards: u64) -> bool {
+        let mut cards = cards & self.stock_cards;
+        while cards != 0 {
+            let card = cards.trailing_zeros() as u8;
+            cards &= cards - 1;
+            if self.in_talon(talon, card) {
+                return true;
+            }
+        }
+        false
     }
 
     /// The talon after one `FreeMove::Turn` from `(waste, pass)`, if the

@@ -413,6 +413,7 @@ caught_when_broken! {
     empty_piles_broken_is_caught: NoKingToEmpty,
     bound_broken_is_caught: TalonStuck,
     relaxation_broken_is_caught: RelaxToOnePass,
+    built_on_broken_is_caught: NotBuiltFromBase,
 }
 
 /// Placements share a position (the module doc, "Lemma (placements)"):

@@ -20,6 +20,7 @@ use crate::contract::klondike_solve::{
 };
 use crate::contract::{self, Kind, Tag};
 use crate::games::klondike::free_play::{FreePlayRules, Passes};
+use crate::games::klondike::published::published_for;
 use crate::games::klondike::solve::sample::{
     DealSummary, NODE_BUCKETS, POLICY_RULES, SolveCounts, VERDICTS, node_bucket_range,
     verdict_index, verdict_name,
@@ -199,6 +200,20 @@ fn headline(run: &SolveRun, decimals: usize) -> Vec<String> {
         percent(w.bounds.0, decimals),
         percent(w.bounds.1, decimals)
     ));
+    let published: Vec<String> = published_for(&run.rules)
+        .map(|estimate| {
+            format!(
+                "{}% ± {}% ({})",
+                estimate.percent, estimate.half_width, estimate.source
+            )
+        })
+        .collect();
+    if !published.is_empty() {
+        lines.push(format!(
+            "published, with 95% intervals: {}",
+            published.join("; ")
+        ));
+    }
     if policy_shown(run) {
         lines.push(format!(
             "the fixed policy (RULES.md section 4, the same stock rule) goes out on {} of deals; {} are winnable",

@@ -28,6 +28,7 @@
 pub mod brute;
 pub mod check;
 pub mod free_play;
+pub mod published;
 pub mod record;
 pub mod solve;
 pub mod solvitaire;

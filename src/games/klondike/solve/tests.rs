@@ -488,6 +488,52 @@ fn placements_share_a_position() {
     );
 }
 
+/// Piles are interchangeable (the module doc, "Piles are
+/// interchangeable"): along the solver's winning lines on full deals,
+/// exchanging two piles with no face-down cards (or one and an empty
+/// pile) keeps the key, while moving a pile that has face-down cards to
+/// another slot changes it (those cards are named by their slot).
+#[test]
+fn piles_without_face_down_cards_are_one_multiset() {
+    use super::bound::tests::play;
+    use super::position::Position;
+    let rules = FreePlayRules::THOUGHTFUL;
+    let mut solver = Solver::new(rules);
+    let (mut kept, mut changed) = (0, 0);
+    for i in 0..40 {
+        let deal = random_deal(Layout::FULL, 5, i);
+        let solution = solver.solve(&deal, &budget(200_000)).unwrap();
+        let (facts, mut state) = Deal::new(&rules, &deal);
+        for &mv in &solution.moves {
+            play(&facts, &mut state, mv);
+            let key = Position::of(&state).0.key(&facts);
+            let n = usize::from(state.n_piles);
+            for a in 0..n {
+                for b in a + 1..n {
+                    let (pile_a, pile_b) = (&state.piles[a], &state.piles[b]);
+                    if pile_a.len == 0 && pile_b.len == 0 {
+                        continue;
+                    }
+                    let mut swapped = state;
+                    swapped.piles.swap(a, b);
+                    let other = Position::of(&swapped).0.key(&facts);
+                    if pile_a.down == 0 && pile_b.down == 0 {
+                        assert_eq!(other, key, "deal {i}: piles {a} and {b}");
+                        kept += 1;
+                    } else {
+                        assert_ne!(other, key, "deal {i}: piles {a} and {b}");
+                        changed += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        kept > 1000 && changed > 1000,
+        "{kept} kept, {changed} changed"
+    );
+}
+
 /// The cards a loss proof names for the hand-built lost deal (2 ranks, 3
 /// piles: pile 0 = 2H; pile 1 = AH, 2C; pile 2 = AC, AS, 2S; stock AD 2D,
 /// which the bound proves lost at once): every club, heart and spade; and

@@ -416,6 +416,23 @@ caught_when_broken! {
     built_on_broken_is_caught: NotBuiltFromBase,
 }
 
+/// Calls `at` with each position of the game (and the deal's index and
+/// facts) along the solver's winning lines on 40 full random deals.
+fn along_winning_lines(mut at: impl FnMut(u64, &Deal, &State)) {
+    use super::bound::tests::play;
+    let rules = FreePlayRules::THOUGHTFUL;
+    let mut solver = Solver::new(rules);
+    for i in 0..40 {
+        let deal = random_deal(Layout::FULL, 5, i);
+        let solution = solver.solve(&deal, &budget(200_000)).unwrap();
+        let (facts, mut state) = Deal::new(&rules, &deal);
+        for &mv in &solution.moves {
+            play(&facts, &mut state, mv);
+            at(i, &facts, &state);
+        }
+    }
+}
+
 /// Placements share a position (the module doc, "Lemma (placements)"):
 /// along the solver's winning lines on full deals, wherever two twin
 /// parents are both face up and something lies on one of them, moving
@@ -423,64 +440,56 @@ caught_when_broken! {
 /// the same [`Position`] and key.
 #[test]
 fn placements_share_a_position() {
-    use super::bound::tests::play;
     use super::position::Position;
-    let rules = FreePlayRules::THOUGHTFUL;
-    let mut solver = Solver::new(rules);
     let (mut one_card, mut two_card) = (0, 0);
-    for i in 0..40 {
-        let deal = random_deal(Layout::FULL, 5, i);
-        let solution = solver.solve(&deal, &budget(200_000)).unwrap();
-        let (facts, mut state) = Deal::new(&rules, &deal);
-        for &mv in &solution.moves {
-            play(&facts, &mut state, mv);
-            let (position, _) = Position::of(&state);
-            // Every face-up card with a face-up twin: where it lies, and
-            // how many cards lie on it.
-            let locate = |state: &State, card: u8| {
-                (0..usize::from(state.n_piles)).find_map(|p| {
-                    let pile = &state.piles[p];
-                    (usize::from(pile.down)..usize::from(pile.len))
-                        .find(|&at| pile.cards[at] == card)
-                        .map(|at| (p, at))
-                })
+    along_winning_lines(|i, facts, state| {
+        let state = *state;
+        let (position, _) = Position::of(&state);
+        // Every face-up card with a face-up twin: where it lies, and
+        // how many cards lie on it.
+        let locate = |state: &State, card: u8| {
+            (0..usize::from(state.n_piles)).find_map(|p| {
+                let pile = &state.piles[p];
+                (usize::from(pile.down)..usize::from(pile.len))
+                    .find(|&at| pile.cards[at] == card)
+                    .map(|at| (p, at))
+            })
+        };
+        for p in 0..64u8 {
+            let twin = p ^ 0x30;
+            if p >= twin || position.up >> p & 1 == 0 || position.up >> twin & 1 == 0 {
+                continue;
+            }
+            let (Some((pile_p, at_p)), Some((pile_q, at_q))) =
+                (locate(&state, p), locate(&state, twin))
+            else {
+                continue;
             };
-            for p in 0..64u8 {
-                let twin = p ^ 0x30;
-                if p >= twin || position.up >> p & 1 == 0 || position.up >> twin & 1 == 0 {
-                    continue;
-                }
-                let (Some((pile_p, at_p)), Some((pile_q, at_q))) =
-                    (locate(&state, p), locate(&state, twin))
-                else {
-                    continue;
-                };
-                let len_p = usize::from(state.piles[pile_p].len);
-                let len_q = usize::from(state.piles[pile_q].len);
-                if at_p + 1 == len_p && at_q + 1 == len_q {
-                    continue;
-                }
-                // Exchange the runs above the two parents.
-                let mut swapped = state;
-                let run_p: Vec<u8> = state.piles[pile_p].cards[at_p + 1..len_p].to_vec();
-                let run_q: Vec<u8> = state.piles[pile_q].cards[at_q + 1..len_q].to_vec();
-                let put = |pile: &mut super::state::Pile, at: usize, run: &[u8]| {
-                    pile.cards[at + 1..at + 1 + run.len()].copy_from_slice(run);
-                    pile.len = (at + 1 + run.len()) as u8;
-                };
-                put(&mut swapped.piles[pile_p], at_p, &run_q);
-                put(&mut swapped.piles[pile_q], at_q, &run_p);
-                let (other, _) = Position::of(&swapped);
-                assert_eq!(other, position, "deal {i}");
-                assert_eq!(other.key(&facts), position.key(&facts), "deal {i}");
-                if run_p.is_empty() || run_q.is_empty() {
-                    one_card += 1;
-                } else {
-                    two_card += 1;
-                }
+            let len_p = usize::from(state.piles[pile_p].len);
+            let len_q = usize::from(state.piles[pile_q].len);
+            if at_p + 1 == len_p && at_q + 1 == len_q {
+                continue;
+            }
+            // Exchange the runs above the two parents.
+            let mut swapped = state;
+            let run_p: Vec<u8> = state.piles[pile_p].cards[at_p + 1..len_p].to_vec();
+            let run_q: Vec<u8> = state.piles[pile_q].cards[at_q + 1..len_q].to_vec();
+            let put = |pile: &mut super::state::Pile, at: usize, run: &[u8]| {
+                pile.cards[at + 1..at + 1 + run.len()].copy_from_slice(run);
+                pile.len = (at + 1 + run.len()) as u8;
+            };
+            put(&mut swapped.piles[pile_p], at_p, &run_q);
+            put(&mut swapped.piles[pile_q], at_q, &run_p);
+            let (other, _) = Position::of(&swapped);
+            assert_eq!(other, position, "deal {i}");
+            assert_eq!(other.key(facts), position.key(facts), "deal {i}");
+            if run_p.is_empty() || run_q.is_empty() {
+                one_card += 1;
+            } else {
+                two_card += 1;
             }
         }
-    }
+    });
     // Measured: both kinds checked many times.
     assert!(
         one_card >= 100 && two_card >= 10,
@@ -495,39 +504,31 @@ fn placements_share_a_position() {
 /// another slot changes it (those cards are named by their slot).
 #[test]
 fn piles_without_face_down_cards_are_one_multiset() {
-    use super::bound::tests::play;
     use super::position::Position;
-    let rules = FreePlayRules::THOUGHTFUL;
-    let mut solver = Solver::new(rules);
     let (mut kept, mut changed) = (0, 0);
-    for i in 0..40 {
-        let deal = random_deal(Layout::FULL, 5, i);
-        let solution = solver.solve(&deal, &budget(200_000)).unwrap();
-        let (facts, mut state) = Deal::new(&rules, &deal);
-        for &mv in &solution.moves {
-            play(&facts, &mut state, mv);
-            let key = Position::of(&state).0.key(&facts);
-            let n = usize::from(state.n_piles);
-            for a in 0..n {
-                for b in a + 1..n {
-                    let (pile_a, pile_b) = (&state.piles[a], &state.piles[b]);
-                    if pile_a.len == 0 && pile_b.len == 0 {
-                        continue;
-                    }
-                    let mut swapped = state;
-                    swapped.piles.swap(a, b);
-                    let other = Position::of(&swapped).0.key(&facts);
-                    if pile_a.down == 0 && pile_b.down == 0 {
-                        assert_eq!(other, key, "deal {i}: piles {a} and {b}");
-                        kept += 1;
-                    } else {
-                        assert_ne!(other, key, "deal {i}: piles {a} and {b}");
-                        changed += 1;
-                    }
+    along_winning_lines(|i, facts, state| {
+        let state = *state;
+        let key = Position::of(&state).0.key(facts);
+        let n = usize::from(state.n_piles);
+        for a in 0..n {
+            for b in a + 1..n {
+                let (pile_a, pile_b) = (&state.piles[a], &state.piles[b]);
+                if pile_a.len == 0 && pile_b.len == 0 {
+                    continue;
+                }
+                let mut swapped = state;
+                swapped.piles.swap(a, b);
+                let other = Position::of(&swapped).0.key(facts);
+                if pile_a.down == 0 && pile_b.down == 0 {
+                    assert_eq!(other, key, "deal {i}: piles {a} and {b}");
+                    kept += 1;
+                } else {
+                    assert_ne!(other, key, "deal {i}: piles {a} and {b}");
+                    changed += 1;
                 }
             }
         }
-    }
+    });
     assert!(
         kept > 1000 && changed > 1000,
         "{kept} kept, {changed} changed"

@@ -395,7 +395,8 @@ pub struct Solver {
 /// most won deals are won within them.
 const FIRST_LOOK: u64 = 100_000;
 
-/// The relaxation may spend up to half the budget.
+/// The relaxation may spend up to half the budget (of positions, and of
+/// the time left when there is a time budget).
 const RELAXATION_SHARE: u64 = 2;
 
 impl Solver {
@@ -461,10 +462,21 @@ impl Solver {
             }
             let (relaxed_facts, relaxed_root) = self.deal(&rules, deal);
             let (relaxed_position, relaxed_down_cards) = Position::of(&relaxed_root);
+            // Under a time budget too, the relaxation gets its share: of
+            // the time left, as of the positions.
+            let relaxed_deadline = deadline.map(|at| {
+                let now = Instant::now();
+                now + at.saturating_duration_since(now) / RELAXATION_SHARE as u32
+            });
             let search = &mut self.relaxed;
             let mut relaxed = search.start(&relaxed_facts, &relaxed_down_cards, relaxed_position);
             if relaxed == Outcome::Paused {
-                relaxed = search.resume(&relaxed_facts, &relaxed_down_cards, allowance, deadline);
+                relaxed = search.resume(
+                    &relaxed_facts,
+                    &relaxed_down_cards,
+                    allowance,
+                    relaxed_deadline,
+                );
             }
             relaxed_nodes = search.nodes;
             if relaxed == Outcome::Exhausted {

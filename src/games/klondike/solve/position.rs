@@ -472,7 +472,7 @@ impl Position {
             if let Some(to) = to_tableau(card) {
                 let first = talon(stop, to);
                 if deal.talon_is_free() {
-                    self.push_built_on(deal, down_cards, first, card, out);
+                    self.push_built_on(deal, down_cards, first, card, non_base, out);
                 } else {
                     out.push(Edge::alone(first));
                 }
@@ -507,7 +507,7 @@ impl Position {
             }
             if let Some(to) = to_tableau(card) {
                 let first = Move::Back { suit: s as u8, to };
-                self.push_built_on(deal, down_cards, first, card, out);
+                self.push_built_on(deal, down_cards, first, card, non_base, out);
             }
         }
     }
@@ -527,14 +527,18 @@ impl Position {
         down_cards: &DownCards,
         first: Move,
         card: u8,
+        non_base: u64,
         out: &mut Vec<Edge>,
     ) {
+        if children(card) & non_base != 0 {
+            out.push(Edge::alone(first));
+            return;
+        }
         let mut after = *self;
         after.make(deal, down_cards, first);
-        let under = card - 1;
-        let under_may_come_down =
-            matches!(first, Move::Back { .. }) && !Deal::dead_when_home(&after.foundation, under);
-        if children(card) & self.up & !self.bases() != 0 || under_may_come_down {
+        // The card `card` leaves on top of its foundation (one rank lower).
+        if matches!(first, Move::Back { .. }) && !Deal::dead_when_home(&after.foundation, card - 1)
+        {
             out.push(Edge::alone(first));
             return;
         }

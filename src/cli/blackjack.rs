@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::{Arg, Args, Subcommand};
 
 use super::common::{LevelArgs, OneOrAll, OutputArgs, PrecisionArgs, SamplingArgs};
-use super::values::{parse_count, parse_level};
+use super::values::{parse_count, parse_level, parse_seed};
 use crate::error::{Error, Result};
 use crate::games::blackjack::player::{
     BlackjackPays, DoubleOn, HoleCard, PlayerRules, SplitModel, Surrender, parse_hand, parse_upcard,
@@ -220,6 +220,88 @@ pub enum PlayerCommand {
         #[command(flatten)]
         output: OutputArgs,
     },
+    /// Index plays (RULES.md section 6, "Index plays"): for each decision
+    /// of basic strategy where another action becomes better within the
+    /// true counts a shoe reaches, the true count at which it does (the
+    /// index), with its 95% interval, for a counting system (--count). The
+    /// Illustrious 18 (and, with --surrender late, the Fab 4) are set
+    /// beside Schlesinger's published indices.
+    ///
+    /// Shoes are dealt to the cut card as at the table; at every round
+    /// each decision's actions are valued exactly on the shoe actually
+    /// left (no luck of the draw in them), and each hand's gain is counted
+    /// at the true count the player sees when deciding (running count over
+    /// decks left, floored, the hand and upcard included). A pilot finds
+    /// roughly where each index is; runs then watch each decision near its
+    /// index until every index within 6 of zero has a 95% interval within
+    /// --precision. --format csv writes the index file `blackjack table
+    /// --indices` plays.
+    Indices {
+        #[command(flatten)]
+        rules: PlayerRulesArgs,
+        /// The counting system: hi-lo, ko, hi-opt-i, hi-opt-ii, zen,
+        /// omega-ii, or tags for A,2,...,9,T (see `table --help`).
+        #[arg(long, value_name = "SYSTEM", default_value = "hi-lo", value_parser = CountSystem::parse, allow_hyphen_values = true)]
+        count: CountSystem,
+        /// The fraction of the shoe dealt before the cut card (see `table
+        /// --help`).
+        #[arg(long, value_name = "P", default_value = "0.75", value_parser = parse_penetration)]
+        penetration: f64,
+        /// Which decisions: lists (those of the Illustrious 18 and the Fab
+        /// 4, in about a minute) or all (every two-card hand against every
+        /// upcard, and insurance: an hour or more).
+        #[arg(long, value_name = "lists|all", default_value = "lists", value_parser = DecisionSet::parse)]
+        decisions: DecisionSet,
+        /// The 95% half-width, in true counts, every index within 6 of zero
+        /// is brought to.
+        #[arg(long, value_name = "TC", default_value = "0.25", value_parser = parse_precision)]
+        precision: f64,
+        /// The most shoes to deal, the pilot's included.
+        #[arg(long, value_name = "N", default_value = "200000", value_parser = parse_count)]
+        max_shoes: u64,
+        /// The pilot's shoes.
+        #[arg(long, value_name = "N", default_value = "300", value_parser = parse_count)]
+        pilot_shoes: u64,
+        /// The master seed.
+        #[arg(long, value_name = "S", default_value = "1", value_parser = parse_seed)]
+        seed: u64,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+}
+
+/// `--decisions` of `blackjack indices`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecisionSet {
+    /// The decisions of the Illustrious 18 and the Fab 4.
+    Lists,
+    /// Every decision.
+    All,
+}
+
+impl DecisionSet {
+    /// `lists` or `all`.
+    pub fn parse(text: &str) -> Result<DecisionSet> {
+        match text.trim() {
+            "lists" => Ok(DecisionSet::Lists),
+            "all" => Ok(DecisionSet::All),
+            _ => Err(Error::invalid("decisions", text, "must be lists or all")),
+        }
+    }
+}
+
+/// A `--precision`: a half-width in true counts, 0.01..=5.
+fn parse_precision(text: &str) -> Result<f64> {
+    let allowed = "a 95% half-width in true counts, 0.01 to 5";
+    let value: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| Error::invalid("precision", text, allowed))?;
+    if (0.01..=5.0).contains(&value) {
+        Ok(value)
+    } else {
+        Err(Error::invalid("precision", text, allowed))
+    }
 }
 
 /// `deckodds blackjack table ...`.

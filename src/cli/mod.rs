@@ -33,7 +33,7 @@ mod roll_call;
 pub mod values;
 
 pub use blackjack::{
-    BlackjackCommand, BlackjackRules, PlayerCommand, PlayerRulesArgs, PlayerSolveArgs,
+    BlackjackCommand, BlackjackRules, DecisionSet, PlayerCommand, PlayerRulesArgs, PlayerSolveArgs,
     PlayerSubcommand, TableArgs, TableStrategy, TableSubcommand,
 };
 pub use common::{
@@ -250,7 +250,8 @@ impl Command {
                     PlayerCommand::Values { command: None, .. }
                     | PlayerCommand::Strategy { .. }
                     | PlayerCommand::HouseEdge { .. }
-                    | PlayerCommand::HouseEdgeGrid { .. },
+                    | PlayerCommand::HouseEdgeGrid { .. }
+                    | PlayerCommand::Indices { .. },
                 ),
             ) => LongRunArgs::default(),
             Command::IdiotsDelight(I::Exact { parts: p, .. })

@@ -114,6 +114,7 @@ pub(super) fn check_files(cli: &Cli) -> Result<Vec<files::NamedPath>> {
             PlayerCommand::HouseEdgeGrid { output, .. } => {
                 (output, Writes::NoChart("blackjack house-edge-grid"))
             }
+            PlayerCommand::Indices { output, .. } => (output, Writes::NoChart("blackjack indices")),
             // The chart (the value by true count) is drawn from the JSON.
             PlayerCommand::Table {
                 command: Some(table),

@@ -5,7 +5,9 @@
 
 use super::KindEntry;
 use super::report::{Report, VersionsDocument};
-use super::{blackjack, checkpoint, comparison, klondike_solve, power, provenance, shard, spec};
+use super::{
+    blackjack, checkpoint, comparison, indices, klondike_solve, power, provenance, shard, spec,
+};
 
 /// Every kind of document, in the order `deckodds schema` lists them and
 /// `schema/` holds them: the one list of the contract's kinds.
@@ -24,6 +26,7 @@ pub fn kinds() -> Vec<KindEntry> {
         KindEntry::of::<blackjack::TableDocument>(),
         KindEntry::of::<blackjack::TableCompareDocument>(),
         KindEntry::of::<blackjack::CutCardEffectDocument>(),
+        KindEntry::of::<indices::IndicesDocument>(),
         KindEntry::of::<power::PowerDocument>(),
         // Which Klondike deals can be won.
         KindEntry::of::<klondike_solve::KlondikeSolveDocument>(),

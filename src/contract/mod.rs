@@ -23,6 +23,7 @@
 pub mod blackjack;
 pub mod checkpoint;
 pub mod comparison;
+pub mod indices;
 mod kinds;
 pub mod klondike_solve;
 pub mod power;

@@ -222,6 +222,10 @@ pub const BLACKJACK_TABLE_REPORT: &str = "blackjack-table";
 /// section 6, "At the table").
 pub const BLACKJACK_CUT_CARD_REPORT: &str = "blackjack-cut-card-effect";
 
+/// The `"game"` of `blackjack indices`' report: index plays for a count
+/// (RULES.md section 6, "Index plays").
+pub const BLACKJACK_INDICES_REPORT: &str = "blackjack-indices";
+
 /// Every game, in the order of its section in RULES.md.
 pub const GAMES: [&GameEntry; 5] = [
     &IDIOTS_DELIGHT,

@@ -31,6 +31,7 @@ pub mod distributions;
 pub mod eor;
 pub mod figures;
 pub mod headline;
+pub mod indices;
 pub mod key_columns;
 pub mod klondike_solve;
 pub mod player;

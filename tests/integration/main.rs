@@ -3,6 +3,7 @@
 mod answers;
 mod blackjack_cli;
 mod blackjack_exact;
+mod blackjack_indices;
 mod blackjack_monte_carlo;
 mod blackjack_player;
 mod blackjack_player_cli;

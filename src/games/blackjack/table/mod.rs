@@ -16,6 +16,7 @@ pub mod chart_strategy;
 pub mod count;
 pub mod exact;
 pub mod grid;
+pub mod indices;
 pub mod published;
 pub mod shoe;
 pub mod simulation;

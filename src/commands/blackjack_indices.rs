@@ -1,0 +1,78 @@
+//! `deckodds blackjack indices`: index plays for a counting system
+//! (RULES.md section 6, "Index plays"), from the options to the finder and
+//! its report.
+
+use super::context::Context;
+use super::output::output_format;
+use crate::cli::{DecisionSet, OutputArgs, PlayerRulesArgs};
+use crate::error::{Error, Result};
+use crate::games::blackjack::player::chart::strategy_chart;
+use crate::games::blackjack::player::solve::PROGRESS_UNITS;
+use crate::games::blackjack::player::{PlayerParams, SplitModel, solve};
+use crate::games::blackjack::table::indices::{Decision, IndexFinder, IndexParams, lists};
+use crate::games::blackjack::table::{ChartStrategy, CountSystem, Dealing};
+use crate::report::indices::{IndicesReport, render_indices};
+
+/// What `blackjack indices` is asked.
+pub(super) struct IndicesArgs<'a> {
+    pub rules: &'a PlayerRulesArgs,
+    pub count: &'a CountSystem,
+    pub penetration: f64,
+    pub decisions: DecisionSet,
+    pub precision: f64,
+    pub max_shoes: u64,
+    pub pilot_shoes: u64,
+    pub seed: u64,
+    pub output: &'a OutputArgs,
+}
+
+/// Finds the indices and writes the report.
+pub(super) fn run(args: &IndicesArgs, context: &Context) -> Result<()> {
+    let rules = args.rules.rules()?;
+    let shoe = rules.shoe();
+    if args.pilot_shoes > args.max_shoes {
+        return Err(Error::invalid(
+            "pilot_shoes",
+            args.pilot_shoes,
+            format!("at most --max-shoes ({})", args.max_shoes),
+        ));
+    }
+    let dealing = Dealing::cut_card(args.penetration, shoe.total())?;
+    let outputs = output_format(args.output, 3)?;
+    let params = PlayerParams::full_shoe(rules, SplitModel::Cdz);
+    let progress = context.progress(PROGRESS_UNITS, "solving", "upcards");
+    let solved = context.with_threads(|| solve::<f64>(&params, &progress))??;
+    drop(progress);
+    let chart = ChartStrategy::from_chart(&strategy_chart(&solved)?)?;
+    let decisions = match args.decisions {
+        DecisionSet::Lists => lists::decisions(),
+        DecisionSet::All => Decision::all(),
+    };
+    let finder = IndexFinder::new(
+        IndexParams {
+            rules,
+            tags: args.count.tags,
+            dealing,
+            decisions,
+            seed: args.seed,
+        },
+        &chart,
+    )?;
+    let progress = context.progress(args.max_shoes, "dealing", "shoes");
+    let run = context.with_threads(|| {
+        finder.to_precision(args.pilot_shoes, args.precision, args.max_shoes, &progress)
+    })?;
+    drop(progress);
+    let report = IndicesReport {
+        params: &params,
+        count: args.count,
+        dealing,
+        precision: args.precision,
+        max_shoes: args.max_shoes,
+        seed: args.seed,
+        run: &run,
+    };
+    outputs.emit(context, |format, options| {
+        render_indices(&report, format, options)
+    })
+}

@@ -4,7 +4,7 @@
 //! All functions are pure and deterministic; the distribution functions come
 //! from `statrs`.
 
-use statrs::distribution::{ChiSquared, ContinuousCDF, Normal};
+use statrs::distribution::{ChiSquared, Continuous, ContinuousCDF, Normal};
 
 /// The two-sided 95% normal quantile, 1.959963984540054.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -72,6 +72,20 @@ pub fn chi_square_p_value(statistic: f64, degrees_of_freedom: usize) -> f64 {
 /// The two-sided p-value of a standard normal score `z`: `P(|Z| >= |z|)`.
 pub fn two_sided_normal_p_value(z: f64) -> f64 {
     2.0 * standard_normal().sf(z.abs())
+}
+
+/// `E[max(0, X)]` for a normal `X` of mean `mean` and standard deviation
+/// `sd`: `sd phi(mean/sd) + mean Phi(mean/sd)`, the expected gain of
+/// taking a bet worth `X` exactly when it is positive (Griffin's measure of
+/// what knowing `X` is worth, see `count_analysis.rs`). `sd = 0` gives
+/// `max(0, mean)`.
+pub fn expected_positive_part(mean: f64, sd: f64) -> f64 {
+    if sd <= 0.0 {
+        return mean.max(0.0);
+    }
+    let z = mean / sd;
+    let normal = standard_normal();
+    sd * normal.pdf(z) + mean * normal.cdf(z)
 }
 
 /// The standard normal quantile for lower-tail probability `p` in `(0, 1)`.

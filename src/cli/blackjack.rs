@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::{Arg, Args, Subcommand};
 
 use super::common::{LevelArgs, OneOrAll, OutputArgs, PrecisionArgs, SamplingArgs};
-use super::values::{parse_count, parse_level};
+use super::values::{parse_count, parse_level, parse_seed};
 use crate::error::{Error, Result};
 use crate::games::blackjack::player::{
     BlackjackPays, DoubleOn, HoleCard, PlayerRules, SplitModel, Surrender, parse_hand, parse_upcard,
@@ -220,6 +220,103 @@ pub enum PlayerCommand {
         #[command(flatten)]
         output: OutputArgs,
     },
+    /// Counting systems analysed exactly (issue 46): for every built-in
+    /// system (hi-lo, ko, hi-opt-i, hi-opt-ii, zen, omega-ii) and any given
+    /// with --count, the betting correlation (BC: the tags against the
+    /// player's exact effects of removal), Griffin's playing efficiency
+    /// (PE: the share of the ideal count's gain from departing from basic
+    /// strategy, over every two-card decision) and the insurance
+    /// correlation (IC), beside the published figures. The effects of
+    /// removal are the exact engine's (f64, 22 solves) for the rules given:
+    /// a single deck unless --decks says otherwise, as Griffin's were.
+    #[command(mut_args = single_deck)]
+    Counts(CountsArgs),
+    /// The exact distribution of the running count and the true count
+    /// (running count per deck left, floored) after --after cards of a
+    /// freshly shuffled shoe (a multivariate hypergeometric over the
+    /// tags), beside --trials deals of those cards from the table
+    /// simulator's shoe, with chi-square tests of the one against the
+    /// other (bins of expectation below 5 pooled) and their p.
+    ///
+    /// Exit status: 0 when both tests agree at --level, 1 when either
+    /// does not (after the whole report is written), 2 for bad input.
+    CountDistribution(CountDistributionArgs),
+}
+
+/// `blackjack counts`.
+#[derive(Debug, Args)]
+pub struct CountsArgs {
+    #[command(flatten)]
+    pub rules: PlayerRulesArgs,
+
+    /// A system to analyse besides the built-in ones (repeat it for
+    /// several): a name, or tags for A,2,...,9,T (-1,1,1,1,1,1,0,0,0,-1 or
+    /// A=-1,2=1,...,T=-1), each in -9..=9.
+    #[arg(long, visible_alias = "tags", value_name = "SYSTEM", value_parser = CountSystem::parse, allow_hyphen_values = true)]
+    pub count: Vec<CountSystem>,
+
+    /// The playing efficiency's depth: cards seen before the round, of
+    /// the cards behind each decision (26, half a deck, by default).
+    #[arg(long, value_name = "N", default_value = "26", value_parser = clap::value_parser!(u32))]
+    pub cards_seen: u32,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// `blackjack count-distribution`.
+#[derive(Debug, Args)]
+pub struct CountDistributionArgs {
+    /// The counting system: hi-lo, ko, hi-opt-i, hi-opt-ii, zen, omega-ii,
+    /// or tags for A,2,...,9,T (-1,1,1,1,1,1,0,0,0,-1 or A=-1,...,T=-1).
+    #[arg(long, visible_alias = "tags", value_name = "SYSTEM", default_value = "hi-lo", value_parser = CountSystem::parse, allow_hyphen_values = true)]
+    pub count: CountSystem,
+
+    /// Decks in the shoe: 1..=8.
+    #[arg(long, value_name = "N", default_value = "6", value_parser = parse_count_decks)]
+    pub decks: u32,
+
+    /// Cards dealt from the shoe before the count is read: 0 up to one
+    /// fewer than the shoe holds (a true count needs a card left).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32))]
+    pub after: u32,
+
+    /// Deals to simulate (accepts 1000000, 1_000_000 or 1e6).
+    #[arg(long, value_name = "N", default_value = "1000000", value_parser = parse_count)]
+    pub trials: u64,
+
+    /// Master seed. The same seed and trials give the same counts with
+    /// any number of threads.
+    #[arg(long, value_name = "S", default_value = "1", value_parser = parse_seed)]
+    pub seed: u64,
+
+    /// Significance level of the verdicts.
+    #[arg(long, value_name = "ALPHA", default_value = "0.001", value_parser = parse_level)]
+    pub level: f64,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// `--decks` of `count-distribution`: 1..=8 decks.
+fn parse_count_decks(text: &str) -> Result<u32> {
+    match parse_table_decks(text)? {
+        Decks::Finite(n) => Ok(n),
+        Decks::Infinite => Err(Error::invalid(
+            "decks",
+            text.trim(),
+            format!("must be 1..={TABLE_DECKS}: a count is of a finite shoe"),
+        )),
+    }
+}
+
+/// `blackjack counts` analyses a single deck unless told otherwise, as
+/// Griffin did.
+fn single_deck(arg: Arg) -> Arg {
+    match arg.get_id().as_str() {
+        "decks" => arg.default_value("1"),
+        _ => arg,
+    }
 }
 
 /// `deckodds blackjack table ...`.

@@ -33,8 +33,8 @@ mod roll_call;
 pub mod values;
 
 pub use blackjack::{
-    BlackjackCommand, BlackjackRules, PlayerCommand, PlayerRulesArgs, PlayerSolveArgs,
-    PlayerSubcommand, TableArgs, TableStrategy, TableSubcommand,
+    BlackjackCommand, BlackjackRules, CountDistributionArgs, CountsArgs, PlayerCommand,
+    PlayerRulesArgs, PlayerSolveArgs, PlayerSubcommand, TableArgs, TableStrategy, TableSubcommand,
 };
 pub use common::{
     Engine, LONG_RUNS, LevelArgs, LongRunArgs, OneOrAll, OutputArgs, PartArgs, PrecisionArgs,
@@ -250,7 +250,9 @@ impl Command {
                     PlayerCommand::Values { command: None, .. }
                     | PlayerCommand::Strategy { .. }
                     | PlayerCommand::HouseEdge { .. }
-                    | PlayerCommand::HouseEdgeGrid { .. },
+                    | PlayerCommand::HouseEdgeGrid { .. }
+                    | PlayerCommand::Counts(..)
+                    | PlayerCommand::CountDistribution(..),
                 ),
             ) => LongRunArgs::default(),
             Command::IdiotsDelight(I::Exact { parts: p, .. })

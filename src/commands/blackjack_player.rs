@@ -80,6 +80,10 @@ pub(super) fn run_command(command: PlayerCommand, context: &Context) -> Result<(
             sampling,
             output,
         } => super::blackjack_table::cut_card_effect(penetration, &sampling, &output, context),
+        PlayerCommand::Counts(args) => super::blackjack_counts::counts(&args, context),
+        PlayerCommand::CountDistribution(args) => {
+            super::blackjack_counts::count_distribution(&args, context)
+        }
         PlayerCommand::Table {
             table,
             sampling,

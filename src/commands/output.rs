@@ -143,6 +143,11 @@ pub(super) fn check_files(cli: &Cli) -> Result<Vec<files::NamedPath>> {
             PlayerCommand::CutCardEffect { output, .. } => {
                 (output, Writes::NoChart("blackjack cut-card-effect"))
             }
+            PlayerCommand::Counts(args) => (&args.output, Writes::NoChart("blackjack counts")),
+            PlayerCommand::CountDistribution(args) => (
+                &args.output,
+                Writes::NoChart("blackjack count-distribution"),
+            ),
         }),
         Command::IdiotsDelight(I::Exact { output, .. } | I::Mc { output, .. }) => {
             Some((output, Writes::Everything))

@@ -5,7 +5,10 @@
 
 use super::KindEntry;
 use super::report::{Report, VersionsDocument};
-use super::{blackjack, checkpoint, comparison, klondike_solve, power, provenance, shard, spec};
+use super::{
+    blackjack, blackjack_counts, checkpoint, comparison, klondike_solve, power, provenance, shard,
+    spec,
+};
 
 /// Every kind of document, in the order `deckodds schema` lists them and
 /// `schema/` holds them: the one list of the contract's kinds.
@@ -24,6 +27,8 @@ pub fn kinds() -> Vec<KindEntry> {
         KindEntry::of::<blackjack::TableDocument>(),
         KindEntry::of::<blackjack::TableCompareDocument>(),
         KindEntry::of::<blackjack::CutCardEffectDocument>(),
+        KindEntry::of::<blackjack_counts::CountSystemsDocument>(),
+        KindEntry::of::<blackjack_counts::CountDistributionDocument>(),
         KindEntry::of::<power::PowerDocument>(),
         // Which Klondike deals can be won.
         KindEntry::of::<klondike_solve::KlondikeSolveDocument>(),

@@ -188,6 +188,8 @@ pub const BLACKJACK: GameEntry = GameEntry {
         ("house-edge-grid", 6),
         ("table", 6),
         ("cut-card-effect", 6),
+        ("counts", 6),
+        ("count-distribution", 6),
     ],
     results_heading: "Blackjack: the dealer's outcomes and the player's decisions",
     samples_nothing_with: &[CommandWith {

@@ -1236,6 +1236,37 @@ mod tests {
         proptest::array::uniform10(-3i8..=3)
     }
 
+    /// The single deck's decisions, solved once for every case.
+    fn single_deck_decisions() -> &'static [StrategyDecision] {
+        static DECISIONS: std::sync::OnceLock<Vec<StrategyDecision>> = std::sync::OnceLock::new();
+        DECISIONS.get_or_init(|| {
+            strategy_decisions(&CountAnalysisParams::single_deck().player, &NoProgress).unwrap()
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// A count gains between nothing and what the ideal count gains,
+        /// at any depth, and negating its tags changes nothing (a player
+        /// reads a count either way round).
+        #[test]
+        fn playing_efficiency_is_a_share_of_the_ideal(
+            tags in any_tags(),
+            cards_seen in 1u32..=48,
+        ) {
+            let decisions = single_deck_decisions();
+            let depth = PlayingEfficiencyParams { cards_seen };
+            let counted = CountSystem { name: "custom".to_string(), tags };
+            let gain = playing_efficiency(&counted, decisions, depth).unwrap();
+            prop_assert!(gain.ideal > 0.0);
+            prop_assert!(gain.count >= 0.0 && gain.count <= gain.ideal * (1.0 + 1e-12));
+            let negated = CountSystem { name: "custom".to_string(), tags: tags.map(|t| -t) };
+            let mirrored = playing_efficiency(&negated, decisions, depth).unwrap();
+            prop_assert!((mirrored.count - gain.count).abs() <= 1e-12 * gain.ideal);
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(24))]
 

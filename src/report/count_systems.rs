@@ -30,9 +30,9 @@ const FIGURE_DECIMALS: usize = 3;
 /// The definitions and sources every `blackjack counts` report ends with.
 fn count_notes(analysis: &CountAnalysis) -> Vec<String> {
     vec![
-        "BC: the weighted correlation of the tags with the player's exact effects of removal (strategy re-optimised). IC: with the insurance bet's effects (+4 a non-ten, -9 a ten). PE: Griffin's playing efficiency (The Theory of Blackjack, ch. 4): over every two-card decision, the gain E[max(0, X)] of a count whose correlation with the decision's effects is r, X normal with the off-the-top difference as mean and r times the linear estimate's spread, over the ideal count's gain, weighted by how often each decision arises.".to_string(),
+        "BC: the weighted correlation of the tags with the player's exact effects of removal (strategy re-optimised). IC: with the insurance bet's effects (+4 a non-ten, -9 a ten). PE: Griffin's playing efficiency (The Theory of Blackjack, chapters 3 and 4, as we read it): over every two-card decision, the gain E[max(0, X)] of a count whose correlation with the decision's effects is r, X normal with the off-the-top difference as mean and r times the linear estimate's spread, over the ideal count's gain, weighted by how often each decision arises.".to_string(),
         format!(
-            "PE at {} cards seen before the round, over {} decisions. Published figures: Blackjack Apprenticeship's table of counting systems (the same as Wikipedia's Card counting table), from Griffin's method with their own effects and decisions.",
+            "PE at {} cards seen before the round, over {} decisions. Published figures: Blackjack Apprenticeship's table of counting systems (the same figures at lifesagambol.com, after QFIT), from Griffin's method with their own effects and decisions.",
             analysis.params.depth.cards_seen,
             analysis.decisions.len()
         ),

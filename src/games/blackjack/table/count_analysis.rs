@@ -33,9 +33,15 @@
 //!   analysis is [`single_deck_rules`] (one deck, RULES.md's defaults
 //!   otherwise: S17, peek, 3:2, double any two, DAS, re-split to 4 hands).
 //! - **Playing efficiency (PE)** ([`playing_efficiency`]): Griffin's, from
-//!   P. A. Griffin, *The Theory of Blackjack* (Huntington Press, 6th ed.
-//!   1999), chapter 4 ("Card counting") and its appendix on "How well does
-//!   a count predict?": for each strategy decision, the difference
+//!   P. A. Griffin, *The Theory of Blackjack* (Huntington Press, 5th ed.
+//!   1996), chapter 3 ("Approximating Strategy Variation": the normal
+//!   approximation of what varying a decision gains) and chapter 4
+//!   ("Strategic Efficiency": a count's gain over the ideal count's). The
+//!   book's text was not at hand; the formula below is our reading of it
+//!   as its table of contents and secondary sources restate it (Blackjack
+//!   Forum's "Griffin fantasies and pocket calculators" thread; the
+//!   chapter-3 extracts at pokeronlineguru.com, whose effects of removal
+//!   are scaled by `-(N - 1)` as here): for each strategy decision, the difference
 //!   `X = value(alternative) - value(basic)` between the two best actions
 //!   off the top is, with `n` of the `N` cards behind the decision still
 //!   unseen, approximately normal with mean `mu` (the off-the-top
@@ -429,12 +435,13 @@ pub struct PublishedFigures {
     pub source: &'static str,
 }
 
-/// Blackjack Apprenticeship's table of counting systems, and the same
-/// figures in Wikipedia's "Card counting" table of systems (both after
-/// Griffin's method; the multi-level systems without an ace side count).
+/// Blackjack Apprenticeship's table of counting systems; lifesagambol.com's
+/// comparison (after the Blackjack Review Encyclopedia and QFIT) and
+/// tablesharp.com's give the same figures. All follow Griffin's method, the
+/// multi-level systems without an ace side count.
 const APPRENTICESHIP: &str = "Blackjack Apprenticeship, Card Counting Systems \
      (https://www.blackjackapprenticeship.com/resources/card-counting-systems/); \
-     the same in Wikipedia, Card counting (systems table)";
+     the same in https://lifesagambol.com/card-counting-systems.html";
 
 /// The published figures of the built-in systems, in
 /// [`CountSystem::names`] order.

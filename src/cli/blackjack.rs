@@ -256,9 +256,9 @@ pub struct CountsArgs {
     pub count: Vec<CountSystem>,
 
     /// The playing efficiency's depth: cards seen before the round, of
-    /// the cards behind each decision (26, half a deck, by default).
-    #[arg(long, value_name = "N", default_value = "26", value_parser = clap::value_parser!(u32))]
-    pub cards_seen: u32,
+    /// the cards behind each decision. Default: half the shoe (26 a deck).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32))]
+    pub cards_seen: Option<u32>,
 
     #[command(flatten)]
     pub output: OutputArgs,

@@ -9,6 +9,7 @@ use crate::cli::{CountDistributionArgs, CountsArgs};
 use crate::compare::goodness_of_fit;
 use crate::engine::montecarlo::{self, RunPlan};
 use crate::error::Result;
+use crate::games::blackjack::Decks;
 use crate::games::blackjack::player::{PlayerParams, SplitModel};
 use crate::games::blackjack::table::CountSystem;
 use crate::games::blackjack::table::count_analysis::{
@@ -30,10 +31,17 @@ const FIGURE_DECIMALS: usize = 3;
 /// (a built-in named again is not repeated).
 pub(super) fn counts(args: &CountsArgs, context: &Context) -> Result<()> {
     context.refuse_parts("blackjack counts")?;
+    let rules = args.rules.rules()?;
+    // Half the shoe unless told otherwise (an infinite deck is refused by
+    // the analysis, whatever the depth).
+    let half_shoe = match rules.decks {
+        Decks::Finite(decks) => 26 * decks,
+        Decks::Infinite => 26,
+    };
     let params = CountAnalysisParams {
-        player: PlayerParams::full_shoe(args.rules.rules()?, SplitModel::Cdz),
+        player: PlayerParams::full_shoe(rules, SplitModel::Cdz),
         depth: PlayingEfficiencyParams {
-            cards_seen: args.cards_seen,
+            cards_seen: args.cards_seen.unwrap_or(half_shoe),
         },
     };
     let outputs = output_format(&args.output, FIGURE_DECIMALS)?;

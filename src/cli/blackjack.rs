@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::{Arg, Args, Subcommand};
 
 use super::common::{LevelArgs, OneOrAll, OutputArgs, PrecisionArgs, SamplingArgs};
-use super::values::{parse_count, parse_level, parse_seed};
+use super::values::{parse_cards, parse_count, parse_level, parse_seed};
 use crate::error::{Error, Result};
 use crate::games::blackjack::player::{
     BlackjackPays, DoubleOn, HoleCard, PlayerRules, SplitModel, Surrender, parse_hand, parse_upcard,
@@ -257,7 +257,7 @@ pub struct CountsArgs {
 
     /// The playing efficiency's depth: cards seen before the round, of
     /// the cards behind each decision. Default: half the shoe (26 a deck).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32))]
+    #[arg(long, value_name = "N", value_parser = parse_cards)]
     pub cards_seen: Option<u32>,
 
     #[command(flatten)]
@@ -278,8 +278,9 @@ pub struct CountDistributionArgs {
 
     /// Cards dealt from the shoe before the count is read: 0 up to one
     /// fewer than the shoe holds (a true count needs a card left).
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32))]
-    pub after: u32,
+    /// Default: half the shoe (26 a deck).
+    #[arg(long, value_name = "K", value_parser = parse_cards)]
+    pub after: Option<u32>,
 
     /// Deals to simulate (accepts 1000000, 1_000_000 or 1e6).
     #[arg(long, value_name = "N", default_value = "1000000", value_parser = parse_count)]

@@ -66,7 +66,8 @@ pub(super) fn counts(args: &CountsArgs, context: &Context) -> Result<()> {
 /// cards, a simulated deal of `--trials` shoes, and their chi-square tests.
 pub(super) fn count_distribution(args: &CountDistributionArgs, context: &Context) -> Result<()> {
     context.refuse_parts("blackjack count-distribution")?;
-    let depth = CountDepth::new(args.count.clone(), args.decks, args.after)?;
+    let after = args.after.unwrap_or(26 * args.decks);
+    let depth = CountDepth::new(args.count.clone(), args.decks, after)?;
     let outputs = output_format(&args.output, PERCENT_DECIMALS)?;
     let exact = running_count_distribution(&depth);
     let simulation = RunningCountSimulation::new(&depth);

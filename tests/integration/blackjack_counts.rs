@@ -120,6 +120,10 @@ fn bad_counts_are_refused_in_one_line() {
         ("blackjack counts --count 1,1,1", "3 tags given"),
         ("blackjack counts --cards-seen 60", "must be 1..=48"),
         (
+            "blackjack count-distribution --after x",
+            "--after x: must be a whole number of cards",
+        ),
+        (
             "blackjack count-distribution --count hilo --after 10",
             "must be one of hi-lo",
         ),

@@ -208,6 +208,34 @@ fn standard_normal() -> Normal {
 mod tests {
     use super::*;
 
+    /// `E[max(0, X)]` against its closed forms and a numerical integral.
+    #[test]
+    fn expected_positive_part_is_the_normal_partial_mean() {
+        let root_two_pi = (2.0 * std::f64::consts::PI).sqrt();
+        assert!((expected_positive_part(0.0, 2.0) - 2.0 / root_two_pi).abs() < 1e-15);
+        assert_eq!(expected_positive_part(-0.3, 0.0), 0.0);
+        assert_eq!(expected_positive_part(0.3, 0.0), 0.3);
+        // E[max(0, X)] - E[max(0, -X)] = E[X].
+        let (mean, sd) = (-0.04, 0.03);
+        let difference = expected_positive_part(mean, sd) - expected_positive_part(-mean, sd);
+        assert!((difference - mean).abs() < 1e-15);
+        // The integral of x phi((x - mean)/sd)/sd over x > 0, by the
+        // midpoint rule out to twelve standard deviations.
+        let steps = 200_000;
+        let width = (mean.abs() + 12.0 * sd) / f64::from(steps);
+        let integral: f64 = (0..steps)
+            .map(|i| {
+                let x = (f64::from(i) + 0.5) * width;
+                let z = (x - mean) / sd;
+                x * (-0.5 * z * z).exp() / (sd * root_two_pi) * width
+            })
+            .sum();
+        assert!(
+            (expected_positive_part(mean, sd) - integral).abs() < 1e-9,
+            "{integral}"
+        );
+    }
+
     #[test]
     fn wilson_interval_matches_a_textbook_value() {
         // Newcombe (1998), example: 81 of 263 gives [0.2553, 0.3662].

@@ -4,7 +4,7 @@
 //! All functions are pure and deterministic; the distribution functions come
 //! from `statrs`.
 
-use statrs::distribution::{ChiSquared, ContinuousCDF, Normal};
+use statrs::distribution::{ChiSquared, Continuous, ContinuousCDF, Normal};
 
 /// The two-sided 95% normal quantile, 1.959963984540054.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -72,6 +72,20 @@ pub fn chi_square_p_value(statistic: f64, degrees_of_freedom: usize) -> f64 {
 /// The two-sided p-value of a standard normal score `z`: `P(|Z| >= |z|)`.
 pub fn two_sided_normal_p_value(z: f64) -> f64 {
     2.0 * standard_normal().sf(z.abs())
+}
+
+/// `E[max(0, X)]` for a normal `X` of mean `mean` and standard deviation
+/// `sd`: `sd phi(mean/sd) + mean Phi(mean/sd)`, the expected gain of
+/// taking a bet worth `X` exactly when it is positive (Griffin's measure of
+/// what knowing `X` is worth, see `count_analysis.rs`). `sd = 0` gives
+/// `max(0, mean)`.
+pub fn expected_positive_part(mean: f64, sd: f64) -> f64 {
+    if sd <= 0.0 {
+        return mean.max(0.0);
+    }
+    let z = mean / sd;
+    let normal = standard_normal();
+    sd * normal.pdf(z) + mean * normal.cdf(z)
 }
 
 /// The standard normal quantile for lower-tail probability `p` in `(0, 1)`.
@@ -193,6 +207,34 @@ fn standard_normal() -> Normal {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `E[max(0, X)]` against its closed forms and a numerical integral.
+    #[test]
+    fn expected_positive_part_is_the_normal_partial_mean() {
+        let root_two_pi = (2.0 * std::f64::consts::PI).sqrt();
+        assert!((expected_positive_part(0.0, 2.0) - 2.0 / root_two_pi).abs() < 1e-15);
+        assert_eq!(expected_positive_part(-0.3, 0.0), 0.0);
+        assert_eq!(expected_positive_part(0.3, 0.0), 0.3);
+        // E[max(0, X)] - E[max(0, -X)] = E[X].
+        let (mean, sd) = (-0.04, 0.03);
+        let difference = expected_positive_part(mean, sd) - expected_positive_part(-mean, sd);
+        assert!((difference - mean).abs() < 1e-15);
+        // The integral of x phi((x - mean)/sd)/sd over x > 0, by the
+        // midpoint rule out to twelve standard deviations.
+        let steps = 200_000;
+        let width = (mean.abs() + 12.0 * sd) / f64::from(steps);
+        let integral: f64 = (0..steps)
+            .map(|i| {
+                let x = (f64::from(i) + 0.5) * width;
+                let z = (x - mean) / sd;
+                x * (-0.5 * z * z).exp() / (sd * root_two_pi) * width
+            })
+            .sum();
+        assert!(
+            (expected_positive_part(mean, sd) - integral).abs() < 1e-9,
+            "{integral}"
+        );
+    }
 
     #[test]
     fn wilson_interval_matches_a_textbook_value() {

@@ -157,8 +157,10 @@ move by move. The blackjack player's: `player` values every decision
 exactly, `strategy` is the best action as a chart, `house-edge` and
 `house-edge-grid` are a round's value under best play, by rule set,
 `table` deals shoes at a simulated table (its house edge with an interval),
-and `cut-card-effect` sets that table's house edge to a cut card against
-the value off the top. A chart (`svg`) is a
+`cut-card-effect` sets that table's house edge to a cut card against
+the value off the top, and `counts` measures counting systems (betting
+correlation, playing efficiency, insurance correlation) from the exact
+effects of removal. A chart (`svg`) is a
 bar chart of a distribution with its 95% intervals, stacked bars of the
 dealer's outcomes by upcard, or the z-score of each outcome of a
 comparison. Tables marked slow take minutes and are remade only by

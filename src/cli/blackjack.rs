@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::{Arg, Args, Subcommand};
 
 use super::common::{LevelArgs, OneOrAll, OutputArgs, PrecisionArgs, SamplingArgs};
-use super::values::{parse_count, parse_level, parse_seed};
+use super::values::{parse_cards, parse_count, parse_level, parse_seed};
 use crate::error::{Error, Result};
 use crate::games::blackjack::player::{
     BlackjackPays, DoubleOn, HoleCard, PlayerRules, SplitModel, Surrender, parse_hand, parse_upcard,
@@ -236,38 +236,63 @@ pub enum PlayerCommand {
     /// index until every index within 6 of zero has a 95% interval within
     /// --precision. --format csv writes the index file `blackjack table
     /// --indices` plays.
-    Indices {
-        #[command(flatten)]
-        rules: PlayerRulesArgs,
-        /// The counting system: hi-lo, ko, hi-opt-i, hi-opt-ii, zen,
-        /// omega-ii, or tags for A,2,...,9,T (see `table --help`).
-        #[arg(long, value_name = "SYSTEM", default_value = "hi-lo", value_parser = CountSystem::parse, allow_hyphen_values = true)]
-        count: CountSystem,
-        /// The fraction of the shoe dealt before the cut card (see `table
-        /// --help`).
-        #[arg(long, value_name = "P", default_value = "0.75", value_parser = parse_penetration)]
-        penetration: f64,
-        /// Which decisions: lists (those of the Illustrious 18 and the Fab
-        /// 4, in about a minute) or all (every two-card hand against every
-        /// upcard, and insurance: an hour or more).
-        #[arg(long, value_name = "lists|all", default_value = "lists", value_parser = DecisionSet::parse)]
-        decisions: DecisionSet,
-        /// The 95% half-width, in true counts, every index within 6 of zero
-        /// is brought to.
-        #[arg(long, value_name = "TC", default_value = "0.25", value_parser = parse_precision)]
-        precision: f64,
-        /// The most shoes to deal, the pilot's included.
-        #[arg(long, value_name = "N", default_value = "200000", value_parser = parse_count)]
-        max_shoes: u64,
-        /// The pilot's shoes.
-        #[arg(long, value_name = "N", default_value = "300", value_parser = parse_count)]
-        pilot_shoes: u64,
-        /// The master seed.
-        #[arg(long, value_name = "S", default_value = "1", value_parser = parse_seed)]
-        seed: u64,
-        #[command(flatten)]
-        output: OutputArgs,
-    },
+    Indices(IndicesArgs),
+    /// Counting systems analysed exactly (issue 46): for every built-in
+    /// system (hi-lo, ko, hi-opt-i, hi-opt-ii, zen, omega-ii) and any given
+    /// with --count, the betting correlation (BC: the tags against the
+    /// player's exact effects of removal), Griffin's playing efficiency
+    /// (PE: the share of the ideal count's gain from departing from basic
+    /// strategy, over every two-card decision) and the insurance
+    /// correlation (IC), beside the published figures. The effects of
+    /// removal are the exact engine's (f64, 22 solves) for the rules given:
+    /// a single deck unless --decks says otherwise, as Griffin's were.
+    #[command(mut_args = single_deck)]
+    Counts(CountsArgs),
+    /// The exact distribution of the running count and the true count
+    /// (running count per deck left, floored) after --after cards of a
+    /// freshly shuffled shoe (a multivariate hypergeometric over the
+    /// tags), beside --trials deals of those cards from the table
+    /// simulator's shoe, with chi-square tests of the one against the
+    /// other (bins of expectation below 5 pooled) and their p.
+    ///
+    /// Exit status: 0 when both tests agree at --level, 1 when either
+    /// does not (after the whole report is written), 2 for bad input.
+    CountDistribution(CountDistributionArgs),
+}
+
+/// `blackjack indices`.
+#[derive(Debug, Args)]
+pub struct IndicesArgs {
+    #[command(flatten)]
+    pub rules: PlayerRulesArgs,
+    /// The counting system: hi-lo, ko, hi-opt-i, hi-opt-ii, zen,
+    /// omega-ii, or tags for A,2,...,9,T (see `table --help`).
+    #[arg(long, value_name = "SYSTEM", default_value = "hi-lo", value_parser = CountSystem::parse, allow_hyphen_values = true)]
+    pub count: CountSystem,
+    /// The fraction of the shoe dealt before the cut card (see `table
+    /// --help`).
+    #[arg(long, value_name = "P", default_value = "0.75", value_parser = parse_penetration)]
+    pub penetration: f64,
+    /// Which decisions: lists (those of the Illustrious 18 and the Fab
+    /// 4, in about a minute) or all (every two-card hand against every
+    /// upcard, and insurance: an hour or more).
+    #[arg(long, value_name = "lists|all", default_value = "lists", value_parser = DecisionSet::parse)]
+    pub decisions: DecisionSet,
+    /// The 95% half-width, in true counts, every index within 6 of zero
+    /// is brought to.
+    #[arg(long, value_name = "TC", default_value = "0.25", value_parser = parse_precision)]
+    pub precision: f64,
+    /// The most shoes to deal, the pilot's included.
+    #[arg(long, value_name = "N", default_value = "200000", value_parser = parse_count)]
+    pub max_shoes: u64,
+    /// The pilot's shoes.
+    #[arg(long, value_name = "N", default_value = "300", value_parser = parse_count)]
+    pub pilot_shoes: u64,
+    /// The master seed.
+    #[arg(long, value_name = "S", default_value = "1", value_parser = parse_seed)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 /// `--decisions` of `blackjack indices`.
@@ -301,6 +326,83 @@ fn parse_precision(text: &str) -> Result<f64> {
         Ok(value)
     } else {
         Err(Error::invalid("precision", text, allowed))
+    }
+}
+
+/// `blackjack counts`.
+#[derive(Debug, Args)]
+pub struct CountsArgs {
+    #[command(flatten)]
+    pub rules: PlayerRulesArgs,
+
+    /// A system to analyse besides the built-in ones (repeat it for
+    /// several): a name, or tags for A,2,...,9,T (-1,1,1,1,1,1,0,0,0,-1 or
+    /// A=-1,2=1,...,T=-1), each in -9..=9.
+    #[arg(long, visible_alias = "tags", value_name = "SYSTEM", value_parser = CountSystem::parse, allow_hyphen_values = true)]
+    pub count: Vec<CountSystem>,
+
+    /// The playing efficiency's depth: cards seen before the round, of
+    /// the cards behind each decision. Default: half the shoe (26 a deck).
+    #[arg(long, value_name = "N", value_parser = parse_cards)]
+    pub cards_seen: Option<u32>,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// `blackjack count-distribution`.
+#[derive(Debug, Args)]
+pub struct CountDistributionArgs {
+    /// The counting system: hi-lo, ko, hi-opt-i, hi-opt-ii, zen, omega-ii,
+    /// or tags for A,2,...,9,T (-1,1,1,1,1,1,0,0,0,-1 or A=-1,...,T=-1).
+    #[arg(long, visible_alias = "tags", value_name = "SYSTEM", default_value = "hi-lo", value_parser = CountSystem::parse, allow_hyphen_values = true)]
+    pub count: CountSystem,
+
+    /// Decks in the shoe: 1..=8.
+    #[arg(long, value_name = "N", default_value = "6", value_parser = parse_count_decks)]
+    pub decks: u32,
+
+    /// Cards dealt from the shoe before the count is read: 0 up to one
+    /// fewer than the shoe holds (a true count needs a card left).
+    /// Default: half the shoe (26 a deck).
+    #[arg(long, value_name = "K", value_parser = parse_cards)]
+    pub after: Option<u32>,
+
+    /// Deals to simulate (accepts 1000000, 1_000_000 or 1e6).
+    #[arg(long, value_name = "N", default_value = "1000000", value_parser = parse_count)]
+    pub trials: u64,
+
+    /// Master seed. The same seed and trials give the same counts with
+    /// any number of threads.
+    #[arg(long, value_name = "S", default_value = "1", value_parser = parse_seed)]
+    pub seed: u64,
+
+    /// Significance level of the verdicts.
+    #[arg(long, value_name = "ALPHA", default_value = "0.001", value_parser = parse_level)]
+    pub level: f64,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// `--decks` of `count-distribution`: 1..=8 decks.
+fn parse_count_decks(text: &str) -> Result<u32> {
+    match parse_table_decks(text)? {
+        Decks::Finite(n) => Ok(n),
+        Decks::Infinite => Err(Error::invalid(
+            "decks",
+            text.trim(),
+            format!("must be 1..={TABLE_DECKS}: a count is of a finite shoe"),
+        )),
+    }
+}
+
+/// `blackjack counts` analyses a single deck unless told otherwise, as
+/// Griffin did.
+fn single_deck(arg: Arg) -> Arg {
+    match arg.get_id().as_str() {
+        "decks" => arg.default_value("1"),
+        _ => arg,
     }
 }
 

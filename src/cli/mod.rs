@@ -33,8 +33,9 @@ mod roll_call;
 pub mod values;
 
 pub use blackjack::{
-    BlackjackCommand, BlackjackRules, DecisionSet, PlayerCommand, PlayerRulesArgs, PlayerSolveArgs,
-    PlayerSubcommand, TableArgs, TableStrategy, TableSubcommand,
+    BlackjackCommand, BlackjackRules, CountDistributionArgs, CountsArgs, DecisionSet, IndicesArgs,
+    PlayerCommand, PlayerRulesArgs, PlayerSolveArgs, PlayerSubcommand, TableArgs, TableStrategy,
+    TableSubcommand,
 };
 pub use common::{
     Engine, LONG_RUNS, LevelArgs, LongRunArgs, OneOrAll, OutputArgs, PartArgs, PrecisionArgs,
@@ -251,7 +252,9 @@ impl Command {
                     | PlayerCommand::Strategy { .. }
                     | PlayerCommand::HouseEdge { .. }
                     | PlayerCommand::HouseEdgeGrid { .. }
-                    | PlayerCommand::Indices { .. },
+                    | PlayerCommand::Indices(..)
+                    | PlayerCommand::Counts(..)
+                    | PlayerCommand::CountDistribution(..),
                 ),
             ) => LongRunArgs::default(),
             Command::IdiotsDelight(I::Exact { parts: p, .. })

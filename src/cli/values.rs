@@ -138,6 +138,17 @@ pub fn parse_digits(text: &str) -> Result<usize> {
     number(text, |digits| *digits <= 12, "digits", "must be 0..=12")
 }
 
+/// A number of cards, 0 or more (`--after`, `--cards-seen`), which the
+/// shoe then checks against its size.
+pub fn parse_cards(text: &str) -> Result<u32> {
+    number(
+        text,
+        |_| true,
+        "cards",
+        "must be a whole number of cards, 0 or more",
+    )
+}
+
 /// A whole number of 0..=255 (a deck's suits, ranks or copies, a
 /// Klondike rule), which the game then checks against its own bounds;
 /// `allowed` says what those are, for the error.

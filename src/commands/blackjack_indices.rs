@@ -4,27 +4,14 @@
 
 use super::context::Context;
 use super::output::output_format;
-use crate::cli::{DecisionSet, OutputArgs, PlayerRulesArgs};
+use crate::cli::{DecisionSet, IndicesArgs};
 use crate::error::{Error, Result};
 use crate::games::blackjack::player::chart::strategy_chart;
 use crate::games::blackjack::player::solve::PROGRESS_UNITS;
 use crate::games::blackjack::player::{PlayerParams, SplitModel, solve};
 use crate::games::blackjack::table::indices::{Decision, IndexFinder, IndexParams, lists};
-use crate::games::blackjack::table::{ChartStrategy, CountSystem, Dealing};
+use crate::games::blackjack::table::{ChartStrategy, Dealing};
 use crate::report::indices::{IndicesReport, render_indices};
-
-/// What `blackjack indices` is asked.
-pub(super) struct IndicesArgs<'a> {
-    pub rules: &'a PlayerRulesArgs,
-    pub count: &'a CountSystem,
-    pub penetration: f64,
-    pub decisions: DecisionSet,
-    pub precision: f64,
-    pub max_shoes: u64,
-    pub pilot_shoes: u64,
-    pub seed: u64,
-    pub output: &'a OutputArgs,
-}
 
 /// Finds the indices and writes the report.
 pub(super) fn run(args: &IndicesArgs, context: &Context) -> Result<()> {
@@ -38,7 +25,7 @@ pub(super) fn run(args: &IndicesArgs, context: &Context) -> Result<()> {
         ));
     }
     let dealing = Dealing::cut_card(args.penetration, shoe.total())?;
-    let outputs = output_format(args.output, 3)?;
+    let outputs = output_format(&args.output, 3)?;
     let params = PlayerParams::full_shoe(rules, SplitModel::Cdz);
     let progress = context.progress(PROGRESS_UNITS, "solving", "upcards");
     let solved = context.with_threads(|| solve::<f64>(&params, &progress))??;
@@ -65,7 +52,7 @@ pub(super) fn run(args: &IndicesArgs, context: &Context) -> Result<()> {
     drop(progress);
     let report = IndicesReport {
         params: &params,
-        count: args.count,
+        count: &args.count,
         dealing,
         precision: args.precision,
         max_shoes: args.max_shoes,

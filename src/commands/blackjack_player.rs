@@ -80,30 +80,11 @@ pub(super) fn run_command(command: PlayerCommand, context: &Context) -> Result<(
             sampling,
             output,
         } => super::blackjack_table::cut_card_effect(penetration, &sampling, &output, context),
-        PlayerCommand::Indices {
-            rules,
-            count,
-            penetration,
-            decisions,
-            precision,
-            max_shoes,
-            pilot_shoes,
-            seed,
-            output,
-        } => super::blackjack_indices::run(
-            &super::blackjack_indices::IndicesArgs {
-                rules: &rules,
-                count: &count,
-                penetration,
-                decisions,
-                precision,
-                max_shoes,
-                pilot_shoes,
-                seed,
-                output: &output,
-            },
-            context,
-        ),
+        PlayerCommand::Indices(args) => super::blackjack_indices::run(&args, context),
+        PlayerCommand::Counts(args) => super::blackjack_counts::counts(&args, context),
+        PlayerCommand::CountDistribution(args) => {
+            super::blackjack_counts::count_distribution(&args, context)
+        }
         PlayerCommand::Table {
             table,
             sampling,

@@ -14,6 +14,7 @@
 //! count files and checkpoints keep in `ledger.rs`.
 
 mod blackjack;
+mod blackjack_counts;
 mod blackjack_indices;
 mod blackjack_player;
 mod blackjack_table;

@@ -114,7 +114,7 @@ pub(super) fn check_files(cli: &Cli) -> Result<Vec<files::NamedPath>> {
             PlayerCommand::HouseEdgeGrid { output, .. } => {
                 (output, Writes::NoChart("blackjack house-edge-grid"))
             }
-            PlayerCommand::Indices { output, .. } => (output, Writes::NoChart("blackjack indices")),
+            PlayerCommand::Indices(args) => (&args.output, Writes::NoChart("blackjack indices")),
             // The chart (the value by true count) is drawn from the JSON.
             PlayerCommand::Table {
                 command: Some(table),
@@ -144,6 +144,11 @@ pub(super) fn check_files(cli: &Cli) -> Result<Vec<files::NamedPath>> {
             PlayerCommand::CutCardEffect { output, .. } => {
                 (output, Writes::NoChart("blackjack cut-card-effect"))
             }
+            PlayerCommand::Counts(args) => (&args.output, Writes::NoChart("blackjack counts")),
+            PlayerCommand::CountDistribution(args) => (
+                &args.output,
+                Writes::NoChart("blackjack count-distribution"),
+            ),
         }),
         Command::IdiotsDelight(I::Exact { output, .. } | I::Mc { output, .. }) => {
             Some((output, Writes::Everything))

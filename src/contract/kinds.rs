@@ -6,7 +6,8 @@
 use super::KindEntry;
 use super::report::{Report, VersionsDocument};
 use super::{
-    blackjack, checkpoint, comparison, indices, klondike_solve, power, provenance, shard, spec,
+    blackjack, blackjack_counts, checkpoint, comparison, indices, klondike_solve, power,
+    provenance, shard, spec,
 };
 
 /// Every kind of document, in the order `deckodds schema` lists them and
@@ -27,6 +28,8 @@ pub fn kinds() -> Vec<KindEntry> {
         KindEntry::of::<blackjack::TableCompareDocument>(),
         KindEntry::of::<blackjack::CutCardEffectDocument>(),
         KindEntry::of::<indices::IndicesDocument>(),
+        KindEntry::of::<blackjack_counts::CountSystemsDocument>(),
+        KindEntry::of::<blackjack_counts::CountDistributionDocument>(),
         KindEntry::of::<power::PowerDocument>(),
         // Which Klondike deals can be won.
         KindEntry::of::<klondike_solve::KlondikeSolveDocument>(),

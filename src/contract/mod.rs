@@ -21,6 +21,7 @@
 // The documents: what the commands print, the files deckodds writes and
 // reads back itself, and the analysis specs.
 pub mod blackjack;
+pub mod blackjack_counts;
 pub mod checkpoint;
 pub mod comparison;
 pub mod indices;

@@ -189,6 +189,8 @@ pub const BLACKJACK: GameEntry = GameEntry {
         ("table", 6),
         ("cut-card-effect", 6),
         ("indices", 6),
+        ("counts", 6),
+        ("count-distribution", 6),
     ],
     results_heading: "Blackjack: the dealer's outcomes and the player's decisions",
     samples_nothing_with: &[CommandWith {

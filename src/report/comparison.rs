@@ -263,34 +263,36 @@ fn agreements_csv(agreements: &[Agreement]) -> String {
     )
 }
 
+/// One agreement as the contract's row (non-finite numbers `null`).
+pub(super) fn agreement_row(a: &Agreement) -> AgreementRow {
+    AgreementRow {
+        key: a.key.clone(),
+        test: test_name(a.test),
+        outcomes: a.outcomes.clone(),
+        trials: a.trials,
+        trials_b: a.trials_b,
+        chi_square: finite(a.chi_square),
+        degrees_of_freedom: a.degrees_of_freedom,
+        p_value: finite(a.p_value),
+        pooled_bins: a.pooled_bins.clone(),
+        pooled_outcomes: a
+            .pooled_bins
+            .iter()
+            .map(|group| group_labels(a, group))
+            .collect(),
+        z_scores: a.z_scores.iter().map(|z| z.and_then(finite)).collect(),
+        max_abs_z: a.max_abs_z.and_then(finite),
+        total_variation: finite(a.total_variation),
+        level: finite(a.level),
+        verdict: match a.verdict {
+            Verdict::Agree => VerdictName::Agree,
+            Verdict::Disagree => VerdictName::Disagree,
+        },
+    }
+}
+
 fn agreements_json(title: &str, agreements: &[Agreement], blocks: &RunBlocks) -> String {
-    let rows = agreements
-        .iter()
-        .map(|a| AgreementRow {
-            key: a.key.clone(),
-            test: test_name(a.test),
-            outcomes: a.outcomes.clone(),
-            trials: a.trials,
-            trials_b: a.trials_b,
-            chi_square: finite(a.chi_square),
-            degrees_of_freedom: a.degrees_of_freedom,
-            p_value: finite(a.p_value),
-            pooled_bins: a.pooled_bins.clone(),
-            pooled_outcomes: a
-                .pooled_bins
-                .iter()
-                .map(|group| group_labels(a, group))
-                .collect(),
-            z_scores: a.z_scores.iter().map(|z| z.and_then(finite)).collect(),
-            max_abs_z: a.max_abs_z.and_then(finite),
-            total_variation: finite(a.total_variation),
-            level: finite(a.level),
-            verdict: match a.verdict {
-                Verdict::Agree => VerdictName::Agree,
-                Verdict::Disagree => VerdictName::Disagree,
-            },
-        })
-        .collect();
+    let rows = agreements.iter().map(agreement_row).collect();
     json_text(&Comparison::Agreements(Agreements {
         schema: Tag::new(),
         comparison: common_kind(agreements).map(test_name),

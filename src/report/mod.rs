@@ -17,7 +17,8 @@
 //! basic-strategy chart in every format, and its SVG card from its JSON);
 //! `headline::versions` (one headline per version of a
 //! game, with each version's report); `comparison` (agreement and
-//! published-table checks); `figures` (charts drawn from a report's JSON);
+//! published-table checks); `count_systems` (the card counter's reports,
+//! after `player` and `comparison`); `figures` (charts drawn from a report's JSON);
 //! `solvitaire` (Klondike deals as the JSON of Solvitaire's deal files,
 //! written and read back).
 //! This file only declares them and re-exports, so that `report::Report`
@@ -27,6 +28,7 @@ pub mod blackjack_table;
 pub mod chart;
 pub mod comparison;
 pub mod convert;
+pub mod count_systems;
 pub mod distributions;
 pub mod eor;
 pub mod figures;

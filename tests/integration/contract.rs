@@ -181,6 +181,8 @@ fn what_the_commands_write_validates_against_its_schema() {
         "blackjack strategy --decks 1 --float",
         "blackjack house-edge --decks 1 --float",
         "blackjack table --decks 2 --trials 200 --seed 1 --count hi-lo",
+        "blackjack counts --count 0,1,1,1,1,1,0,0,0,-1",
+        "blackjack count-distribution --decks 1 --after 20 --trials 2000 --seed 1",
         "klondike mc --trials 500 --seed 2",
         "prisoners-patience exact --suits 1 --ranks 6",
     ];

@@ -2,6 +2,7 @@
 
 mod answers;
 mod blackjack_cli;
+mod blackjack_counts;
 mod blackjack_exact;
 mod blackjack_indices;
 mod blackjack_monte_carlo;

@@ -10,10 +10,14 @@
 //! - `chart_strategy.rs`: a total-dependent chart the table can play
 //!   (basic strategy, or anyone's CSV).
 //! - `count.rs`: counting systems and the true count.
+//! - `count_analysis.rs`: counting systems analysed exactly (betting
+//!   correlation, playing efficiency, insurance correlation) and the exact
+//!   distribution of the count after k cards, with its Monte-Carlo check.
 //! - `published.rs`: a simulator's published claim, and its check.
 
 pub mod chart_strategy;
 pub mod count;
+pub mod count_analysis;
 pub mod exact;
 pub mod grid;
 pub mod indices;

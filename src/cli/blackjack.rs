@@ -11,7 +11,9 @@ use crate::error::{Error, Result};
 use crate::games::blackjack::player::{
     BlackjackPays, DoubleOn, HoleCard, PlayerRules, SplitModel, Surrender, parse_hand, parse_upcard,
 };
-use crate::games::blackjack::table::CountSystem;
+use crate::games::blackjack::table::{
+    CountSystem, DeckEstimation, TrueCountMethod, TrueCountRounding,
+};
 use crate::games::blackjack::{DealerParams, Decks, OUTCOME_LABELS, Scoring, Soft17};
 
 /// Blackjack dealer-outcome commands.
@@ -293,7 +295,8 @@ pub struct TableArgs {
     pub strategy: TableStrategy,
 
     /// Count cards with this system and report the value per round by
-    /// true count (running count over decks left, floored): hi-lo, ko,
+    /// true count (running count over decks left, floored unless
+    /// --true-count and --deck-estimation say otherwise): hi-lo, ko,
     /// hi-opt-i, hi-opt-ii, zen, omega-ii, or tags for A,2,...,9,T (e.g.
     /// -1,1,1,1,1,1,0,0,0,-1 or A=-1,2=1,...,T=-1). The count changes no
     /// decision and no bet: it only sorts the rounds. Every system starts
@@ -303,6 +306,31 @@ pub struct TableArgs {
     // flag (clap's negative numbers are single numbers only).
     #[arg(long, value_name = "SYSTEM", value_parser = CountSystem::parse, allow_hyphen_values = true, help_heading = "Player")]
     pub count: Option<CountSystem>,
+
+    /// How the true count (running count over decks left) is rounded to a
+    /// whole number: floor (down; the default), truncate (towards zero, as
+    /// a counter who drops the fraction), or round (to the nearest, halves
+    /// away from zero). Needs --count.
+    #[arg(long, value_name = "floor|truncate|round", value_parser = TrueCountRounding::parse, requires = "count", help_heading = "Player")]
+    pub true_count: Option<TrueCountRounding>,
+
+    /// How the decks left are estimated for the true count: perfect (cards
+    /// left over 52; the default), half (to the nearest half deck, 13
+    /// cards past one rounding up, never below half a deck), or whole (to
+    /// the nearest deck, never below one). Needs --count.
+    #[arg(long, value_name = "perfect|half|whole", value_parser = DeckEstimation::parse, requires = "count", help_heading = "Player")]
+    pub deck_estimation: Option<DeckEstimation>,
+}
+
+impl TableArgs {
+    /// The true count's method: --true-count and --deck-estimation, each
+    /// its default when not given.
+    pub fn true_count_method(&self) -> TrueCountMethod {
+        TrueCountMethod {
+            rounding: self.true_count.unwrap_or_default(),
+            decks: self.deck_estimation.unwrap_or_default(),
+        }
+    }
 }
 
 /// `--strategy` of `blackjack table`.

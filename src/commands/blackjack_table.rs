@@ -86,6 +86,7 @@ fn table(args: &TableArgs, context: &Context) -> Result<Table> {
             "cd".to_string(),
         ),
     };
+    let simulation = simulation.with_true_count_method(args.true_count_method());
     Ok(Table {
         params,
         simulation,
@@ -177,6 +178,7 @@ pub(super) fn run(
         dealing: table.simulation.dealing(),
         strategy: table.strategy.clone(),
         count: args.count.as_ref(),
+        true_count_method: table.simulation.true_count_method(),
         seed: sampling.seed,
         summary: &summary,
         comparison: None,
@@ -229,6 +231,7 @@ pub(super) fn compare(
         dealing,
         strategy: table.strategy.clone(),
         count: args.count.as_ref(),
+        true_count_method: table.simulation.true_count_method(),
         seed: sampling.seed,
         summary: &summary,
         comparison: Some(comparison),

@@ -567,7 +567,9 @@ pub struct TableDocument {
     pub method: String,
     /// The rules by name, `split_model`, the dealing (`shoe_cards`,
     /// `penetration`, `cut_card_after`, or `rounds_per_shoe`), `strategy`,
-    /// and `count` and `count_tags` with a counting system.
+    /// and `count` and `count_tags` with a counting system (and its true
+    /// count's `true_count` rounding and `deck_estimation` when they are
+    /// not `floor` over `perfect` decks left).
     pub params: Params,
     /// The master seed.
     pub seed: u64,

@@ -18,7 +18,9 @@ use crate::contract::{self, Tag};
 use crate::games::blackjack::Soft17;
 use crate::games::blackjack::player::round::{NET_BINS, net_label};
 use crate::games::blackjack::player::{PlayerParams, PlayerRules};
-use crate::games::blackjack::table::{ClaimCheck, CountSystem, Dealing, TableSummary};
+use crate::games::blackjack::table::{
+    ClaimCheck, CountSystem, Dealing, TableSummary, TrueCountMethod,
+};
 use crate::games::registry::{BLACKJACK_CUT_CARD_REPORT, BLACKJACK_TABLE_REPORT};
 
 /// What a table run reports.
@@ -32,6 +34,8 @@ pub struct TableReport<'a> {
     pub strategy: String,
     /// The counting system, if any.
     pub count: Option<&'a CountSystem>,
+    /// How its true count was computed.
+    pub true_count_method: TrueCountMethod,
     /// The run's seed.
     pub seed: u64,
     /// What the counts say.
@@ -93,6 +97,13 @@ fn params(report: &TableReport) -> Params {
     if let Some(count) = report.count {
         json.insert("count".into(), count.name.clone().into());
         json.insert("count_tags".into(), count.tags_text().into());
+        // Only when not the default, so that a run without the options
+        // writes the document it always has.
+        let method = report.true_count_method;
+        if method != TrueCountMethod::default() {
+            json.insert("true_count".into(), method.rounding.name().into());
+            json.insert("deck_estimation".into(), method.decks.name().into());
+        }
     }
     json
 }
@@ -504,8 +515,9 @@ fn people_text(report: &TableReport, format: Format, options: &RenderOptions) ->
             .collect();
         tables.push(TitledGrid {
             title: format!(
-                "Value per round by true count ({}; running count over decks left, floored)",
-                report.count.map_or("", |count| count.name.as_str())
+                "Value per round by true count ({}; {})",
+                report.count.map_or("", |count| count.name.as_str()),
+                report.true_count_method.describe()
             ),
             grid: Grid {
                 head: vec![

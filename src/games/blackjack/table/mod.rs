@@ -21,7 +21,7 @@ pub mod shoe;
 pub mod simulation;
 
 pub use chart_strategy::ChartStrategy;
-pub use count::CountSystem;
+pub use count::{CountSystem, DeckEstimation, TrueCountMethod, TrueCountRounding};
 pub use exact::{ExactTable, exact_table_value};
 pub use published::{ClaimCheck, PublishedClaim, RateCheck};
 pub use shoe::Dealing;

@@ -13,7 +13,7 @@
 //! that give the standard error of the mean per round by shoe.
 
 use super::chart_strategy::ChartStrategy;
-use super::count::{TRUE_COUNT_BINS, true_count, true_count_bin, true_count_label};
+use super::count::{TRUE_COUNT_BINS, TrueCountMethod, true_count_bin, true_count_label};
 use super::shoe::{Dealing, TableShoe};
 use crate::engine::Simulation;
 use crate::error::{Error, Result};
@@ -172,6 +172,8 @@ pub struct TableSimulation {
     dealing: Dealing,
     /// Count tags by value (ace first), with a counting system.
     tags: Option<[i8; N_VALUES]>,
+    /// How the running count becomes the true count rounds are sorted by.
+    true_count_method: TrueCountMethod,
     layout: TallyLayout,
 }
 
@@ -268,11 +270,26 @@ impl TableSimulation {
             shoe_cards: shoe.cards(),
             dealing,
             tags,
+            true_count_method: TrueCountMethod::default(),
             layout: TallyLayout {
                 most_rounds: dealing.most_rounds(cards) as usize,
                 counting: tags.is_some(),
             },
         })
+    }
+
+    /// This table with the true count computed by `method` (the default,
+    /// [`TrueCountMethod::default`], is the floored count over the exact
+    /// decks left). The method changes which true count a round is counted
+    /// under, nothing else; without a counting system it changes nothing.
+    pub fn with_true_count_method(mut self, method: TrueCountMethod) -> TableSimulation {
+        self.true_count_method = method;
+        self
+    }
+
+    /// How the true count is computed.
+    pub fn true_count_method(&self) -> TrueCountMethod {
+        self.true_count_method
     }
 
     /// The rules the rounds are played by.
@@ -372,9 +389,12 @@ impl Simulation for TableSimulation {
             shoe.start_round();
             // The true count as the round is dealt: every card of the
             // shoe's earlier rounds has been seen.
-            let true_count_at = self
-                .tags
-                .map(|_| true_count_bin(true_count(running, shoe.cards_left())));
+            let true_count_at = self.tags.map(|_| {
+                true_count_bin(
+                    self.true_count_method
+                        .true_count(running, shoe.cards_left()),
+                )
+            });
             // `new` made sure the shoe (and its discards) hold a round's
             // most cards.
             let round = self

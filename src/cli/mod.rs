@@ -33,7 +33,7 @@ mod roll_call;
 pub mod values;
 
 pub use blackjack::{
-    BlackjackCommand, BlackjackRules, PlayerCommand, PlayerRulesArgs, PlayerSolveArgs,
+    BettingArgs, BlackjackCommand, BlackjackRules, PlayerCommand, PlayerRulesArgs, PlayerSolveArgs,
     PlayerSubcommand, TableArgs, TableStrategy, TableSubcommand,
 };
 pub use common::{

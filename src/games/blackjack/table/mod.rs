@@ -10,8 +10,11 @@
 //! - `chart_strategy.rs`: a total-dependent chart the table can play
 //!   (basic strategy, or anyone's CSV).
 //! - `count.rs`: counting systems and the true count.
+//! - `betting.rs`: bet ramps, table limits and wonging.
+//! - `trip.rs`: the simulated risk of a trip with a finite bankroll.
 //! - `published.rs`: a simulator's published claim, and its check.
 
+pub mod betting;
 pub mod chart_strategy;
 pub mod count;
 pub mod exact;
@@ -19,10 +22,15 @@ pub mod grid;
 pub mod published;
 pub mod shoe;
 pub mod simulation;
+pub mod trip;
 
+pub use betting::{BetLimits, BetRamp, BettingPlan, Wonging};
 pub use chart_strategy::ChartStrategy;
 pub use count::{CountSystem, DeckEstimation, TrueCountMethod, TrueCountRounding};
 pub use exact::{ExactTable, exact_table_value};
 pub use published::{ClaimCheck, PublishedClaim, RateCheck};
 pub use shoe::Dealing;
-pub use simulation::{TableSimulation, TableSummary, TallyLayout, TrueCountRow};
+pub use simulation::{
+    BettingSummary, KellyScaling, TableSimulation, TableSummary, TallyLayout, TrueCountRow,
+};
+pub use trip::{TripPlan, TripRisk, TripSimulation};

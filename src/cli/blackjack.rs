@@ -301,7 +301,8 @@ pub struct TableArgs {
     /// --true-count and --deck-estimation say otherwise): hi-lo, ko,
     /// hi-opt-i, hi-opt-ii, zen, omega-ii, or tags for A,2,...,9,T (e.g.
     /// -1,1,1,1,1,1,0,0,0,-1 or A=-1,2=1,...,T=-1). The count changes no
-    /// decision and no bet: it only sorts the rounds. Every system starts
+    /// decision, and no bet without --bet-ramp: it sorts the rounds. Every
+    /// system starts
     /// at 0 and is divided by the decks left, unbalanced ones (ko) too:
     /// no initial running count.
     // A tag list may start with `-` (`-1,1,...`): it is the value, not a

@@ -1341,3 +1341,38 @@ fn bad_betting_input_is_refused_in_one_line() {
         &["ramp.csv", "line 3: a gap: no bet for true count 2"],
     );
 }
+
+/// `--true-count` and `--deck-estimation` change the true count a round is
+/// counted under, and nothing else: the same rounds and results, the
+/// method in `params`; truncating puts the rounds between -1 and 0 at 0;
+/// the defaults given explicitly are the run without them.
+#[test]
+fn the_true_count_method_sorts_the_rounds_and_changes_nothing_else() {
+    let base = "blackjack table --trials 200000 --seed 41 --count hi-lo";
+    let floor = json_of(base);
+    let truncate = json_of(&format!(
+        "{base} --true-count truncate --deck-estimation half"
+    ));
+    assert_eq!(truncate["params"]["true_count"], "truncate");
+    assert_eq!(truncate["params"]["deck_estimation"], "half");
+    assert!(floor["params"].get("true_count").is_none());
+    assert_eq!(floor["distributions"], truncate["distributions"]);
+    assert_eq!(floor["value"], truncate["value"]);
+    let at = |report: &Value, count: &str| {
+        report["by_true_count"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|row| row["true_count"] == count)
+            .map(|row| whole(&row["rounds"]))
+            .unwrap()
+    };
+    assert!(at(&truncate, "0") > at(&floor, "0"));
+    assert!(at(&truncate, "-1") < at(&floor, "-1"));
+    assert_eq!(
+        json_of(&format!(
+            "{base} --true-count floor --deck-estimation perfect"
+        )),
+        floor
+    );
+}

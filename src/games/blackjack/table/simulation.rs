@@ -273,6 +273,75 @@ pub(crate) struct DealtRound {
     pub bet_row: usize,
 }
 
+/// What takes each round [`TableSimulation::deal_shoe`] deals: a table
+/// run's tally, or a trip's bankroll. One concrete type for both, so that
+/// `deal_shoe` has one instance, which holds the only call of the round's
+/// play function on a `TableShoe`: the compiler then inlines the play
+/// (dealer, draws and all) into it, as it did into the table's trial
+/// before trips dealt shoes too. With a generic `deal_shoe` (two
+/// instances, two call sites) it did not, and a round took a sixth longer.
+pub(crate) enum RoundSink<'t> {
+    /// A table run's shoe: its tally and the shoe's sums so far.
+    Table(ShoeTally<'t>),
+    /// A trip.
+    Trip(&'t mut TripState),
+}
+
+/// A table run's tally while a shoe is dealt (see [`TallyLayout`]).
+pub(crate) struct ShoeTally<'t> {
+    counts: &'t mut [u64],
+    layout: TallyLayout,
+    /// The shoe's net at one unit a round, in tenths.
+    net: i64,
+    /// Its rounds played (with a ramp).
+    played: u64,
+    /// Its money (bet x net, tenths).
+    money: i64,
+}
+
+/// A trip as its rounds are dealt.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TripState {
+    /// The bankroll, in tenths of a unit.
+    pub bankroll: i64,
+    /// Rounds still to deal.
+    pub rounds_left: u64,
+    /// Whether the bankroll is gone (the trip is over).
+    pub ruined: bool,
+}
+
+impl RoundSink<'_> {
+    /// Takes one round; `false` to stop dealing.
+    #[inline(always)]
+    fn take(&mut self, round: &DealtRound) -> bool {
+        match self {
+            RoundSink::Table(tally) => {
+                let layout = tally.layout;
+                let counts = &mut *tally.counts;
+                let bin = bin_of_net_tenths(round.net);
+                counts[TallyLayout::NET + bin] += 1;
+                counts[TallyLayout::EVENTS + usize::from(round.events)] += 1;
+                if let Some(tc) = round.true_count {
+                    counts[layout.by_true_count() + true_count_bin(tc) * NET_BINS + bin] += 1;
+                }
+                tally.net += i64::from(round.net);
+                if layout.betting_rows > 0 && round.bet > 0 {
+                    counts[layout.by_bet() + round.bet_row * NET_BINS + bin] += 1;
+                    tally.played += 1;
+                    tally.money += i64::from(round.bet) * i64::from(round.net);
+                }
+                true
+            }
+            RoundSink::Trip(trip) => {
+                trip.bankroll += i64::from(round.bet) * i64::from(round.net);
+                trip.rounds_left -= 1;
+                trip.ruined = trip.bankroll <= 0;
+                trip.rounds_left > 0 && !trip.ruined
+            }
+        }
+    }
+}
+
 /// How a shoe ended.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ShoeDealt {
@@ -428,17 +497,19 @@ impl TableSimulation {
     }
 
     /// Deals one shoe from a fresh shuffle, round after round as
-    /// [`Dealing`] says, handing each round to `on_round`, and stops early
-    /// when it returns `false`. The count, the true count (by the table's
+    /// [`Dealing`] says, handing each round to `sink`, and stops early
+    /// when it says to. The count, the true count (by the table's
     /// method) and the bet (the ramp's, or none while wonging sits out)
     /// are taken as each round is dealt, from the cards of the rounds
     /// before it. Allocates nothing: `cards` is the shoe.
-    #[inline]
+    // Never inlined: one instance, whose call of the round's play function
+    // is its only one (see RoundSink).
+    #[inline(never)]
     pub(crate) fn deal_shoe(
         &self,
         rng: &mut GameRng,
         cards: &mut [u8],
-        mut on_round: impl FnMut(&DealtRound) -> bool,
+        sink: &mut RoundSink,
     ) -> ShoeDealt {
         let mut shoe = TableShoe::new(rng, cards);
         let mut rounds = 0u32;
@@ -481,7 +552,7 @@ impl TableSimulation {
             }
             rounds += 1;
             reshuffled = shoe.reshuffled();
-            let go_on = on_round(&DealtRound {
+            let go_on = sink.take(&DealtRound {
                 net: round.net,
                 events: round.events,
                 true_count,
@@ -583,26 +654,24 @@ impl Simulation for TableSimulation {
     #[inline]
     fn trial(&self, rng: &mut GameRng, cards: &mut Vec<u8>, counts: &mut [u64]) {
         let layout = self.layout;
-        let by_true_count = layout.by_true_count();
-        let by_bet = layout.by_bet();
-        let mut shoe_net = 0i64;
-        let mut played = 0u64;
-        let mut money = 0i64;
-        let dealt = self.deal_shoe(rng, cards, |round| {
-            let bin = bin_of_net_tenths(round.net);
-            counts[TallyLayout::NET + bin] += 1;
-            counts[TallyLayout::EVENTS + usize::from(round.events)] += 1;
-            if let Some(tc) = round.true_count {
-                counts[by_true_count + true_count_bin(tc) * NET_BINS + bin] += 1;
-            }
-            shoe_net += i64::from(round.net);
-            if layout.betting_rows > 0 && round.bet > 0 {
-                counts[by_bet + round.bet_row * NET_BINS + bin] += 1;
-                played += 1;
-                money += i64::from(round.bet) * i64::from(round.net);
-            }
-            true
+        let mut sink = RoundSink::Table(ShoeTally {
+            counts,
+            layout,
+            net: 0,
+            played: 0,
+            money: 0,
         });
+        let dealt = self.deal_shoe(rng, cards, &mut sink);
+        let RoundSink::Table(ShoeTally {
+            counts,
+            net: shoe_net,
+            played,
+            money,
+            ..
+        }) = sink
+        else {
+            unreachable!("a table run's sink is its tally")
+        };
         if dealt.reshuffled {
             counts[TallyLayout::RESHUFFLED] += 1;
         }

@@ -10,7 +10,7 @@
 //! long trip and a bankroll of many bets the two agree (a test holds them
 //! to it).
 
-use super::simulation::TableSimulation;
+use super::simulation::{RoundSink, TableSimulation, TripState};
 use crate::engine::Simulation;
 use crate::error::{Error, Result};
 use crate::rng::GameRng;
@@ -109,17 +109,16 @@ impl Simulation for TripSimulation<'_> {
         // In tenths of a unit, as round results are; MAX_BANKROLL keeps it
         // far from i64's ends (a round moves it by at most 8 x 10,000
         // units).
-        let mut bankroll = self.trip.bankroll as i64 * 10;
-        let mut left = self.trip.rounds;
-        let mut ruined = false;
-        while left > 0 && !ruined {
-            self.table.deal_shoe(rng, cards, |round| {
-                bankroll += i64::from(round.bet) * i64::from(round.net);
-                left -= 1;
-                ruined = bankroll <= 0;
-                left > 0 && !ruined
-            });
+        let mut trip = TripState {
+            bankroll: self.trip.bankroll as i64 * 10,
+            rounds_left: self.trip.rounds,
+            ruined: false,
+        };
+        while trip.rounds_left > 0 && !trip.ruined {
+            self.table
+                .deal_shoe(rng, cards, &mut RoundSink::Trip(&mut trip));
         }
+        let ruined = trip.ruined;
         counts[usize::from(ruined)] += 1;
     }
 }

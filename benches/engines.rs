@@ -373,12 +373,15 @@ fn blackjack_round_simulation(c: &mut Criterion) {
 /// Blackjack at the table on one core: 6 decks (RULES.md section 6
 /// defaults), the exact engine's composition-dependent decisions from a
 /// lookup table, rounds dealt down the shoe to a cut card at 75% (a trial
-/// is a shoe, about 43 rounds), with and without a hi-lo count; and one
-/// round per shoe. Throughput in rounds.
+/// is a shoe, about 43 rounds), with and without a hi-lo count, and with
+/// the count betting a 1-12 ramp (issue 46); and one round per shoe.
+/// Throughput in rounds.
 fn blackjack_table_simulation(c: &mut Criterion) {
     use deckodds::engine::NoProgress;
     use deckodds::games::blackjack::player::{PlayerParams, PlayerRules, SplitModel, solve_float};
-    use deckodds::games::blackjack::table::{Dealing, TableSimulation};
+    use deckodds::games::blackjack::table::{
+        BetRamp, BettingPlan, Dealing, TableSimulation, Wonging,
+    };
 
     const ROUNDS: u64 = 100_000;
     let rules = PlayerRules::default();
@@ -388,20 +391,41 @@ fn blackjack_table_simulation(c: &mut Criterion) {
     let hi_lo = [-1, 1, 1, 1, 1, 1, 0, 0, 0, -1];
     let mut group = c.benchmark_group("blackjack_table");
     group.throughput(Throughput::Elements(ROUNDS));
-    for (name, dealing, tags) in [
-        ("cut_card_75", Dealing::cut_card(0.75, cards).unwrap(), None),
+    let ramp = BettingPlan {
+        ramp: BetRamp::parse("<=1:1,2:2,3:4,4:8,>=5:12").expect("a ramp"),
+        wonging: Wonging::default(),
+    };
+    for (name, dealing, tags, betting) in [
+        (
+            "cut_card_75",
+            Dealing::cut_card(0.75, cards).unwrap(),
+            None,
+            None,
+        ),
         (
             "cut_card_75_hi_lo",
             Dealing::cut_card(0.75, cards).unwrap(),
             Some(hi_lo),
+            None,
+        ),
+        (
+            "cut_card_75_hi_lo_ramp_1_12",
+            Dealing::cut_card(0.75, cards).unwrap(),
+            Some(hi_lo),
+            Some(ramp),
         ),
         (
             "one_round_per_shoe",
             Dealing::rounds_per_shoe(1, cards).unwrap(),
             None,
+            None,
         ),
     ] {
         let simulation = TableSimulation::with_table(&table, dealing, tags).expect("a table");
+        let simulation = match betting {
+            Some(plan) => simulation.with_betting(plan).expect("a counted table"),
+            None => simulation,
+        };
         let shoes = simulation.shoes_for_rounds(ROUNDS);
         let mut rng = stream_rng(1, 0, 0);
         let mut scratch = simulation.new_scratch();

@@ -625,6 +625,17 @@ def table(
     rounds_per_shoe=None,
     strategy='cd',
     count=None,
+    true_count=None,
+    deck_estimation=None,
+    bet_ramp=None,
+    bet_ramp_file=None,
+    min_bet=None,
+    max_bet=None,
+    wong_in=None,
+    wong_out=None,
+    bankroll=None,
+    trip_rounds=None,
+    trips=10000,
     trials=1000000,
     seed=1,
     threads=None,
@@ -688,12 +699,56 @@ def table(
         strategy --format csv` writes (kind,section,row,upcard,action,hand)
     count : str, default None
         --count: Count cards with this system and report the value per round by
-        true count (running count over decks left, floored): hi-lo, ko, hi-
-        opt-i, hi-opt-ii, zen, omega-ii, or tags for A,2,...,9,T (e.g.
-        -1,1,1,1,1,1,0,0,0,-1 or A=-1,2=1,...,T=-1). The count changes no
-        decision and no bet: it only sorts the rounds. Every system starts at 0
-        and is divided by the decks left, unbalanced ones (ko) too: no initial
-        running count
+        true count (running count over decks left, floored unless --true-count
+        and --deck-estimation say otherwise): hi-lo, ko, hi-opt-i, hi-opt-ii,
+        zen, omega-ii, or tags for A,2,...,9,T (e.g. -1,1,1,1,1,1,0,0,0,-1 or
+        A=-1,2=1,...,T=-1). The count changes no decision, and no bet without
+        --bet-ramp: it sorts the rounds. Every system starts at 0 and is divided
+        by the decks left, unbalanced ones (ko) too: no initial running count
+    true_count : str, default None
+        --true-count: How the true count (running count over decks left) is
+        rounded to a whole number: floor (down; the default), truncate (towards
+        zero, as a counter who drops the fraction), or round (to the nearest,
+        halves away from zero). Needs --count
+    deck_estimation : str, default None
+        --deck-estimation: How the decks left are estimated for the true count:
+        perfect (cards left over 52; the default), half (to the nearest half
+        deck, 13 cards past one rounding up, never below half a deck), or whole
+        (to the nearest deck, never below one). Needs --count
+    bet_ramp : str, default None
+        --bet-ramp: Bet by the true count: TC:BET rows for consecutive true
+        counts, the first meaning that count and below, the last that count and
+        above, bets in whole units 1..=10000, e.g. "<=1:1,2:2,3:4,4:8,>=5:12"
+        (the `<=` and `>=` may be left out). Needs --count. Adds the money
+        figures: win rate and SD per round and per 100, average and initial bet,
+        DI, SCORE, N0 (see GUIDE, "Betting")
+    bet_ramp_file : str, default None
+        --bet-ramp-file: The ramp as a CSV file: `true_count,bet` lines (a
+        header line `true_count,bet`, blank lines and `#` comments allowed), the
+        first row meaning that count and below, the last that count and above
+    min_bet : int, default None
+        --min-bet: The table's minimum bet in units: ramp bets below it are
+        raised to it (the report prints the ramp as played)
+    max_bet : int, default None
+        --max-bet: The table's maximum bet in units: ramp bets above it are cut
+        to it
+    wong_in : int, default None
+        --wong-in: Back-count: watch each shoe from the shuffle and play only
+        from the first round whose true count is at least TC. Rounds sat out are
+        still dealt (with no bet), as rounds observed, not played
+    wong_out : int, default None
+        --wong-out: Leave the shoe at the first round whose true count is below
+        TC: the rest of that shoe is dealt, not played
+    bankroll : int, default None
+        --bankroll: A bankroll in units: adds the Kelly scaling of the ramp (the
+        bet multiplier bankroll x WR / SD^2) and the closed-form risk of ruin
+        exp(-2 WR bankroll / SD^2)
+    trip_rounds : int, default None
+        --trip-rounds: Simulate trips of N rounds (dealt shoe after shoe, from
+        --bankroll, bets never cut) and report the share that lose the bankroll,
+        with its 95% Wilson interval: a second run, on its own stream of --seed
+    trips : int, default 10000
+        --trips: Trips to simulate with --trip-rounds
     trials : int, default 1000000
         --trials: Rounds to play, about (accepts 1000000, 1_000_000 or 1e6). The
         unit of the run is the shoe: N rounds are N shoes of one round, or as
@@ -730,6 +785,17 @@ def table_compare(
     rounds_per_shoe=None,
     strategy='cd',
     count=None,
+    true_count=None,
+    deck_estimation=None,
+    bet_ramp=None,
+    bet_ramp_file=None,
+    min_bet=None,
+    max_bet=None,
+    wong_in=None,
+    wong_out=None,
+    bankroll=None,
+    trip_rounds=None,
+    trips=10000,
     trials=1000000,
     seed=1,
     published=None,
@@ -793,12 +859,56 @@ def table_compare(
         strategy --format csv` writes (kind,section,row,upcard,action,hand)
     count : str, default None
         --count: Count cards with this system and report the value per round by
-        true count (running count over decks left, floored): hi-lo, ko, hi-
-        opt-i, hi-opt-ii, zen, omega-ii, or tags for A,2,...,9,T (e.g.
-        -1,1,1,1,1,1,0,0,0,-1 or A=-1,2=1,...,T=-1). The count changes no
-        decision and no bet: it only sorts the rounds. Every system starts at 0
-        and is divided by the decks left, unbalanced ones (ko) too: no initial
-        running count
+        true count (running count over decks left, floored unless --true-count
+        and --deck-estimation say otherwise): hi-lo, ko, hi-opt-i, hi-opt-ii,
+        zen, omega-ii, or tags for A,2,...,9,T (e.g. -1,1,1,1,1,1,0,0,0,-1 or
+        A=-1,2=1,...,T=-1). The count changes no decision, and no bet without
+        --bet-ramp: it sorts the rounds. Every system starts at 0 and is divided
+        by the decks left, unbalanced ones (ko) too: no initial running count
+    true_count : str, default None
+        --true-count: How the true count (running count over decks left) is
+        rounded to a whole number: floor (down; the default), truncate (towards
+        zero, as a counter who drops the fraction), or round (to the nearest,
+        halves away from zero). Needs --count
+    deck_estimation : str, default None
+        --deck-estimation: How the decks left are estimated for the true count:
+        perfect (cards left over 52; the default), half (to the nearest half
+        deck, 13 cards past one rounding up, never below half a deck), or whole
+        (to the nearest deck, never below one). Needs --count
+    bet_ramp : str, default None
+        --bet-ramp: Bet by the true count: TC:BET rows for consecutive true
+        counts, the first meaning that count and below, the last that count and
+        above, bets in whole units 1..=10000, e.g. "<=1:1,2:2,3:4,4:8,>=5:12"
+        (the `<=` and `>=` may be left out). Needs --count. Adds the money
+        figures: win rate and SD per round and per 100, average and initial bet,
+        DI, SCORE, N0 (see GUIDE, "Betting")
+    bet_ramp_file : str, default None
+        --bet-ramp-file: The ramp as a CSV file: `true_count,bet` lines (a
+        header line `true_count,bet`, blank lines and `#` comments allowed), the
+        first row meaning that count and below, the last that count and above
+    min_bet : int, default None
+        --min-bet: The table's minimum bet in units: ramp bets below it are
+        raised to it (the report prints the ramp as played)
+    max_bet : int, default None
+        --max-bet: The table's maximum bet in units: ramp bets above it are cut
+        to it
+    wong_in : int, default None
+        --wong-in: Back-count: watch each shoe from the shuffle and play only
+        from the first round whose true count is at least TC. Rounds sat out are
+        still dealt (with no bet), as rounds observed, not played
+    wong_out : int, default None
+        --wong-out: Leave the shoe at the first round whose true count is below
+        TC: the rest of that shoe is dealt, not played
+    bankroll : int, default None
+        --bankroll: A bankroll in units: adds the Kelly scaling of the ramp (the
+        bet multiplier bankroll x WR / SD^2) and the closed-form risk of ruin
+        exp(-2 WR bankroll / SD^2)
+    trip_rounds : int, default None
+        --trip-rounds: Simulate trips of N rounds (dealt shoe after shoe, from
+        --bankroll, bets never cut) and report the share that lose the bankroll,
+        with its 95% Wilson interval: a second run, on its own stream of --seed
+    trips : int, default 10000
+        --trips: Trips to simulate with --trip-rounds
     trials : int, default 1000000
         --trials: Rounds to play, about (accepts 1000000, 1_000_000 or 1e6). The
         unit of the run is the shoe: N rounds are N shoes of one round, or as

@@ -11,7 +11,11 @@ use crate::error::{Error, Result};
 use crate::games::blackjack::player::{
     BlackjackPays, DoubleOn, HoleCard, PlayerRules, SplitModel, Surrender, parse_hand, parse_upcard,
 };
-use crate::games::blackjack::table::CountSystem;
+use crate::games::blackjack::table::betting::MAX_BET;
+use crate::games::blackjack::table::trip::MAX_BANKROLL;
+use crate::games::blackjack::table::{
+    BetRamp, CountSystem, DeckEstimation, TrueCountMethod, TrueCountRounding,
+};
 use crate::games::blackjack::{DealerParams, Decks, OUTCOME_LABELS, Scoring, Soft17};
 
 /// Blackjack dealer-outcome commands.
@@ -477,16 +481,156 @@ pub struct TableArgs {
     pub strategy: TableStrategy,
 
     /// Count cards with this system and report the value per round by
-    /// true count (running count over decks left, floored): hi-lo, ko,
+    /// true count (running count over decks left, floored unless
+    /// --true-count and --deck-estimation say otherwise): hi-lo, ko,
     /// hi-opt-i, hi-opt-ii, zen, omega-ii, or tags for A,2,...,9,T (e.g.
     /// -1,1,1,1,1,1,0,0,0,-1 or A=-1,2=1,...,T=-1). The count changes no
-    /// decision and no bet: it only sorts the rounds. Every system starts
+    /// decision, and no bet without --bet-ramp: it sorts the rounds. Every
+    /// system starts
     /// at 0 and is divided by the decks left, unbalanced ones (ko) too:
     /// no initial running count.
     // A tag list may start with `-` (`-1,1,...`): it is the value, not a
     // flag (clap's negative numbers are single numbers only).
     #[arg(long, value_name = "SYSTEM", value_parser = CountSystem::parse, allow_hyphen_values = true, help_heading = "Player")]
     pub count: Option<CountSystem>,
+
+    /// How the true count (running count over decks left) is rounded to a
+    /// whole number: floor (down; the default), truncate (towards zero, as
+    /// a counter who drops the fraction), or round (to the nearest, halves
+    /// away from zero). Needs --count.
+    #[arg(long, value_name = "floor|truncate|round", value_parser = TrueCountRounding::parse, requires = "count", help_heading = "Player")]
+    pub true_count: Option<TrueCountRounding>,
+
+    /// How the decks left are estimated for the true count: perfect (cards
+    /// left over 52; the default), half (to the nearest half deck, 13
+    /// cards past one rounding up, never below half a deck), or whole (to
+    /// the nearest deck, never below one). Needs --count.
+    #[arg(long, value_name = "perfect|half|whole", value_parser = DeckEstimation::parse, requires = "count", help_heading = "Player")]
+    pub deck_estimation: Option<DeckEstimation>,
+
+    /// Boxed: its options are many (and the commands' variants differ
+    /// less in size).
+    #[command(flatten)]
+    pub betting: Box<BettingArgs>,
+}
+
+/// How a counter bets (issue 46): a ramp by true count, the table's
+/// limits, wonging, and the bankroll the risk figures are of.
+#[derive(Debug, Args)]
+pub struct BettingArgs {
+    /// Bet by the true count: TC:BET rows for consecutive true counts, the
+    /// first meaning that count and below, the last that count and above,
+    /// bets in whole units 1..=10000, e.g. "<=1:1,2:2,3:4,4:8,>=5:12" (the
+    /// `<=` and `>=` may be left out). Needs --count. Adds the money
+    /// figures: win rate and SD per round and per 100, average and initial
+    /// bet, DI, SCORE, N0 (see GUIDE, "Betting").
+    // A ramp may start with `-` (`-1:1,...`): it is the value, not a flag.
+    #[arg(long, value_name = "RAMP", value_parser = BetRamp::parse, allow_hyphen_values = true, group = "ramp", requires = "count", help_heading = "Betting")]
+    pub bet_ramp: Option<BetRamp>,
+
+    /// The ramp as a CSV file: `true_count,bet` lines (a header line
+    /// `true_count,bet`, blank lines and `#` comments allowed), the first
+    /// row meaning that count and below, the last that count and above.
+    #[arg(
+        long,
+        value_name = "FILE.csv",
+        group = "ramp",
+        requires = "count",
+        help_heading = "Betting"
+    )]
+    pub bet_ramp_file: Option<PathBuf>,
+
+    /// The table's minimum bet in units: ramp bets below it are raised to
+    /// it (the report prints the ramp as played).
+    #[arg(long, value_name = "UNITS", value_parser = parse_bet, requires = "ramp", help_heading = "Betting")]
+    pub min_bet: Option<u32>,
+
+    /// The table's maximum bet in units: ramp bets above it are cut to it.
+    #[arg(long, value_name = "UNITS", value_parser = parse_bet, requires = "ramp", help_heading = "Betting")]
+    pub max_bet: Option<u32>,
+
+    /// Back-count: watch each shoe from the shuffle and play only from the
+    /// first round whose true count is at least TC. Rounds sat out are
+    /// still dealt (with no bet), as rounds observed, not played.
+    #[arg(long, value_name = "TC", value_parser = parse_ramp_count, allow_hyphen_values = true, requires = "ramp", help_heading = "Betting")]
+    pub wong_in: Option<i32>,
+
+    /// Leave the shoe at the first round whose true count is below TC: the
+    /// rest of that shoe is dealt, not played.
+    #[arg(long, value_name = "TC", value_parser = parse_ramp_count, allow_hyphen_values = true, requires = "ramp", help_heading = "Betting")]
+    pub wong_out: Option<i32>,
+
+    /// A bankroll in units: adds the Kelly scaling of the ramp (the bet
+    /// multiplier bankroll x WR / SD^2) and the closed-form risk of ruin
+    /// exp(-2 WR bankroll / SD^2).
+    #[arg(long, value_name = "UNITS", value_parser = parse_bankroll, requires = "ramp", help_heading = "Betting")]
+    pub bankroll: Option<u64>,
+
+    /// Simulate trips of N rounds (dealt shoe after shoe, from --bankroll,
+    /// bets never cut) and report the share that lose the bankroll, with
+    /// its 95% Wilson interval: a second run, on its own stream of --seed.
+    #[arg(long, value_name = "N", value_parser = parse_count, requires = "bankroll", help_heading = "Betting")]
+    pub trip_rounds: Option<u64>,
+
+    /// Trips to simulate with --trip-rounds.
+    #[arg(long, value_name = "N", default_value = "10000", value_parser = parse_count, requires = "trip_rounds", help_heading = "Betting")]
+    pub trips: u64,
+}
+
+/// `--min-bet`, `--max-bet`: whole units, 1..=MAX_BET.
+fn parse_bet(text: &str) -> Result<u32> {
+    text.trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|bet| (1..=MAX_BET).contains(bet))
+        .ok_or_else(|| {
+            Error::invalid(
+                "bet",
+                text.trim(),
+                format!("must be a whole number of units in 1..={MAX_BET}"),
+            )
+        })
+}
+
+/// `--wong-in`, `--wong-out`: a whole true count in -50..=50.
+fn parse_ramp_count(text: &str) -> Result<i32> {
+    text.trim()
+        .trim_start_matches('+')
+        .parse::<i32>()
+        .ok()
+        .filter(|tc| (-50..=50).contains(tc))
+        .ok_or_else(|| {
+            Error::invalid(
+                "true_count",
+                text.trim(),
+                "must be a whole true count in -50..=50",
+            )
+        })
+}
+
+/// `--bankroll`: whole units, 1..=MAX_BANKROLL (`1e4` allowed).
+fn parse_bankroll(text: &str) -> Result<u64> {
+    parse_count(text)
+        .ok()
+        .filter(|units| *units <= MAX_BANKROLL)
+        .ok_or_else(|| {
+            Error::invalid(
+                "bankroll",
+                text.trim(),
+                format!("must be a whole number of units in 1..={MAX_BANKROLL}"),
+            )
+        })
+}
+
+impl TableArgs {
+    /// The true count's method: --true-count and --deck-estimation, each
+    /// its default when not given.
+    pub fn true_count_method(&self) -> TrueCountMethod {
+        TrueCountMethod {
+            rounding: self.true_count.unwrap_or_default(),
+            decks: self.deck_estimation.unwrap_or_default(),
+        }
+    }
 }
 
 /// `--strategy` of `blackjack table`.

@@ -33,9 +33,9 @@ mod roll_call;
 pub mod values;
 
 pub use blackjack::{
-    BlackjackCommand, BlackjackRules, CountDistributionArgs, CountsArgs, DecisionSet, IndicesArgs,
-    PlayerCommand, PlayerRulesArgs, PlayerSolveArgs, PlayerSubcommand, TableArgs, TableStrategy,
-    TableSubcommand,
+    BettingArgs, BlackjackCommand, BlackjackRules, CountDistributionArgs, CountsArgs, DecisionSet,
+    IndicesArgs, PlayerCommand, PlayerRulesArgs, PlayerSolveArgs, PlayerSubcommand, TableArgs,
+    TableStrategy, TableSubcommand,
 };
 pub use common::{
     Engine, LONG_RUNS, LevelArgs, LongRunArgs, OneOrAll, OutputArgs, PartArgs, PrecisionArgs,

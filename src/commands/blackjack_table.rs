@@ -19,10 +19,11 @@ use crate::games::blackjack::player::solve::PROGRESS_UNITS;
 use crate::games::blackjack::player::{PlayerParams, PlayerTable, SplitModel, solve};
 use crate::games::blackjack::table::grid::cut_card_grid;
 use crate::games::blackjack::table::{
-    ChartStrategy, ClaimCheck, Dealing, PublishedClaim, TableSimulation, TableSummary,
+    BetLimits, BetRamp, BettingPlan, BettingSummary, ChartStrategy, ClaimCheck, Dealing,
+    PublishedClaim, TableSimulation, TableSummary, TripPlan, TripRisk, TripSimulation, Wonging,
 };
 use crate::report::blackjack_table::{
-    CutCardReport, CutCardRow, TableComparison, TableReport, render_cut_card_effect,
+    BettingReport, CutCardReport, CutCardRow, TableComparison, TableReport, render_cut_card_effect,
     render_table_run,
 };
 
@@ -64,6 +65,7 @@ fn table(args: &TableArgs, context: &Context) -> Result<Table> {
         TableStrategy::Chart(path) => Some((path, read_chart(path)?)),
         _ => None,
     };
+    let betting = betting_plan(args)?;
     let tags = args.count.as_ref().map(|count| count.tags);
     let params = PlayerParams::full_shoe(rules, SplitModel::Cdz);
     let progress = context.progress(PROGRESS_UNITS, "solving", "upcards");
@@ -86,6 +88,11 @@ fn table(args: &TableArgs, context: &Context) -> Result<Table> {
             "cd".to_string(),
         ),
     };
+    let simulation = simulation.with_true_count_method(args.true_count_method());
+    let simulation = match betting {
+        Some(plan) => simulation.with_betting(plan)?,
+        None => simulation,
+    };
     Ok(Table {
         params,
         simulation,
@@ -107,6 +114,39 @@ fn read_chart(path: &Path) -> Result<ChartStrategy> {
     })
 }
 
+/// The betting plan of the options: the ramp (inline or from its file,
+/// read before any work), held within the table's limits, and wonging;
+/// `None` without a ramp.
+fn betting_plan(args: &TableArgs) -> Result<Option<BettingPlan>> {
+    let betting = &args.betting;
+    let ramp = match (&betting.bet_ramp, &betting.bet_ramp_file) {
+        (Some(ramp), _) => ramp.clone(),
+        (None, Some(path)) => read_ramp(path)?,
+        (None, None) => return Ok(None),
+    };
+    let limits = BetLimits::new(betting.min_bet, betting.max_bet)?;
+    if let Some(trip_rounds) = betting.trip_rounds {
+        TripPlan::new(trip_rounds, betting.bankroll.unwrap_or(0))?;
+    }
+    Ok(Some(BettingPlan {
+        ramp: ramp.clamped(limits),
+        wonging: Wonging {
+            enter_at: betting.wong_in,
+            leave_below: betting.wong_out,
+        },
+    }))
+}
+
+/// Reads a `--bet-ramp-file`: one line naming the file and the line in
+/// it, when it is not a ramp.
+fn read_ramp(path: &Path) -> Result<BetRamp> {
+    let text = read_user_text(path, "a bet ramp (CSV: true_count,bet lines)")?;
+    BetRamp::parse_csv(&text).map_err(|message| Error::BadInputFile {
+        path: path.to_path_buf(),
+        message,
+    })
+}
+
 /// Reads a `--published` claim file.
 fn read_claim(path: &Path) -> Result<PublishedClaim> {
     let text = read_user_text(path, "a published claim (`key = value` lines)")?;
@@ -116,19 +156,96 @@ fn read_claim(path: &Path) -> Result<PublishedClaim> {
     })
 }
 
-/// Deals the table's shoes (about `--trials` rounds) through the runner:
-/// threads, shards, checkpoints and merges as for every sampling run.
-fn deal(table: &Table, sampling: &SamplingArgs, context: &Context) -> Result<TableSummary> {
-    deal_stream(&table.simulation, sampling, 0, context)
+/// A table run's figures: the flat ones, and with a ramp the money.
+struct Dealt {
+    summary: TableSummary,
+    betting: Option<BettingReport>,
 }
 
-/// [`deal`] for any simulation, on stream `stream` of the seed.
+/// Deals the table's shoes (about `--trials` rounds) through the runner:
+/// threads, shards, checkpoints and merges as for every sampling run;
+/// with a ramp, its money, and with `--trip-rounds` the trips (a second
+/// sampling run, on stream 1).
+fn deal(
+    table: &Table,
+    args: &TableArgs,
+    sampling: &SamplingArgs,
+    context: &Context,
+) -> Result<Dealt> {
+    let (summary, tally) = deal_stream(&table.simulation, sampling, 0, context)?;
+    let Some(plan) = table.simulation.betting() else {
+        return Ok(Dealt {
+            summary,
+            betting: None,
+        });
+    };
+    let money = BettingSummary::from_tally(&table.simulation.layout(), &tally, plan)?;
+    let bankroll = args.betting.bankroll;
+    let trip = match (args.betting.trip_rounds, bankroll) {
+        (Some(rounds), Some(bankroll)) => Some(trips(
+            &table.simulation,
+            TripPlan::new(rounds, bankroll)?,
+            args.betting.trips,
+            sampling,
+            context,
+        )?),
+        _ => None,
+    };
+    Ok(Dealt {
+        summary,
+        betting: Some(BettingReport {
+            summary: money,
+            bankroll,
+            trip,
+        }),
+    })
+}
+
+/// Simulates `n_trips` trips of `trip` at the table, on stream 1 of the
+/// seed (the table run has stream 0).
+fn trips(
+    simulation: &TableSimulation,
+    trip: TripPlan,
+    n_trips: u64,
+    sampling: &SamplingArgs,
+    context: &Context,
+) -> Result<TripRisk> {
+    let trips = TripSimulation::new(simulation, trip)?;
+    let plan = RunPlan {
+        n_trials: n_trips,
+        seed: sampling.seed,
+        stream: 1,
+        chunk_size: trips.trips_per_chunk(),
+    };
+    let outcomes = |tally: &[u64]| {
+        vec![CountDistribution {
+            key: "trips".into(),
+            outcomes: vec!["kept some bankroll".into(), "ruined".into()],
+            counts: tally.to_vec(),
+        }]
+    };
+    let sampled = context.sample(
+        &Sampling {
+            plan,
+            units_per_trial: 1,
+            message: "trips",
+            unit: "trips",
+            outcomes: &outcomes,
+            consistent: None,
+        },
+        |progress, plan, chunks| Ok(montecarlo::run_chunks(&trips, plan, chunks, progress)),
+    )?;
+    Ok(TripRisk::from_tally(trip, &sampled.tally))
+}
+
+/// Deals any simulation on stream `stream` of the seed: its summary and
+/// its tally.
 fn deal_stream(
     simulation: &TableSimulation,
     sampling: &SamplingArgs,
     stream: u64,
     context: &Context,
-) -> Result<TableSummary> {
+) -> Result<(TableSummary, Vec<u64>)> {
     let layout = simulation.layout();
     let plan = RunPlan {
         n_trials: simulation.shoes_for_rounds(sampling.trials),
@@ -159,7 +276,8 @@ fn deal_stream(
         },
         |progress, plan, chunks| Ok(montecarlo::run_chunks(simulation, plan, chunks, progress)),
     )?;
-    TableSummary::from_tally(&layout, &sampled.tally)
+    let summary = TableSummary::from_tally(&layout, &sampled.tally)?;
+    Ok((summary, sampled.tally))
 }
 
 /// `blackjack table`.
@@ -171,14 +289,16 @@ pub(super) fn run(
 ) -> Result<()> {
     let outputs = output_format(output, PERCENT_DECIMALS)?;
     let table = table(args, context)?;
-    let summary = deal(&table, sampling, context)?;
+    let Dealt { summary, betting } = deal(&table, args, sampling, context)?;
     let report = TableReport {
         params: &table.params,
         dealing: table.simulation.dealing(),
         strategy: table.strategy.clone(),
         count: args.count.as_ref(),
+        true_count_method: table.simulation.true_count_method(),
         seed: sampling.seed,
         summary: &summary,
+        betting: betting.as_ref(),
         comparison: None,
     };
     outputs.emit(context, |format, options| {
@@ -199,7 +319,7 @@ pub(super) fn compare(
     // A bad claim file fails before any work.
     let claim = published.map(read_claim).transpose()?;
     let table = table(args, context)?;
-    let summary = deal(&table, sampling, context)?;
+    let Dealt { summary, betting } = deal(&table, args, sampling, context)?;
     let exact = table.solved.overall;
     let agreement = mean_agreement(summary.mean, summary.standard_error, exact, level)?;
     let dealing = table.simulation.dealing();
@@ -229,8 +349,10 @@ pub(super) fn compare(
         dealing,
         strategy: table.strategy.clone(),
         count: args.count.as_ref(),
+        true_count_method: table.simulation.true_count_method(),
         seed: sampling.seed,
         summary: &summary,
+        betting: betting.as_ref(),
         comparison: Some(comparison),
     };
     outputs.emit(context, |format, options| {
@@ -270,7 +392,7 @@ pub(super) fn cut_card_effect(
             let simulation = TableSimulation::with_table(&solved, dealing, None)?;
             // Each run its own stream: the runs are independent.
             let stream = (2 * index + part) as u64;
-            summaries.push(deal_stream(&simulation, sampling, stream, context)?);
+            summaries.push(deal_stream(&simulation, sampling, stream, context)?.0);
         }
         let cut_card = summaries.pop().expect("two runs");
         let one_round = summaries.pop().expect("two runs");

@@ -567,7 +567,9 @@ pub struct TableDocument {
     pub method: String,
     /// The rules by name, `split_model`, the dealing (`shoe_cards`,
     /// `penetration`, `cut_card_after`, or `rounds_per_shoe`), `strategy`,
-    /// and `count` and `count_tags` with a counting system.
+    /// and `count` and `count_tags` with a counting system (and its true
+    /// count's `true_count` rounding and `deck_estimation` when they are
+    /// not `floor` over `perfect` decks left).
     pub params: Params,
     /// The master seed.
     pub seed: u64,
@@ -587,6 +589,9 @@ pub struct TableDocument {
     pub rounds_per_shoe: RoundsPerShoe,
     /// The value by true count, empty without a counting system.
     pub by_true_count: Vec<TrueCountRow>,
+    /// The money of betting a ramp (`--bet-ramp`), absent without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub betting: Option<TableBetting>,
     /// `net per round` and `rounds per shoe` as count distributions.
     pub distributions: Vec<TableDistribution>,
     /// A part's count file (`--shard`).
@@ -624,6 +629,9 @@ pub struct TableCompareDocument {
     pub rounds_per_shoe: RoundsPerShoe,
     /// The value by true count, empty without a counting system.
     pub by_true_count: Vec<TrueCountRow>,
+    /// The money of betting a ramp (`--bet-ramp`), absent without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub betting: Option<TableBetting>,
     /// The exact (f64 solve) value of a round off the top.
     pub exact_off_the_top: f64,
     /// The mean less the exact value, and what it is.
@@ -654,6 +662,103 @@ pub struct TableValue {
     pub sd: Option<f64>,
     /// The mean's standard error (by shoe).
     pub standard_error: Option<f64>,
+}
+
+/// The money of betting a ramp by the true count, in units (one unit =
+/// a ramp bet of 1), every rate per round *played*. Definitions (docs/
+/// GUIDE.md, "Betting"; Schlesinger's Blackjack Attack and CVCX):
+/// `win_rate_per_100 = 100 win_rate`, `sd_per_100 = 10 sd` (100
+/// independent rounds), `di = 1000 win_rate / sd`, `n0 = (sd /
+/// win_rate)^2`, `score = 10^6 (win_rate / sd)^2 = di^2 = 10^6 / n0`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TableBetting {
+    /// The ramp as played (within the table limits), inline:
+    /// `<=1:1,2:2,...,>=5:12`.
+    pub ramp: String,
+    /// Its rows: each true count's bet and the rounds played at it.
+    pub rows: Vec<RampRow>,
+    /// `--wong-in`, if given.
+    pub wong_in: Option<i32>,
+    /// `--wong-out`, if given.
+    pub wong_out: Option<i32>,
+    /// Rounds dealt, played or not.
+    pub rounds_observed: u64,
+    /// Rounds played (with a bet).
+    pub rounds_played: u64,
+    /// The mean bet per round played, units.
+    pub average_bet: f64,
+    /// The bet off the top (a shoe's first round), `null` when wonging
+    /// sits it out.
+    pub initial_bet: Option<u32>,
+    /// The mean money per round played, units.
+    pub win_rate: f64,
+    /// Its standard error, by shoe.
+    pub win_rate_standard_error: Option<f64>,
+    /// Its 95% interval, by shoe.
+    pub win_rate_ci95: [Option<f64>; 2],
+    /// Units per 100 rounds played.
+    pub win_rate_per_100: f64,
+    /// A round's standard deviation, units.
+    pub sd: Option<f64>,
+    /// 100 rounds' standard deviation, `10 sd`.
+    pub sd_per_100: Option<f64>,
+    /// The desirability index.
+    pub di: Option<f64>,
+    /// SCORE, `null` unless the win rate is positive.
+    pub score: Option<f64>,
+    /// N0, `null` with no win rate.
+    pub n0: Option<f64>,
+    /// With `--bankroll`: Kelly scaling and risk of ruin.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bankroll: Option<BankrollFigures>,
+}
+
+/// One row of a ramp.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RampRow {
+    /// `<=1`, `2`, .., `>=5`.
+    pub true_count: String,
+    /// The bet, units.
+    pub bet: u32,
+    /// Rounds played at it.
+    pub rounds: u64,
+}
+
+/// A bankroll's figures.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BankrollFigures {
+    /// The bankroll, units.
+    pub bankroll: u64,
+    /// `bankroll x win_rate / sd^2`, `null` unless the win rate is
+    /// positive.
+    pub kelly_multiplier: Option<f64>,
+    /// The ramp's bets times it (empty without it).
+    pub kelly_bets: Vec<f64>,
+    /// `exp(-2 win_rate bankroll / sd^2)` (1 when the win rate is not
+    /// positive): betting the ramp forever, normal approximation.
+    pub risk_of_ruin: f64,
+    /// Simulated trips (`--trip-rounds`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trip: Option<TripFigures>,
+}
+
+/// Simulated trips with a finite bankroll.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TripFigures {
+    /// Rounds dealt per trip.
+    pub rounds: u64,
+    /// Trips simulated.
+    pub trips: u64,
+    /// Trips that lost the bankroll.
+    pub ruined: u64,
+    /// Their share.
+    pub risk: f64,
+    /// Its 95% Wilson interval.
+    pub ci95: [f64; 2],
 }
 
 /// Rounds won, lost and pushed.
@@ -1154,6 +1259,7 @@ pub(crate) mod tests {
             events: events.clone(),
             rounds_per_shoe: rounds_per_shoe.clone(),
             by_true_count: true_counts(),
+            betting: None,
             distributions: distributions(),
             shard: None,
         };
@@ -1172,6 +1278,42 @@ pub(crate) mod tests {
             events,
             rounds_per_shoe,
             by_true_count: Vec::new(),
+            betting: Some(TableBetting {
+                ramp: "<=1:1,>=2:4".into(),
+                rows: vec![RampRow {
+                    true_count: "<=1".into(),
+                    bet: 1,
+                    rounds: 3,
+                }],
+                wong_in: None,
+                wong_out: Some(-1),
+                rounds_observed: 3,
+                rounds_played: 3,
+                average_bet: 1.0,
+                initial_bet: Some(1),
+                win_rate: 0.01,
+                win_rate_standard_error: Some(0.1),
+                win_rate_ci95: [None, None],
+                win_rate_per_100: 1.0,
+                sd: Some(1.0),
+                sd_per_100: Some(10.0),
+                di: Some(10.0),
+                score: Some(100.0),
+                n0: Some(10_000.0),
+                bankroll: Some(BankrollFigures {
+                    bankroll: 100,
+                    kelly_multiplier: Some(1.0),
+                    kelly_bets: vec![1.0],
+                    risk_of_ruin: 0.13,
+                    trip: Some(TripFigures {
+                        rounds: 10,
+                        trips: 2,
+                        ruined: 1,
+                        risk: 0.5,
+                        ci95: [0.1, 0.9],
+                    }),
+                }),
+            }),
             exact_off_the_top: -0.005,
             difference: TableDifference {
                 what: "cut-card effect".into(),

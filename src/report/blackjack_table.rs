@@ -9,6 +9,7 @@ use super::player::{
 };
 use super::table::{Grid, interval95, thousands};
 use crate::compare::{self, MeanAgreement as Agreement};
+use crate::contract::blackjack::{BankrollFigures, RampRow, TableBetting, TripFigures};
 use crate::contract::blackjack::{
     CountOutcome, CutCardEffect, CutCardEffectDocument, CutCardRun, LabelMap, MeanAgreement,
     Params, PublishedCheck, RateCheck, RoundsPerShoe, TableCompareDocument, TableDifference,
@@ -18,7 +19,9 @@ use crate::contract::{self, Tag};
 use crate::games::blackjack::Soft17;
 use crate::games::blackjack::player::round::{NET_BINS, net_label};
 use crate::games::blackjack::player::{PlayerParams, PlayerRules};
-use crate::games::blackjack::table::{ClaimCheck, CountSystem, Dealing, TableSummary};
+use crate::games::blackjack::table::{
+    BettingSummary, ClaimCheck, CountSystem, Dealing, TableSummary, TripRisk, TrueCountMethod,
+};
 use crate::games::registry::{BLACKJACK_CUT_CARD_REPORT, BLACKJACK_TABLE_REPORT};
 
 /// What a table run reports.
@@ -32,12 +35,227 @@ pub struct TableReport<'a> {
     pub strategy: String,
     /// The counting system, if any.
     pub count: Option<&'a CountSystem>,
+    /// How its true count was computed.
+    pub true_count_method: TrueCountMethod,
     /// The run's seed.
     pub seed: u64,
     /// What the counts say.
     pub summary: &'a TableSummary,
+    /// With a bet ramp, the money.
+    pub betting: Option<&'a BettingReport>,
     /// `table compare`'s comparison.
     pub comparison: Option<TableComparison>,
+}
+
+/// The money of a bet-ramp run: its figures, and with a bankroll the
+/// Kelly scaling, the closed-form risk of ruin and the simulated trips.
+#[derive(Clone, Debug)]
+pub struct BettingReport {
+    /// What the betting counts say.
+    pub summary: BettingSummary,
+    /// `--bankroll`, in units.
+    pub bankroll: Option<u64>,
+    /// The simulated trips (`--trip-rounds`).
+    pub trip: Option<TripRisk>,
+}
+
+/// The labels of a ramp's rows: `<=1`, `2`, .., `>=5` (a one-row ramp's
+/// count stands for every count).
+fn ramp_labels(summary: &BettingSummary) -> Vec<String> {
+    let rows: Vec<(i32, u32)> = summary.ramp.rows().collect();
+    let last = rows.len() - 1;
+    rows.iter()
+        .enumerate()
+        .map(|(index, (tc, _))| match (index == 0, index == last) {
+            (true, true) => "all".to_string(),
+            (true, false) => format!("<={tc}"),
+            (false, true) => format!(">={tc}"),
+            _ => tc.to_string(),
+        })
+        .collect()
+}
+
+/// The `"betting"` block of a report.
+fn betting_json(report: &BettingReport) -> TableBetting {
+    let summary = &report.summary;
+    let rows = ramp_labels(summary)
+        .into_iter()
+        .zip(summary.ramp.bets())
+        .zip(&summary.rounds_by_row)
+        .map(|((true_count, &bet), &rounds)| RampRow {
+            true_count,
+            bet,
+            rounds,
+        })
+        .collect();
+    let sd = finite(summary.standard_deviation);
+    TableBetting {
+        ramp: summary.ramp.text(),
+        rows,
+        wong_in: summary.wonging.enter_at,
+        wong_out: summary.wonging.leave_below,
+        rounds_observed: summary.rounds_observed,
+        rounds_played: summary.rounds_played,
+        average_bet: summary.average_bet(),
+        initial_bet: summary.initial_bet,
+        win_rate: summary.win_rate,
+        win_rate_standard_error: finite(summary.standard_error),
+        win_rate_ci95: summary.ci95.map(finite),
+        win_rate_per_100: summary.win_rate_per_100(),
+        sd,
+        sd_per_100: finite(summary.standard_deviation_per_100()),
+        di: finite(summary.desirability_index()),
+        score: summary.score().and_then(finite),
+        n0: summary.n0().and_then(finite),
+        bankroll: report.bankroll.map(|bankroll| {
+            let kelly = summary.kelly(bankroll);
+            BankrollFigures {
+                bankroll,
+                kelly_multiplier: kelly.as_ref().map(|kelly| kelly.multiplier),
+                kelly_bets: kelly.map(|kelly| kelly.bets).unwrap_or_default(),
+                risk_of_ruin: summary.risk_of_ruin(bankroll),
+                trip: report.trip.map(|trip| {
+                    let interval = trip.interval95();
+                    TripFigures {
+                        rounds: trip.trip.rounds,
+                        trips: trip.trips,
+                        ruined: trip.ruined,
+                        risk: trip.proportion(),
+                        ci95: [interval.low, interval.high],
+                    }
+                }),
+            }
+        }),
+    }
+}
+
+/// The betting figures for people, a row each.
+fn betting_rows(report: &BettingReport, decimals: usize) -> Vec<Vec<String>> {
+    let summary = &report.summary;
+    let number = |x: Option<f64>, places: usize| {
+        x.map(|x| decimal_text(x, places))
+            .unwrap_or_else(|| "—".into())
+    };
+    let wonging = match (summary.wonging.enter_at, summary.wonging.leave_below) {
+        (None, None) => "none: every round played".to_string(),
+        (enter, leave) => [
+            enter.map(|tc| format!("in at true count {tc} or more")),
+            leave.map(|tc| format!("out below {tc} for the rest of the shoe")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(", "),
+    };
+    let mut rows = vec![
+        vec![
+            "ramp (units by true count)".into(),
+            summary.ramp.text(),
+            String::new(),
+        ],
+        vec!["wonging".into(), wonging, String::new()],
+        vec![
+            "rounds played / observed".into(),
+            format!(
+                "{} / {}",
+                thousands(summary.rounds_played),
+                thousands(summary.rounds_observed)
+            ),
+            percent(summary.played_share(), decimals),
+        ],
+        vec![
+            "average bet (units)".into(),
+            decimal_text(summary.average_bet(), 4),
+            String::new(),
+        ],
+        vec![
+            "initial bet, off the top (units)".into(),
+            summary
+                .initial_bet
+                .map_or_else(|| "not played".to_string(), |bet| bet.to_string()),
+            String::new(),
+        ],
+        vec![
+            "win rate per round (units)".into(),
+            decimal_text(summary.win_rate, 5),
+            format!(
+                "[{}, {}]",
+                decimal_text(summary.ci95[0], 5),
+                decimal_text(summary.ci95[1], 5)
+            ),
+        ],
+        vec![
+            "win rate per 100 rounds (units)".into(),
+            decimal_text(summary.win_rate_per_100(), 3),
+            String::new(),
+        ],
+        vec![
+            "SD per round (units)".into(),
+            decimal_text(summary.standard_deviation, 4),
+            String::new(),
+        ],
+        vec![
+            "SD per 100 rounds (units, 10 x SD)".into(),
+            decimal_text(summary.standard_deviation_per_100(), 3),
+            String::new(),
+        ],
+        vec![
+            "DI (1000 WR / SD)".into(),
+            decimal_text(summary.desirability_index(), 3),
+            String::new(),
+        ],
+        vec![
+            "SCORE (10^6 (WR / SD)^2)".into(),
+            number(summary.score(), 3),
+            String::new(),
+        ],
+        vec![
+            "N0 ((SD / WR)^2, rounds)".into(),
+            number(summary.n0(), 0),
+            String::new(),
+        ],
+    ];
+    if let Some(bankroll) = report.bankroll {
+        let kelly = summary.kelly(bankroll);
+        rows.push(vec![
+            format!(
+                "Kelly multiplier for {} units (B WR / SD^2)",
+                thousands(bankroll)
+            ),
+            number(kelly.as_ref().map(|kelly| kelly.multiplier), 4),
+            String::new(),
+        ]);
+        if let Some(kelly) = kelly {
+            let bets: Vec<String> = ramp_labels(summary)
+                .iter()
+                .zip(&kelly.bets)
+                .map(|(label, bet)| format!("{label}:{}", decimal_text(*bet, 2)))
+                .collect();
+            rows.push(vec![
+                "Kelly ramp (units)".into(),
+                bets.join(","),
+                String::new(),
+            ]);
+        }
+        rows.push(vec![
+            "risk of ruin, closed form (%)".into(),
+            decimal_text(100.0 * summary.risk_of_ruin(bankroll), decimals),
+            String::new(),
+        ]);
+        if let Some(trip) = report.trip {
+            let interval = trip.interval95();
+            rows.push(vec![
+                format!(
+                    "trip risk, {} trips of {} rounds (%)",
+                    thousands(trip.trips),
+                    thousands(trip.trip.rounds)
+                ),
+                decimal_text(100.0 * trip.proportion(), decimals),
+                interval_text([interval.low, interval.high], decimals),
+            ]);
+        }
+    }
+    rows
 }
 
 /// `table compare`: the mean against the exact value off the top, or a
@@ -93,6 +311,13 @@ fn params(report: &TableReport) -> Params {
     if let Some(count) = report.count {
         json.insert("count".into(), count.name.clone().into());
         json.insert("count_tags".into(), count.tags_text().into());
+        // Only when not the default, so that a run without the options
+        // writes the document it always has.
+        let method = report.true_count_method;
+        if method != TrueCountMethod::default() {
+            json.insert("true_count".into(), method.rounding.name().into());
+            json.insert("deck_estimation".into(), method.decks.name().into());
+        }
     }
     json
 }
@@ -146,6 +371,7 @@ struct TableFigures {
     events: LabelMap<u64>,
     rounds_per_shoe: RoundsPerShoe,
     by_true_count: Vec<TrueCountRow>,
+    betting: Option<TableBetting>,
     distributions: Vec<TableDistribution>,
 }
 
@@ -189,6 +415,7 @@ fn table_figures(report: &TableReport) -> TableFigures {
                 ci95: row.ci95,
             })
             .collect(),
+        betting: report.betting.map(betting_json),
         distributions: vec![
             table_distribution("net per round", &net_labels, &summary.net),
             table_distribution("rounds per shoe", &rounds_labels, &summary.rounds_per_shoe),
@@ -214,6 +441,7 @@ pub fn table_document(report: &TableReport, options: &RenderOptions) -> TableDoc
         events: figures.events,
         rounds_per_shoe: figures.rounds_per_shoe,
         by_true_count: figures.by_true_count,
+        betting: figures.betting,
         distributions: figures.distributions,
         shard: options.blocks.shard.clone(),
     }
@@ -260,6 +488,7 @@ pub fn table_compare_document(
         events: figures.events,
         rounds_per_shoe: figures.rounds_per_shoe,
         by_true_count: figures.by_true_count,
+        betting: figures.betting,
         exact_off_the_top: comparison.agreement.exact,
         difference: TableDifference {
             what: comparison.difference.unwrap_or("none expected").into(),
@@ -356,6 +585,48 @@ fn csv_rows(report: &TableReport) -> Vec<[String; 8]> {
     for (bin, &count) in summary.net.iter().enumerate() {
         if count > 0 {
             rows.push(share_row("net", &net_label(bin), count));
+        }
+    }
+    if let Some(betting) = report.betting {
+        // The money figures: the label names the figure, the mean column
+        // holds it (and the win rate's row its interval).
+        let money = &betting.summary;
+        let figure = |label: &str, value: Option<f64>| {
+            let mut row = share_row("betting", label, money.rounds_played);
+            row[3] = empty();
+            row[4] = value.map(|x| x.to_string()).unwrap_or_default();
+            row
+        };
+        let mut win_rate = figure("win_rate", Some(money.win_rate));
+        win_rate[5] = money.standard_deviation.to_string();
+        win_rate[6] = money.ci95[0].to_string();
+        win_rate[7] = money.ci95[1].to_string();
+        rows.push(win_rate);
+        rows.push(figure("win_rate_per_100", Some(money.win_rate_per_100())));
+        rows.push(figure("sd", Some(money.standard_deviation)));
+        rows.push(figure(
+            "sd_per_100",
+            Some(money.standard_deviation_per_100()),
+        ));
+        rows.push(figure("average_bet", Some(money.average_bet())));
+        rows.push(figure("initial_bet", money.initial_bet.map(f64::from)));
+        rows.push(figure("di", Some(money.desirability_index())));
+        rows.push(figure("score", money.score()));
+        rows.push(figure("n0", money.n0()));
+        if let Some(bankroll) = betting.bankroll {
+            rows.push(figure(
+                "kelly_multiplier",
+                money.kelly(bankroll).map(|kelly| kelly.multiplier),
+            ));
+            rows.push(figure("risk_of_ruin", Some(money.risk_of_ruin(bankroll))));
+        }
+        if let Some(trip) = betting.trip {
+            let interval = trip.interval95();
+            let mut row = figure("trip_risk", Some(trip.proportion()));
+            row[2] = trip.trips.to_string();
+            row[6] = interval.low.to_string();
+            row[7] = interval.high.to_string();
+            rows.push(row);
         }
     }
     rows
@@ -504,8 +775,9 @@ fn people_text(report: &TableReport, format: Format, options: &RenderOptions) ->
             .collect();
         tables.push(TitledGrid {
             title: format!(
-                "Value per round by true count ({}; running count over decks left, floored)",
-                report.count.map_or("", |count| count.name.as_str())
+                "Value per round by true count ({}; {})",
+                report.count.map_or("", |count| count.name.as_str()),
+                report.true_count_method.describe()
             ),
             grid: Grid {
                 head: vec![
@@ -515,6 +787,16 @@ fn people_text(report: &TableReport, format: Format, options: &RenderOptions) ->
                     "95% interval".into(),
                 ],
                 rows,
+            },
+        });
+    }
+    if let Some(betting) = report.betting {
+        tables.push(TitledGrid {
+            title: "Betting by the count (units; rates per round played, 95% intervals by shoe)"
+                .into(),
+            grid: Grid {
+                head: vec!["quantity".into(), "estimate".into(), "95% interval".into()],
+                rows: betting_rows(betting, decimals),
             },
         });
     }

@@ -1531,6 +1531,7 @@ mod tests {
                 reshuffled_shoes: 0,
             },
             by_true_count,
+            betting: None,
             distributions: vec![TableDistribution {
                 key: "net per round".into(),
                 outcomes: vec![outcome("-1"), outcome("+1")],

@@ -372,6 +372,8 @@ fn table_counts_do_not_depend_on_threads() {
         "blackjack table --trials 300000 --count hi-lo --decks 2",
         "blackjack table --trials 200001 --rounds-per-shoe 1 --h17",
         "blackjack table compare --trials 150000 --decks 1 --enhc --surrender early",
+        "blackjack table --trials 200000 --count hi-lo --decks 2 --bet-ramp <=1:1,2:2,3:4,>=4:8 \
+         --wong-out -1 --true-count round --bankroll 200 --trip-rounds 2000 --trips 300",
     ] {
         let text = |threads: u32, seed: u64| {
             run_line(&format!(
@@ -407,6 +409,12 @@ fn table_shards_merge_into_the_one_run() {
                 claim.display()
             ),
             3,
+        ),
+        (
+            "blackjack table --trials 300000 --seed 7 --count hi-lo --decks 2 --bet-ramp \
+             <=1:1,2:4,>=3:8 --wong-in 0 --bankroll 300 --trip-rounds 1000 --trips 400"
+                .to_string(),
+            2,
         ),
     ];
     for (line, parts) in cases {
@@ -447,10 +455,16 @@ fn a_stopped_table_run_resumes_to_the_uninterrupted_counts() {
     // Some 30 chunks each: the hook stops a run at the end of a block of
     // chunks, a multiple of the threads, which for chunks this quick may
     // be long.
-    let cases: [(&str, &[u64]); 2] = [
+    let cases: [(&str, &[u64]); 3] = [
         (
             "blackjack table --trials 2000000 --seed 3 --count hi-lo",
             &[2, 2],
+        ),
+        (
+            // A ramp without `<=` and `>=`, which the printed command quotes
+            // for the shell and this test splits on spaces.
+            "blackjack table --trials 2000000 --seed 5 --count hi-lo --bet-ramp 1:1,2:2,3:4,4:8,5:12 --wong-out -2",
+            &[2],
         ),
         (
             "blackjack table compare --trials 2000000 --seed 4 --decks 1 --rounds-per-shoe 3",
@@ -1138,4 +1152,227 @@ proptest! {
             ),
         }
     }
+}
+
+/// The ramp of the betting tests: hi-lo, 1 to 12 units.
+const RAMP: &str = "<=1:1,2:2,3:4,4:8,>=5:12";
+
+/// `a` and `b` equal to `relative` of `b`.
+fn close(a: f64, b: f64, relative: f64) -> bool {
+    (a - b).abs() <= relative * b.abs()
+}
+
+/// A ramp run's money adds up from its own rows and satisfies the
+/// figures' defining identities; the ramp changes no flat figure (the
+/// report without the ramp is the same but for the betting block); a
+/// ramp file reads as the inline ramp; the CSV carries the figures.
+#[test]
+fn a_ramp_run_reports_money_that_adds_up() {
+    let base = "blackjack table --trials 300000 --seed 31 --count hi-lo";
+    let betting_options = "--wong-out -1 --bankroll 2000 --trip-rounds 3000 --trips 500";
+    let line = format!("{base} --bet-ramp {RAMP} {betting_options}");
+    let report = json_of(&line);
+    check_adds_up(&line, &report);
+    let money = &report["betting"];
+    assert_eq!(money["ramp"], RAMP);
+    assert_eq!(money["wong_out"], -1);
+    assert_eq!(money["wong_in"], Value::Null);
+    assert_eq!(whole(&money["rounds_observed"]), whole(&report["rounds"]));
+    let played = whole(&money["rounds_played"]);
+    assert!(played < whole(&money["rounds_observed"]));
+    let rows = money["rows"].as_array().unwrap();
+    let labels: Vec<&str> = rows
+        .iter()
+        .map(|row| row["true_count"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["<=1", "2", "3", "4", ">=5"]);
+    assert_eq!(
+        rows.iter().map(|row| whole(&row["rounds"])).sum::<u64>(),
+        played
+    );
+    let bets: u64 = rows
+        .iter()
+        .map(|row| whole(&row["bet"]) * whole(&row["rounds"]))
+        .sum();
+    assert!(close(
+        float(&money["average_bet"]),
+        bets as f64 / played as f64,
+        1e-12
+    ));
+    assert_eq!(money["initial_bet"], 1);
+    let (wr, sd) = (float(&money["win_rate"]), float(&money["sd"]));
+    let (di, score, n0) = (
+        float(&money["di"]),
+        float(&money["score"]),
+        float(&money["n0"]),
+    );
+    assert!(wr > 0.0, "{wr}");
+    assert!(close(float(&money["win_rate_per_100"]), 100.0 * wr, 1e-12));
+    assert!(close(float(&money["sd_per_100"]), 10.0 * sd, 1e-12));
+    assert!(close(di, 1000.0 * wr / sd, 1e-12));
+    assert!(close(di * di, score, 1e-9));
+    assert!(close(n0 * score, 1e6, 1e-9));
+    assert!(close(n0, (sd / wr).powi(2), 1e-9));
+    let standard_error = float(&money["win_rate_standard_error"]);
+    let ci = &money["win_rate_ci95"];
+    assert!(near(float(&ci[0]), wr - Z_95 * standard_error, 1e-12));
+    assert!(near(float(&ci[1]), wr + Z_95 * standard_error, 1e-12));
+    let bankroll = &money["bankroll"];
+    assert_eq!(whole(&bankroll["bankroll"]), 2000);
+    let kelly = float(&bankroll["kelly_multiplier"]);
+    assert!(close(kelly, 2000.0 * wr / (sd * sd), 1e-12));
+    let kelly_bets: Vec<f64> = bankroll["kelly_bets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(float)
+        .collect();
+    assert!(close(kelly_bets[4], 12.0 * kelly, 1e-12));
+    assert!(close(
+        float(&bankroll["risk_of_ruin"]),
+        (-2.0 * wr * 2000.0 / (sd * sd)).exp(),
+        1e-12
+    ));
+    let trip = &bankroll["trip"];
+    assert_eq!(whole(&trip["trips"]), 500);
+    assert_eq!(whole(&trip["rounds"]), 3000);
+    let risk = float(&trip["risk"]);
+    assert!(near(risk, whole(&trip["ruined"]) as f64 / 500.0, 1e-15));
+    assert!(float(&trip["ci95"][0]) <= risk && risk <= float(&trip["ci95"][1]));
+    // The flat figures are those of the same run without a ramp.
+    let mut without = report.clone();
+    without.as_object_mut().unwrap().remove("betting");
+    assert_eq!(json_of(base), without);
+    // A ramp file is the inline ramp.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ramp.csv");
+    fs::write(&file, "true_count,bet\n<=1,1\n2,2\n3,4\n4,8\n>=5,12\n").unwrap();
+    let from_file = json_of(&format!(
+        "{base} --bet-ramp-file {} {betting_options}",
+        file.display()
+    ));
+    assert_eq!(from_file, report);
+    // The CSV carries the figures.
+    let csv = run_line(&format!("{line} --format csv --quiet"));
+    for figure in [
+        "win_rate",
+        "sd_per_100",
+        "di",
+        "score",
+        "n0",
+        "risk_of_ruin",
+        "trip_risk",
+    ] {
+        assert!(
+            csv.contains(&format!("\nbetting,{figure},")),
+            "{figure}: {csv}"
+        );
+    }
+    // The table for people names the figures.
+    let text = run_line(&format!("{line} --quiet"));
+    for figure in [
+        "DI (1000 WR / SD)",
+        "SCORE",
+        "N0",
+        "Kelly ramp",
+        "risk of ruin",
+        "trip risk",
+    ] {
+        assert!(text.contains(figure), "{figure}: {text}");
+    }
+}
+
+/// Bad betting input is refused in one line, exit status 2, no output: a
+/// ramp with a gap, an overlap, a bet below one unit, a ramp without a
+/// count, limits that cross, wonging without a ramp, trips without a
+/// bankroll, a bad ramp file (naming its line).
+#[test]
+fn bad_betting_input_is_refused_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&str, &[&str]); 10] = [
+        (
+            "blackjack table --count hi-lo --bet-ramp 1:1,3:4",
+            &["--bet-ramp 1:1,3:4", "a gap: no bet for true count 2"],
+        ),
+        (
+            "blackjack table --count hi-lo --bet-ramp 1:1,1:2",
+            &["--bet-ramp 1:1,1:2", "counts must increase"],
+        ),
+        (
+            "blackjack table --count hi-lo --bet-ramp 1:1,2:-2",
+            &["--bet-ramp 1:1,2:-2", "at least 1 unit"],
+        ),
+        (
+            "blackjack table --count hi-lo --bet-ramp 1:1,2:0",
+            &["the bet at true count 2 is 0"],
+        ),
+        ("blackjack table --bet-ramp 1:1", &["--count"]),
+        (
+            "blackjack table --count hi-lo --bet-ramp 1:1 --min-bet 5 --max-bet 4",
+            &["--min-bet 5: must be at most the maximum bet, 4"],
+        ),
+        ("blackjack table --count hi-lo --wong-in 2", &["--bet-ramp"]),
+        (
+            "blackjack table --count hi-lo --bet-ramp 1:1 --trip-rounds 100",
+            &["--bankroll"],
+        ),
+        (
+            "blackjack table --count hi-lo --bet-ramp 1:1 --bankroll 0",
+            &["--bankroll 0"],
+        ),
+        (
+            "table compare --count hi-lo --bet-ramp 1:x",
+            &["--bet-ramp 1:x", "is not a whole number"],
+        ),
+    ];
+    for (args, expected) in cases {
+        let args = if args.starts_with("table") {
+            format!("blackjack {args}")
+        } else {
+            args.to_string()
+        };
+        refused_in(dir.path(), &args, 2, expected);
+    }
+    fs::write(dir.path().join("ramp.csv"), "true_count,bet\n1,1\n3,2\n").unwrap();
+    refused_in(
+        dir.path(),
+        "blackjack table --count hi-lo --bet-ramp-file ramp.csv",
+        2,
+        &["ramp.csv", "line 3: a gap: no bet for true count 2"],
+    );
+}
+
+/// `--true-count` and `--deck-estimation` change the true count a round is
+/// counted under, and nothing else: the same rounds and results, the
+/// method in `params`; truncating puts the rounds between -1 and 0 at 0;
+/// the defaults given explicitly are the run without them.
+#[test]
+fn the_true_count_method_sorts_the_rounds_and_changes_nothing_else() {
+    let base = "blackjack table --trials 200000 --seed 41 --count hi-lo";
+    let floor = json_of(base);
+    let truncate = json_of(&format!(
+        "{base} --true-count truncate --deck-estimation half"
+    ));
+    assert_eq!(truncate["params"]["true_count"], "truncate");
+    assert_eq!(truncate["params"]["deck_estimation"], "half");
+    assert!(floor["params"].get("true_count").is_none());
+    assert_eq!(floor["distributions"], truncate["distributions"]);
+    assert_eq!(floor["value"], truncate["value"]);
+    let at = |report: &Value, count: &str| {
+        report["by_true_count"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|row| row["true_count"] == count)
+            .map(|row| whole(&row["rounds"]))
+            .unwrap()
+    };
+    assert!(at(&truncate, "0") > at(&floor, "0"));
+    assert!(at(&truncate, "-1") < at(&floor, "-1"));
+    assert_eq!(
+        json_of(&format!(
+            "{base} --true-count floor --deck-estimation perfect"
+        )),
+        floor
+    );
 }

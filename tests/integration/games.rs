@@ -209,6 +209,16 @@ fn rows() -> Vec<Row> {
                 ("table --decks 9", "error: --decks 9"),
                 ("table --count nope", "error: --count nope: must be one of"),
                 ("table --count 1,1,1", "error: --count 1,1,1"),
+                (
+                    "table --count hi-lo --true-count ceil",
+                    "error: --true-count ceil: must be one of floor, truncate, round",
+                ),
+                (
+                    "table --count hi-lo --deck-estimation quarter",
+                    "error: --deck-estimation quarter: must be one of perfect, half, whole",
+                ),
+                ("table --true-count round", "--count"),
+                ("table --deck-estimation half", "--count"),
                 ("table --strategy=", "error: --strategy"),
                 ("table --trials 0", "error: --trials 0"),
                 ("table --bj-pays 2:1", "error: --bj-pays 2:1"),

@@ -265,6 +265,209 @@ pub fn true_count(running: i32, cards_left: u32) -> i32 {
     floored.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
 }
 
+/// How a true count's quotient is rounded to a whole number.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum TrueCountRounding {
+    /// Down, towards minus infinity: `-0.5` is `-1`, `+2.9` is `+2`
+    /// ([`true_count`]'s convention, and the default).
+    #[default]
+    Floor,
+    /// Towards zero, as a counter who drops the fraction does: `-0.5` is
+    /// `0`, `-2.9` is `-2`, `+2.9` is `+2`.
+    Truncate,
+    /// To the nearest whole number, halves away from zero: `+2.5` is `+3`,
+    /// `-2.5` is `-3`, `+2.4` is `+2` (symmetric about zero, so a count and
+    /// its negative round to opposite numbers).
+    Round,
+}
+
+impl TrueCountRounding {
+    /// The names [`TrueCountRounding::parse`] takes, in a fixed order.
+    pub const NAMES: [&'static str; 3] = ["floor", "truncate", "round"];
+
+    const CHOICES: [(&'static str, TrueCountRounding); 3] = [
+        ("floor", TrueCountRounding::Floor),
+        ("truncate", TrueCountRounding::Truncate),
+        ("round", TrueCountRounding::Round),
+    ];
+
+    /// `floor`, `truncate` or `round`, in any case (errors name
+    /// `true_count`).
+    pub fn parse(text: &str) -> Result<TrueCountRounding> {
+        parse_choice(text, "true_count", &Self::CHOICES, "")
+    }
+
+    /// The name [`TrueCountRounding::parse`] reads back.
+    pub fn name(self) -> &'static str {
+        name_of_choice(self, &Self::CHOICES)
+    }
+
+    /// `numerator / denominator` rounded this way, exactly (in `i64`).
+    ///
+    /// # Panics
+    ///
+    /// If `denominator <= 0` (a caller's bug: decks left are positive).
+    #[inline]
+    fn divide(self, numerator: i64, denominator: i64) -> i64 {
+        assert!(denominator > 0, "a true count over no decks");
+        match self {
+            TrueCountRounding::Floor => numerator.div_euclid(denominator),
+            TrueCountRounding::Truncate => numerator / denominator,
+            TrueCountRounding::Round => {
+                // |n| / d rounded half up is (2|n| + d) div (2d); the sign
+                // goes back on after, so halves go away from zero.
+                let magnitude = (2 * numerator.abs() + denominator) / (2 * denominator);
+                magnitude * numerator.signum()
+            }
+        }
+    }
+}
+
+/// `text` (trimmed, in any case) as the value `choices` names it; else an
+/// error naming `parameter` that lists the names, then `gloss`.
+fn parse_choice<T: Copy>(
+    text: &str,
+    parameter: &str,
+    choices: &[(&'static str, T)],
+    gloss: &str,
+) -> Result<T> {
+    let wanted = text.trim().to_ascii_lowercase();
+    choices
+        .iter()
+        .find(|(name, _)| *name == wanted)
+        .map(|&(_, value)| value)
+        .ok_or_else(|| {
+            let names: Vec<&str> = choices.iter().map(|(name, _)| *name).collect();
+            Error::invalid(
+                parameter,
+                text,
+                format!("must be one of {}{gloss}", names.join(", ")),
+            )
+        })
+}
+
+/// The name `choices` gives `value`.
+///
+/// # Panics
+///
+/// If `choices` does not name it (a caller's bug: every value is named).
+fn name_of_choice<T: Copy + PartialEq>(value: T, choices: &[(&'static str, T)]) -> &'static str {
+    choices
+        .iter()
+        .find(|(_, choice)| *choice == value)
+        .map(|(name, _)| *name)
+        .expect("every value has a name")
+}
+
+/// How a counter estimates the decks left to deal, the true count's
+/// divisor.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DeckEstimation {
+    /// Exactly `cards_left / 52` ([`true_count`]'s convention, the
+    /// default): what a computer sees, not a counter at the table.
+    #[default]
+    Perfect,
+    /// To the nearest half deck: `cards_left / 26` rounded to the nearest
+    /// whole number of half decks (13 cards past a half deck round up), and
+    /// never below one half deck. 100 cards are 4 half decks (2 decks),
+    /// 91 cards are 3.5 half decks, rounded up to 4.
+    HalfDeck,
+    /// To the nearest whole deck: `cards_left / 52` rounded to the nearest
+    /// whole number (26 cards past a deck round up), and never below one
+    /// deck. 130 cards (2.5 decks) are 3 decks, 129 are 2.
+    WholeDeck,
+}
+
+impl DeckEstimation {
+    /// The names [`DeckEstimation::parse`] takes, in a fixed order.
+    pub const NAMES: [&'static str; 3] = ["perfect", "half", "whole"];
+
+    const CHOICES: [(&'static str, DeckEstimation); 3] = [
+        ("perfect", DeckEstimation::Perfect),
+        ("half", DeckEstimation::HalfDeck),
+        ("whole", DeckEstimation::WholeDeck),
+    ];
+
+    /// `perfect`, `half` or `whole`, in any case (errors name
+    /// `deck_estimation`).
+    pub fn parse(text: &str) -> Result<DeckEstimation> {
+        parse_choice(
+            text,
+            "deck_estimation",
+            &Self::CHOICES,
+            " (decks left exactly, to the nearest half deck, to the nearest deck)",
+        )
+    }
+
+    /// The name [`DeckEstimation::parse`] reads back.
+    pub fn name(self) -> &'static str {
+        name_of_choice(self, &Self::CHOICES)
+    }
+
+    /// The estimated decks left, in cards (a multiple of 26 or 52 when
+    /// rounded; `cards_left` itself when perfect): the true count is the
+    /// running count times 52 over this.
+    #[inline]
+    fn estimated_cards(self, cards_left: u32) -> u32 {
+        match self {
+            DeckEstimation::Perfect => cards_left,
+            DeckEstimation::HalfDeck => 26 * cards_left.saturating_add(13).div_euclid(26).max(1),
+            DeckEstimation::WholeDeck => 52 * cards_left.saturating_add(26).div_euclid(52).max(1),
+        }
+    }
+}
+
+/// How the true count is computed from the running count and the cards
+/// left: the divisor (decks left, exact or as a counter estimates them)
+/// and the rounding of the quotient.
+///
+/// The default, floor over the exact decks left, is [`true_count`]
+/// exactly (the simulator's convention before these methods existed).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TrueCountMethod {
+    /// How the quotient is rounded.
+    pub rounding: TrueCountRounding,
+    /// How the decks left are estimated.
+    pub decks: DeckEstimation,
+}
+
+impl TrueCountMethod {
+    /// The true count of `running` with `cards_left` cards to deal:
+    /// `running / decks`, decks as [`DeckEstimation`] estimates them,
+    /// rounded as [`TrueCountRounding`] says; computed in integers, as
+    /// `running x 52 / estimated cards`, so exact at every depth.
+    ///
+    /// Saturates at `i32::MIN` and `i32::MAX`, which no shoe reaches.
+    ///
+    /// # Panics
+    ///
+    /// If `cards_left` is 0 (a caller's bug, as for [`true_count`]).
+    #[inline]
+    pub fn true_count(&self, running: i32, cards_left: u32) -> i32 {
+        assert!(cards_left > 0, "true count of an empty shoe");
+        let divisor = i64::from(self.decks.estimated_cards(cards_left));
+        let quotient = self.rounding.divide(i64::from(running) * 52, divisor);
+        quotient.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
+    }
+
+    /// The method in words, for reports: `running count over decks left,
+    /// floored` (the default), `running count over decks left to the
+    /// nearest half deck, truncated`, ...
+    pub fn describe(&self) -> String {
+        let decks = match self.decks {
+            DeckEstimation::Perfect => "decks left",
+            DeckEstimation::HalfDeck => "decks left to the nearest half deck",
+            DeckEstimation::WholeDeck => "decks left to the nearest deck",
+        };
+        let rounding = match self.rounding {
+            TrueCountRounding::Floor => "floored",
+            TrueCountRounding::Truncate => "truncated",
+            TrueCountRounding::Round => "rounded, halves away from zero",
+        };
+        format!("running count over {decks}, {rounding}")
+    }
+}
+
 /// The bin of a true count: bin 0 holds every count `<= TRUE_COUNT_MIN`,
 /// bin `TRUE_COUNT_BINS - 1` every count `>= TRUE_COUNT_MAX`, and the bins
 /// between one count each, in increasing order.
@@ -497,6 +700,98 @@ mod tests {
         true_count_label(TRUE_COUNT_BINS);
     }
 
+    #[test]
+    fn the_default_method_is_the_floored_count_over_exact_decks() {
+        let default = TrueCountMethod::default();
+        assert_eq!(default.rounding, TrueCountRounding::Floor);
+        assert_eq!(default.decks, DeckEstimation::Perfect);
+        // Every running count a hi-lo or Zen count of 8 decks can reach at
+        // every depth of the shoe.
+        for cards_left in 1..=8 * 52 {
+            for running in -2 * 8 * 20..=2 * 8 * 20 {
+                assert_eq!(
+                    default.true_count(running, cards_left),
+                    true_count(running, cards_left),
+                    "{running} over {cards_left} cards"
+                );
+            }
+        }
+        assert_eq!(default.true_count(i32::MIN, 1), i32::MIN);
+        assert_eq!(default.true_count(i32::MAX, 1), i32::MAX);
+    }
+
+    #[test]
+    fn each_rounding_and_estimate_as_documented() {
+        let method = |rounding, decks| TrueCountMethod { rounding, decks };
+        use DeckEstimation::{HalfDeck, Perfect, WholeDeck};
+        use TrueCountRounding::{Floor, Round, Truncate};
+        // -1 over 2 decks is -0.5; -5 over 2 decks -2.5; 5 over 2 decks 2.5.
+        let cases = [
+            (Floor, -1, -1),
+            (Truncate, -1, 0),
+            (Round, -1, -1),
+            (Floor, -5, -3),
+            (Truncate, -5, -2),
+            (Round, -5, -3),
+            (Round, 5, 3),
+            (Round, 4, 2),
+            (Truncate, 5, 2),
+            (Round, 0, 0),
+        ];
+        for (rounding, running, expected) in cases {
+            assert_eq!(
+                method(rounding, Perfect).true_count(running, 104),
+                expected,
+                "{rounding:?} {running}"
+            );
+        }
+        // Round: 2.4 down, 2.6 up, -2.4 to -2, -2.6 to -3 (running x 52 /
+        // 520 cards is running / 10).
+        for (running, expected) in [(24, 2), (26, 3), (-24, -2), (-26, -3), (-25, -3)] {
+            assert_eq!(method(Round, Perfect).true_count(running, 520), expected);
+        }
+        // Half decks: 91 cards (1.75 decks, a tie) are 2 decks, 90 cards
+        // (1.73) 1.5 decks, 77 cards (1.48) 1.5 decks; 12 cards are still
+        // half a deck.
+        assert_eq!(HalfDeck.estimated_cards(91), 104);
+        assert_eq!(HalfDeck.estimated_cards(90), 78);
+        assert_eq!(HalfDeck.estimated_cards(77), 78);
+        assert_eq!(HalfDeck.estimated_cards(12), 26);
+        assert_eq!(HalfDeck.estimated_cards(1), 26);
+        assert_eq!(method(Floor, HalfDeck).true_count(3, 77), 2);
+        assert_eq!(method(Floor, HalfDeck).true_count(6, 12), 12);
+        // Whole decks: 130 cards (2.5) are 3, 129 are 2; 20 cards are 1.
+        assert_eq!(WholeDeck.estimated_cards(130), 156);
+        assert_eq!(WholeDeck.estimated_cards(129), 104);
+        assert_eq!(WholeDeck.estimated_cards(20), 52);
+        assert_eq!(method(Truncate, WholeDeck).true_count(-7, 129), -3);
+        assert_eq!(method(Floor, WholeDeck).true_count(-7, 129), -4);
+        assert_eq!(method(Round, WholeDeck).true_count(7, 129), 4);
+    }
+
+    #[test]
+    fn method_names_read_back_and_others_are_refused_in_one_line() {
+        for name in TrueCountRounding::NAMES {
+            assert_eq!(TrueCountRounding::parse(name).unwrap().name(), name);
+        }
+        for name in DeckEstimation::NAMES {
+            assert_eq!(DeckEstimation::parse(name).unwrap().name(), name);
+        }
+        assert_eq!(
+            TrueCountRounding::parse(" Round ").unwrap(),
+            TrueCountRounding::Round
+        );
+        assert_eq!(
+            TrueCountRounding::parse("ceil").unwrap_err().to_string(),
+            "true_count ceil: must be one of floor, truncate, round"
+        );
+        let refusal = DeckEstimation::parse("quarter").unwrap_err().to_string();
+        assert!(
+            refusal.starts_with("deck_estimation quarter: must be one of perfect, half, whole"),
+            "{refusal}"
+        );
+    }
+
     fn any_tags() -> impl Strategy<Value = [i8; N_VALUES]> {
         proptest::array::uniform10(-MAX_TAG..=MAX_TAG)
     }
@@ -516,6 +811,60 @@ mod tests {
             let float = f64::from(running) / (f64::from(cards_left) / 52.0);
             prop_assert!(f64::from(tc) <= float + 1e-9);
             prop_assert!(float < f64::from(tc) + 1.0 + 1e-9);
+        }
+
+        /// Every method's true count is its rounding of the exact quotient
+        /// over its estimate of the decks left, and the roundings order as
+        /// they must (floor <= truncate, round within a half of the
+        /// quotient).
+        #[test]
+        fn methods_round_the_exact_quotient_over_their_decks(
+            running in -30_000i32..=30_000,
+            cards_left in 1u32..=64 * 52,
+            decks in prop::sample::select(DeckEstimation::NAMES.to_vec()),
+        ) {
+            let decks = DeckEstimation::parse(decks).unwrap();
+            let estimated = decks.estimated_cards(cards_left);
+            // The estimate is within half its step of the cards left, and
+            // never below one step.
+            let step = match decks {
+                DeckEstimation::Perfect => 1,
+                DeckEstimation::HalfDeck => 26,
+                DeckEstimation::WholeDeck => 52,
+            };
+            prop_assert_eq!(estimated % step, 0);
+            prop_assert!(estimated >= step);
+            prop_assert!(2 * cards_left.abs_diff(estimated) <= step || cards_left < step);
+            let exact = Ratio::new(i64::from(running) * 52, i64::from(estimated));
+            let at = |rounding| i64::from(TrueCountMethod { rounding, decks }.true_count(running, cards_left));
+            let floor = at(TrueCountRounding::Floor);
+            let truncate = at(TrueCountRounding::Truncate);
+            let round = at(TrueCountRounding::Round);
+            prop_assert_eq!(floor, exact.floor().to_integer());
+            prop_assert_eq!(truncate, exact.trunc().to_integer());
+            // num's round() rounds halves away from zero, as documented.
+            prop_assert_eq!(round, exact.round().to_integer());
+            prop_assert!(floor <= truncate);
+            let error = Ratio::from_integer(round) - exact;
+            prop_assert!(Ratio::new(-1, 2) <= error && error <= Ratio::new(1, 2));
+        }
+
+        /// Any text is a rounding (or deck estimate) or a one-line refusal
+        /// naming the value and the allowed ones.
+        #[test]
+        fn any_method_text_parses_or_is_refused_in_one_line(text in "[a-zA-Z \\n]{0,12}") {
+            match TrueCountRounding::parse(&text) {
+                Ok(rounding) => prop_assert_eq!(rounding.name(), text.trim().to_ascii_lowercase()),
+                Err(error) => {
+                    let message = error.to_string();
+                    prop_assert!(!message.contains('\n'));
+                    prop_assert!(message.ends_with("floor, truncate, round"));
+                }
+            }
+            match DeckEstimation::parse(&text) {
+                Ok(decks) => prop_assert_eq!(decks.name(), text.trim().to_ascii_lowercase()),
+                Err(error) => prop_assert!(error.to_string().contains("perfect, half, whole")),
+            }
         }
 
         /// Bins never decrease with the count and always exist.

@@ -13,8 +13,11 @@
 //! - `count_analysis.rs`: counting systems analysed exactly (betting
 //!   correlation, playing efficiency, insurance correlation) and the exact
 //!   distribution of the count after k cards, with its Monte-Carlo check.
+//! - `betting.rs`: bet ramps, table limits and wonging.
+//! - `trip.rs`: the simulated risk of a trip with a finite bankroll.
 //! - `published.rs`: a simulator's published claim, and its check.
 
+pub mod betting;
 pub mod chart_strategy;
 pub mod count;
 pub mod count_analysis;
@@ -24,10 +27,15 @@ pub mod indices;
 pub mod published;
 pub mod shoe;
 pub mod simulation;
+pub mod trip;
 
+pub use betting::{BetLimits, BetRamp, BettingPlan, Wonging};
 pub use chart_strategy::ChartStrategy;
-pub use count::CountSystem;
+pub use count::{CountSystem, DeckEstimation, TrueCountMethod, TrueCountRounding};
 pub use exact::{ExactTable, exact_table_value};
 pub use published::{ClaimCheck, PublishedClaim, RateCheck};
 pub use shoe::Dealing;
-pub use simulation::{TableSimulation, TableSummary, TallyLayout, TrueCountRow};
+pub use simulation::{
+    BettingSummary, KellyScaling, TableSimulation, TableSummary, TallyLayout, TrueCountRow,
+};
+pub use trip::{TripPlan, TripRisk, TripSimulation};

@@ -12,8 +12,9 @@
 //! of rounds, and the sums of squares and products of its rounds and net
 //! that give the standard error of the mean per round by shoe.
 
+use super::betting::{BetRamp, BettingPlan, Seat, Wonging};
 use super::chart_strategy::ChartStrategy;
-use super::count::{TRUE_COUNT_BINS, true_count, true_count_bin, true_count_label};
+use super::count::{TRUE_COUNT_BINS, TrueCountMethod, true_count_bin, true_count_label};
 use super::shoe::{Dealing, TableShoe};
 use crate::engine::Simulation;
 use crate::error::{Error, Result};
@@ -26,6 +27,9 @@ use crate::games::blackjack::player::round::{
 use crate::games::blackjack::player::{PlayerRules, PlayerTable, SplitModel};
 use crate::games::blackjack::{N_VALUES, Shoe};
 use crate::rng::{GameRng, stream_rng};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{ToPrimitive, Zero};
 
 /// Where each count of a [`TableSimulation`]'s tally is. The tally is one
 /// `Vec<u64>` (the runner's), in this order:
@@ -41,12 +45,39 @@ use crate::rng::{GameRng, stream_rng};
 ///   counted once: the distribution `merge` checks).
 /// - with a count, `TRUE_COUNT_BINS * NET_BINS` bins: rounds by the true
 ///   count they were dealt at, then by net result.
+/// - with a bet ramp of `betting_rows` rows, `betting_rows * NET_BINS`
+///   bins: rounds *played* (bet at least a unit) by the ramp's row their
+///   bet came from, then by net result (per unit bet); then 7 sums over
+///   shoes: of `money^2` (money a shoe's sum of bet x net, in tenths of a
+///   unit), of `played^2` (rounds played in the shoe), and of `played x
+///   money` split into its positive and negative parts, each sum but
+///   `played^2` held in two counts (the low 32 bits and the rest of each
+///   shoe's term: see [`add_wide`]) so that no sum overflows 64 bits
+///   before 2^32 shoes. With the bins above they give the standard error
+///   of the win rate per round played, by shoe.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TallyLayout {
     /// The most rounds a shoe can deal.
     pub most_rounds: usize,
     /// Whether rounds are counted by true count.
     pub counting: bool,
+    /// The bet ramp's rows (0: flat betting, no betting counts).
+    pub betting_rows: usize,
+}
+
+/// Adds `term` to the wide sum held in `counts[at]` (the low 32 bits of
+/// each term) and `counts[at + 1]` (the rest): each count grows by less
+/// than 2^32 a term, so neither overflows before 2^32 terms, and
+/// [`wide_sum`] gives the exact total.
+#[inline]
+fn add_wide(counts: &mut [u64], at: usize, term: u64) {
+    counts[at] += term & 0xFFFF_FFFF;
+    counts[at + 1] += term >> 32;
+}
+
+/// The exact total of a wide sum kept by [`add_wide`].
+fn wide_sum(tally: &[u64], at: usize) -> u128 {
+    u128::from(tally[at]) + (u128::from(tally[at + 1]) << 32)
 }
 
 impl TallyLayout {
@@ -63,14 +94,41 @@ impl TallyLayout {
         Self::ROUNDS_PER_SHOE + self.most_rounds + 1
     }
 
-    /// Counts in the tally.
-    pub fn len(&self) -> usize {
+    fn by_bet(&self) -> usize {
         self.by_true_count()
             + if self.counting {
                 TRUE_COUNT_BINS * NET_BINS
             } else {
                 0
             }
+    }
+
+    /// Where the betting sums start (see the type's doc): money squared
+    /// (wide), played squared, products positive (wide), negative (wide).
+    fn betting_sums(&self) -> usize {
+        self.by_bet() + self.betting_rows * NET_BINS
+    }
+
+    const MONEY_SQUARES: usize = 0;
+    const PLAYED_SQUARES: usize = 2;
+    const MONEY_PRODUCTS_POSITIVE: usize = 3;
+    const MONEY_PRODUCTS_NEGATIVE: usize = 5;
+    const BETTING_SUMS: usize = 7;
+
+    /// Counts in the tally.
+    pub fn len(&self) -> usize {
+        self.betting_sums()
+            + if self.betting_rows > 0 {
+                Self::BETTING_SUMS
+            } else {
+                0
+            }
+    }
+
+    /// The tally's rounds played by ramp row, then net result
+    /// (`betting_rows * NET_BINS` counts; empty without a ramp).
+    pub fn by_bet_row<'t>(&self, tally: &'t [u64]) -> &'t [u64] {
+        &tally[self.by_bet()..self.betting_sums()]
     }
 
     /// Never empty (the net bins are always there).
@@ -136,7 +194,7 @@ impl TallyLayout {
         if self.counting {
             counted.push((
                 "true counts",
-                sum(&tally[self.by_true_count()..self.len()])?,
+                sum(&tally[self.by_true_count()..self.by_bet()])?,
             ));
         }
         for (what, count) in counted {
@@ -152,6 +210,25 @@ impl TallyLayout {
                 "its sum of rounds per shoe squared is {}, and its shoes by rounds per shoe give {squares}",
                 tally[Self::ROUNDS_SQUARES]
             ));
+        }
+        if self.betting_rows > 0 {
+            // Rounds played are some of the rounds dealt; the shoes' played
+            // rounds squared sum to at least their sum and at most rounds
+            // played times the most rounds a shoe holds.
+            let played = sum(self.by_bet_row(tally))?;
+            if played > rounds {
+                return Err(format!(
+                    "the rounds played by bet count {played} rounds, more than the {rounds} rounds its shoes hold"
+                ));
+            }
+            let played_squares = tally[self.betting_sums() + Self::PLAYED_SQUARES];
+            let most = (self.most_rounds as u64).saturating_mul(played);
+            if played_squares < played || played_squares > most {
+                return Err(format!(
+                    "its sum of rounds played per shoe squared is {played_squares}, and {played} rounds played in shoes of at most {} rounds give {played}..={most}",
+                    self.most_rounds
+                ));
+            }
         }
         if tally[Self::RESHUFFLED] > shoes {
             return Err(format!(
@@ -172,7 +249,106 @@ pub struct TableSimulation {
     dealing: Dealing,
     /// Count tags by value (ace first), with a counting system.
     tags: Option<[i8; N_VALUES]>,
+    /// How the running count becomes the true count rounds are sorted by.
+    true_count_method: TrueCountMethod,
+    /// The bets by true count and when to play, if the player bets by the
+    /// count (else every round is played for one unit).
+    betting: Option<BettingPlan>,
     layout: TallyLayout,
+}
+
+/// One round as the table dealt it, for whoever tallies it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct DealtRound {
+    /// The round's net result per unit bet, in tenths of a unit.
+    pub net: i32,
+    /// The events of the round (`events::COMBINATIONS` sets).
+    pub events: u8,
+    /// The true count it was dealt at, with a counting system.
+    pub true_count: Option<i32>,
+    /// The player's bet in units: 0 for a round sat out (wonging), 1
+    /// without a ramp.
+    pub bet: u32,
+    /// The ramp's row the bet came from (0 without a ramp).
+    pub bet_row: usize,
+}
+
+/// What takes each round [`TableSimulation::deal_shoe`] deals: a table
+/// run's tally, or a trip's bankroll. One concrete type for both, so that
+/// `deal_shoe` has one instance, which holds the only call of the round's
+/// play function on a `TableShoe`: the compiler then inlines the play
+/// (dealer, draws and all) into it, as it did into the table's trial
+/// before trips dealt shoes too. With a generic `deal_shoe` (two
+/// instances, two call sites) it did not, and a round took a sixth longer.
+pub(crate) enum RoundSink<'t> {
+    /// A table run's shoe: its tally and the shoe's sums so far.
+    Table(ShoeTally<'t>),
+    /// A trip.
+    Trip(&'t mut TripState),
+}
+
+/// A table run's tally while a shoe is dealt (see [`TallyLayout`]).
+pub(crate) struct ShoeTally<'t> {
+    counts: &'t mut [u64],
+    layout: TallyLayout,
+    /// The shoe's net at one unit a round, in tenths.
+    net: i64,
+    /// Its rounds played (with a ramp).
+    played: u64,
+    /// Its money (bet x net, tenths).
+    money: i64,
+}
+
+/// A trip as its rounds are dealt.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TripState {
+    /// The bankroll, in tenths of a unit.
+    pub bankroll: i64,
+    /// Rounds still to deal.
+    pub rounds_left: u64,
+    /// Whether the bankroll is gone (the trip is over).
+    pub ruined: bool,
+}
+
+impl RoundSink<'_> {
+    /// Takes one round; `false` to stop dealing.
+    #[inline(always)]
+    fn take(&mut self, round: &DealtRound) -> bool {
+        match self {
+            RoundSink::Table(tally) => {
+                let layout = tally.layout;
+                let counts = &mut *tally.counts;
+                let bin = bin_of_net_tenths(round.net);
+                counts[TallyLayout::NET + bin] += 1;
+                counts[TallyLayout::EVENTS + usize::from(round.events)] += 1;
+                if let Some(tc) = round.true_count {
+                    counts[layout.by_true_count() + true_count_bin(tc) * NET_BINS + bin] += 1;
+                }
+                tally.net += i64::from(round.net);
+                if layout.betting_rows > 0 && round.bet > 0 {
+                    counts[layout.by_bet() + round.bet_row * NET_BINS + bin] += 1;
+                    tally.played += 1;
+                    tally.money += i64::from(round.bet) * i64::from(round.net);
+                }
+                true
+            }
+            RoundSink::Trip(trip) => {
+                trip.bankroll += i64::from(round.bet) * i64::from(round.net);
+                trip.rounds_left -= 1;
+                trip.ruined = trip.bankroll <= 0;
+                trip.rounds_left > 0 && !trip.ruined
+            }
+        }
+    }
+}
+
+/// How a shoe ended.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ShoeDealt {
+    /// Rounds dealt.
+    pub rounds: u32,
+    /// Whether its last round went on from the shuffled discards.
+    pub reshuffled: bool,
 }
 
 impl TableSimulation {
@@ -268,11 +444,126 @@ impl TableSimulation {
             shoe_cards: shoe.cards(),
             dealing,
             tags,
+            true_count_method: TrueCountMethod::default(),
+            betting: None,
             layout: TallyLayout {
                 most_rounds: dealing.most_rounds(cards) as usize,
                 counting: tags.is_some(),
+                betting_rows: 0,
             },
         })
+    }
+
+    /// This table with the true count computed by `method` (the default,
+    /// [`TrueCountMethod::default`], is the floored count over the exact
+    /// decks left). The method changes which true count a round is counted
+    /// under, nothing else; without a counting system it changes nothing.
+    pub fn with_true_count_method(mut self, method: TrueCountMethod) -> TableSimulation {
+        self.true_count_method = method;
+        self
+    }
+
+    /// How the true count is computed.
+    pub fn true_count_method(&self) -> TrueCountMethod {
+        self.true_count_method
+    }
+
+    /// This table with the player betting by `plan`: each round's bet is
+    /// the ramp's at the true count as the round is dealt (computed by the
+    /// table's [`TrueCountMethod`]), and the rounds wonging sits out are
+    /// dealt with no bet, so the shoe's cards go as they would with the
+    /// player in. The flat-bet counts (net per unit, events, by true
+    /// count) still count every round dealt; the betting counts (see
+    /// [`TallyLayout`]) the rounds played.
+    ///
+    /// Errors (naming `count`) if the table counts no cards: a ramp bets by
+    /// the true count.
+    pub fn with_betting(mut self, plan: BettingPlan) -> Result<TableSimulation> {
+        if self.tags.is_none() {
+            return Err(Error::invalid(
+                "count",
+                "none",
+                "a bet ramp bets by the true count: give a counting system",
+            ));
+        }
+        self.layout.betting_rows = plan.ramp.bets().len();
+        self.betting = Some(plan);
+        Ok(self)
+    }
+
+    /// The betting plan, if the player bets by the count.
+    pub fn betting(&self) -> Option<&BettingPlan> {
+        self.betting.as_ref()
+    }
+
+    /// Deals one shoe from a fresh shuffle, round after round as
+    /// [`Dealing`] says, handing each round to `sink`, and stops early
+    /// when it says to. The count, the true count (by the table's
+    /// method) and the bet (the ramp's, or none while wonging sits out)
+    /// are taken as each round is dealt, from the cards of the rounds
+    /// before it. Allocates nothing: `cards` is the shoe.
+    // Never inlined: one instance, whose call of the round's play function
+    // is its only one (see RoundSink).
+    #[inline(never)]
+    pub(crate) fn deal_shoe(
+        &self,
+        rng: &mut GameRng,
+        cards: &mut [u8],
+        sink: &mut RoundSink,
+    ) -> ShoeDealt {
+        let mut shoe = TableShoe::new(rng, cards);
+        let mut rounds = 0u32;
+        let mut running = 0i32;
+        let mut seat = self
+            .betting
+            .as_ref()
+            .map_or(Seat::Playing, BettingPlan::seat_at_shuffle);
+        let mut reshuffled = false;
+        while self.dealing.deals_another(shoe.dealt(), rounds) {
+            shoe.start_round();
+            // The true count as the round is dealt: every card of the
+            // shoe's earlier rounds has been seen.
+            let true_count = self.tags.map(|_| {
+                self.true_count_method
+                    .true_count(running, shoe.cards_left())
+            });
+            let (bet, bet_row) = match (&self.betting, true_count) {
+                (Some(plan), Some(tc)) => {
+                    seat = plan.seat_for_round(seat, tc);
+                    match seat {
+                        Seat::Playing => (plan.ramp.bet(tc), plan.ramp.row(tc)),
+                        Seat::Watching | Seat::Left => (0, 0),
+                    }
+                }
+                _ => (1, 0),
+            };
+            // `new` made sure the shoe (and its discards) hold a round's
+            // most cards.
+            let round = self
+                .player
+                .play(&mut shoe)
+                .expect("the shoe holds the most cards a round can take");
+            if let Some(tags) = &self.tags {
+                running += shoe
+                    .round_cards()
+                    .iter()
+                    .map(|&value| i32::from(tags[usize::from(value - 1)]))
+                    .sum::<i32>();
+            }
+            rounds += 1;
+            reshuffled = shoe.reshuffled();
+            let go_on = sink.take(&DealtRound {
+                net: round.net,
+                events: round.events,
+                true_count,
+                bet,
+                bet_row,
+            });
+            if reshuffled || !go_on {
+                break;
+            }
+        }
+        ShoeDealt { rounds, reshuffled }
     }
 
     /// The rules the rounds are played by.
@@ -363,44 +654,29 @@ impl Simulation for TableSimulation {
     #[inline]
     fn trial(&self, rng: &mut GameRng, cards: &mut Vec<u8>, counts: &mut [u64]) {
         let layout = self.layout;
-        let by_true_count = layout.by_true_count();
-        let mut shoe = TableShoe::new(rng, cards);
-        let mut rounds = 0u32;
-        let mut running = 0i32;
-        let mut shoe_net = 0i64;
-        while self.dealing.deals_another(shoe.dealt(), rounds) {
-            shoe.start_round();
-            // The true count as the round is dealt: every card of the
-            // shoe's earlier rounds has been seen.
-            let true_count_at = self
-                .tags
-                .map(|_| true_count_bin(true_count(running, shoe.cards_left())));
-            // `new` made sure the shoe (and its discards) hold a round's
-            // most cards.
-            let round = self
-                .player
-                .play(&mut shoe)
-                .expect("the shoe holds the most cards a round can take");
-            let bin = bin_of_net_tenths(round.net);
-            counts[TallyLayout::NET + bin] += 1;
-            counts[TallyLayout::EVENTS + usize::from(round.events)] += 1;
-            if let (Some(tags), Some(tc)) = (&self.tags, true_count_at) {
-                counts[by_true_count + tc * NET_BINS + bin] += 1;
-                running += shoe
-                    .round_cards()
-                    .iter()
-                    .map(|&value| i32::from(tags[usize::from(value - 1)]))
-                    .sum::<i32>();
-            }
-            rounds += 1;
-            shoe_net += i64::from(round.net);
-            if shoe.reshuffled() {
-                counts[TallyLayout::RESHUFFLED] += 1;
-                break;
-            }
+        let mut sink = RoundSink::Table(ShoeTally {
+            counts,
+            layout,
+            net: 0,
+            played: 0,
+            money: 0,
+        });
+        let dealt = self.deal_shoe(rng, cards, &mut sink);
+        let RoundSink::Table(ShoeTally {
+            counts,
+            net: shoe_net,
+            played,
+            money,
+            ..
+        }) = sink
+        else {
+            unreachable!("a table run's sink is its tally")
+        };
+        if dealt.reshuffled {
+            counts[TallyLayout::RESHUFFLED] += 1;
         }
-        counts[TallyLayout::ROUNDS_PER_SHOE + rounds as usize] += 1;
-        let rounds = i64::from(rounds);
+        counts[TallyLayout::ROUNDS_PER_SHOE + dealt.rounds as usize] += 1;
+        let rounds = i64::from(dealt.rounds);
         counts[TallyLayout::NET_SQUARES] += (shoe_net * shoe_net) as u64;
         counts[TallyLayout::ROUNDS_SQUARES] += (rounds * rounds) as u64;
         // Both sums take a term, one of them zero: a sign tested by a
@@ -408,6 +684,28 @@ impl Simulation for TableSimulation {
         let product = rounds * shoe_net;
         counts[TallyLayout::PRODUCTS_POSITIVE] += product.max(0) as u64;
         counts[TallyLayout::PRODUCTS_NEGATIVE] += product.min(0).unsigned_abs();
+        if layout.betting_rows > 0 {
+            // MAX_BET bounds |money| below 2^31 a shoe, so its square and
+            // its product with the rounds fit 64 bits (see betting.rs).
+            let at = layout.betting_sums();
+            add_wide(
+                counts,
+                at + TallyLayout::MONEY_SQUARES,
+                money.unsigned_abs().pow(2),
+            );
+            counts[at + TallyLayout::PLAYED_SQUARES] += played * played;
+            let product = played as i64 * money;
+            add_wide(
+                counts,
+                at + TallyLayout::MONEY_PRODUCTS_POSITIVE,
+                product.max(0) as u64,
+            );
+            add_wide(
+                counts,
+                at + TallyLayout::MONEY_PRODUCTS_NEGATIVE,
+                product.min(0).unsigned_abs(),
+            );
+        }
     }
 }
 
@@ -617,6 +915,284 @@ impl TableSummary {
     }
 }
 
+/// What a bet-ramp run's counts say about the money: the standard
+/// figures of card counting, in units (one unit = the ramp's bet of 1).
+///
+/// Every figure is per round *played* (a round with a bet; rounds wonging
+/// sits out are observed, not played, and carry no money). With `WR` the
+/// win rate (mean money per round played) and `SD` the standard deviation
+/// of one round's money, the definitions are those of Don Schlesinger,
+/// *Blackjack Attack: Playing the Pros' Way* (3rd ed., RGE Publishing,
+/// 2005; DI, SCORE and N0 are his) and of Norm Wattenberger's CVCX
+/// simulator (<https://www.qfit.com/cvcx.htm>), which reports the same
+/// set:
+///
+/// - per 100 rounds: `WR_100 = 100 x WR`, `SD_100 = 10 x SD` (the SD of a
+///   sum of 100 rounds, taken as independent: `sqrt(100) x SD`);
+/// - DI, the desirability index: `1000 x WR / SD`;
+/// - N0, the rounds after which the expected win equals one standard
+///   deviation of the result (`N0 x WR = sqrt(N0) x SD`): `(SD / WR)^2`;
+/// - SCORE, the standardised comparison of risk and expectation: the win
+///   per 100 rounds, in units, of a player with a bankroll of 10,000 units
+///   betting the ramp scaled by the Kelly fraction,
+///   `100 x (10,000 x WR / SD^2) x WR = 10^6 x (WR / SD)^2 = DI^2`;
+///   `N0 = 10^6 / SCORE`;
+/// - the Kelly scaling for a bankroll of `B` units: the multiplier of
+///   every bet that maximises the bankroll's expected log growth for a
+///   ramp of fixed shape (to second order: J. L. Kelly, "A new
+///   interpretation of information rate", Bell System Technical Journal
+///   35, 1956; E. O. Thorp, "The Kelly criterion in blackjack, sports
+///   betting and the stock market", 1997), `k = B x WR / SD^2`;
+/// - the risk of ruin of betting the ramp as it is, forever, from a
+///   bankroll of `B` units: `exp(-2 x WR x B / SD^2)` (Blackjack Attack's
+///   closed form; the probability that a Brownian motion with drift `WR`
+///   and variance `SD^2` per round ever falls `B` below its start, so it
+///   assumes the normal approximation: a bankroll of many bets, and a
+///   positive win rate; 1 when `WR <= 0`). At the Kelly multiplier it is
+///   `exp(-2) = 13.5 %`.
+///
+/// The counts are integers, so the sums behind WR and SD are exact:
+/// [`BettingSummary::edge_to_variance`] gives `(WR / SD)^2` as an exact
+/// rational, from which SCORE and N0 follow exactly.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BettingSummary {
+    /// The ramp played (within the table's limits).
+    pub ramp: BetRamp,
+    /// When the player played.
+    pub wonging: Wonging,
+    /// The bet off the top (a shoe's first round), `None` when wonging
+    /// sits it out.
+    pub initial_bet: Option<u32>,
+    /// Rounds dealt, played or not.
+    pub rounds_observed: u64,
+    /// Rounds played (with a bet).
+    pub rounds_played: u64,
+    /// Shoes dealt.
+    pub shoes: u64,
+    /// Rounds played at each ramp row, lowest count first.
+    pub rounds_by_row: Vec<u64>,
+    /// The sum of the bets, in units.
+    pub total_bet: u64,
+    /// The sum of the money won (bet x net), in tenths of a unit.
+    pub money_tenths: i128,
+    /// The sum of its squares, in hundredths of a unit squared.
+    pub money_squares_hundredths: u128,
+    /// WR: the mean money per round played, in units.
+    pub win_rate: f64,
+    /// SD: the standard deviation of a round's money, in units.
+    pub standard_deviation: f64,
+    /// The standard error of the win rate, by shoe (the ratio estimator
+    /// over shoes, as [`TableSummary::standard_error`]).
+    pub standard_error: f64,
+    /// `win_rate -+ 1.96 standard_error`.
+    pub ci95: [f64; 2],
+}
+
+/// The Kelly scaling of a ramp for a bankroll.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KellyScaling {
+    /// The bankroll, in units.
+    pub bankroll: u64,
+    /// `bankroll x WR / SD^2`: the multiplier of every bet.
+    pub multiplier: f64,
+    /// The ramp's bets times the multiplier, one per row.
+    pub bets: Vec<f64>,
+}
+
+impl BettingSummary {
+    /// The money of a run's `tally` (laid out as `layout` says, betting by
+    /// `plan`, the plan the run was dealt with).
+    ///
+    /// Errors (naming `counts`) if the tally has no betting counts or not
+    /// the plan's rows, or fewer than two rounds played or two shoes.
+    pub fn from_tally(
+        layout: &TallyLayout,
+        tally: &[u64],
+        plan: &BettingPlan,
+    ) -> Result<BettingSummary> {
+        let bets = plan.ramp.bets();
+        if layout.betting_rows != bets.len() || tally.len() != layout.len() {
+            return Err(Error::invalid(
+                "counts",
+                format!("{} counts", tally.len()),
+                format!(
+                    "a bet-ramp run of {} rows has {} counts",
+                    bets.len(),
+                    TallyLayout {
+                        betting_rows: bets.len(),
+                        ..*layout
+                    }
+                    .len()
+                ),
+            ));
+        }
+        let by_row = layout.by_bet_row(tally);
+        let mut rounds_by_row = Vec::with_capacity(bets.len());
+        let (mut total_bet, mut money_tenths, mut money_squares_hundredths) = (0u64, 0i128, 0u128);
+        for (row, &bet) in bets.iter().enumerate() {
+            let bins = &by_row[row * NET_BINS..(row + 1) * NET_BINS];
+            let rounds: u64 = bins.iter().sum();
+            rounds_by_row.push(rounds);
+            total_bet += rounds * u64::from(bet);
+            for (bin, &count) in bins.iter().enumerate() {
+                let money = i128::from(net_tenths_of_bin(bin)) * i128::from(bet);
+                money_tenths += money * i128::from(count);
+                money_squares_hundredths += (money * money) as u128 * u128::from(count);
+            }
+        }
+        let rounds_played: u64 = rounds_by_row.iter().sum();
+        let shoes: u64 = layout.rounds_per_shoe(tally).iter().sum();
+        let rounds_observed: u64 = layout.net(tally).iter().sum();
+        if rounds_played < 2 || shoes < 2 {
+            return Err(Error::invalid(
+                "counts",
+                format!("{rounds_played} rounds played in {shoes} shoes"),
+                "a win rate's spread needs at least two rounds played and two shoes",
+            ));
+        }
+        let played = rounds_played as f64;
+        let win_rate = money_tenths as f64 / 10.0 / played;
+        // (P Q - M^2) / (100 P (P - 1)), the numerator exact in integers
+        // (it is P times the sum of squared deviations, never negative).
+        let spread = BigInt::from(rounds_played) * BigInt::from(money_squares_hundredths)
+            - BigInt::from(money_tenths) * BigInt::from(money_tenths);
+        let variance = spread.to_f64().unwrap_or(f64::INFINITY) / (100.0 * played * (played - 1.0));
+        let standard_deviation = variance.sqrt();
+        // The ratio estimator over shoes, in tenths: sum over shoes of
+        // (money - m x played)^2 with m the win rate in tenths.
+        let at = layout.betting_sums();
+        let money_squares = wide_sum(tally, at + TallyLayout::MONEY_SQUARES) as f64;
+        let played_squares = tally[at + TallyLayout::PLAYED_SQUARES] as f64;
+        let products = wide_sum(tally, at + TallyLayout::MONEY_PRODUCTS_POSITIVE) as f64
+            - wide_sum(tally, at + TallyLayout::MONEY_PRODUCTS_NEGATIVE) as f64;
+        let m = money_tenths as f64 / played;
+        let residuals = (money_squares - 2.0 * m * products + m * m * played_squares).max(0.0);
+        let n = shoes as f64;
+        let standard_error = (residuals / (n * (n - 1.0))).sqrt() / (played / n) / 10.0;
+        Ok(BettingSummary {
+            ramp: plan.ramp.clone(),
+            wonging: plan.wonging,
+            initial_bet: plan.initial_bet(),
+            rounds_observed,
+            rounds_played,
+            shoes,
+            rounds_by_row,
+            total_bet,
+            money_tenths,
+            money_squares_hundredths,
+            win_rate,
+            standard_deviation,
+            standard_error,
+            ci95: [
+                win_rate - Z_95 * standard_error,
+                win_rate + Z_95 * standard_error,
+            ],
+        })
+    }
+
+    /// The mean bet per round played, in units.
+    pub fn average_bet(&self) -> f64 {
+        self.total_bet as f64 / self.rounds_played as f64
+    }
+
+    /// The share of rounds dealt that the player played.
+    pub fn played_share(&self) -> f64 {
+        self.rounds_played as f64 / self.rounds_observed as f64
+    }
+
+    /// `WR_100 = 100 x WR`, units per 100 rounds played.
+    pub fn win_rate_per_100(&self) -> f64 {
+        100.0 * self.win_rate
+    }
+
+    /// `SD_100 = 10 x SD`: the standard deviation of 100 rounds, taken as
+    /// independent.
+    pub fn standard_deviation_per_100(&self) -> f64 {
+        10.0 * self.standard_deviation
+    }
+
+    /// `(WR / SD)^2` exactly, from the integer sums: `M^2 (P - 1) / (P (P
+    /// Q - M^2))` with `M` the money in tenths, `Q` its squares in
+    /// hundredths and `P` the rounds played. `None` when every round won
+    /// the same (no spread).
+    pub fn edge_to_variance(&self) -> Option<BigRational> {
+        let played = BigInt::from(self.rounds_played);
+        let money = BigInt::from(self.money_tenths);
+        let spread = &played * BigInt::from(self.money_squares_hundredths) - &money * &money;
+        if spread.is_zero() {
+            return None;
+        }
+        Some(BigRational::new(
+            &money * &money * (&played - 1),
+            played * spread,
+        ))
+    }
+
+    /// DI = `1000 x WR / SD` (signed as WR).
+    pub fn desirability_index(&self) -> f64 {
+        1000.0 * self.win_rate / self.standard_deviation
+    }
+
+    /// SCORE = `10^6 x (WR / SD)^2`, exactly; `None` unless WR > 0 (with
+    /// no edge, Kelly bets nothing and wins nothing).
+    pub fn score_exact(&self) -> Option<BigRational> {
+        (self.money_tenths > 0)
+            .then(|| self.edge_to_variance())
+            .flatten()
+            .map(|ratio| ratio * BigInt::from(1_000_000))
+    }
+
+    /// SCORE as a number (see [`BettingSummary::score_exact`]).
+    pub fn score(&self) -> Option<f64> {
+        self.score_exact()
+            .and_then(|score| ToPrimitive::to_f64(&score))
+    }
+
+    /// N0 = `(SD / WR)^2`, exactly; `None` with no win rate or no spread.
+    pub fn n0_exact(&self) -> Option<BigRational> {
+        self.edge_to_variance()
+            .filter(|ratio| !ratio.is_zero())
+            .map(|ratio| ratio.recip())
+    }
+
+    /// N0 as a number (see [`BettingSummary::n0_exact`]).
+    pub fn n0(&self) -> Option<f64> {
+        self.n0_exact().and_then(|n0| ToPrimitive::to_f64(&n0))
+    }
+
+    /// The Kelly scaling for a bankroll of `bankroll` units, `None` unless
+    /// WR > 0.
+    pub fn kelly(&self, bankroll: u64) -> Option<KellyScaling> {
+        if self.win_rate <= 0.0 {
+            return None;
+        }
+        let multiplier =
+            bankroll as f64 * self.win_rate / (self.standard_deviation * self.standard_deviation);
+        Some(KellyScaling {
+            bankroll,
+            multiplier,
+            bets: self
+                .ramp
+                .bets()
+                .iter()
+                .map(|&bet| multiplier * f64::from(bet))
+                .collect(),
+        })
+    }
+
+    /// The closed-form risk of ruin of betting the ramp forever from
+    /// `bankroll` units: `exp(-2 x WR x B / SD^2)`, 1 when WR <= 0 (see
+    /// the type's doc for the source and the assumption).
+    pub fn risk_of_ruin(&self, bankroll: u64) -> f64 {
+        if self.win_rate <= 0.0 {
+            return 1.0;
+        }
+        let exponent = -2.0 * self.win_rate * bankroll as f64
+            / (self.standard_deviation * self.standard_deviation);
+        exponent.exp()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -624,7 +1200,8 @@ mod tests {
     use crate::engine::montecarlo::{RunPlan, run, run_chunks};
     use crate::games::blackjack::player::rules::{DoubleOn, HoleCard, Surrender};
     use crate::games::blackjack::player::{PlayerParams, solve_float};
-    use crate::games::blackjack::table::CountSystem;
+    use crate::games::blackjack::table::trip::{TripPlan, TripRisk, TripSimulation};
+    use crate::games::blackjack::table::{BetRamp, CountSystem};
     use crate::games::blackjack::{Decks, Soft17};
 
     fn simulation(rules: PlayerRules, dealing: impl Fn(u32) -> Dealing) -> TableSimulation {
@@ -703,6 +1280,35 @@ mod tests {
         }
     }
 
+    /// The counts of `plan`, checked to be the same on one thread and two,
+    /// and as two shards split at chunk `split`.
+    fn same_on_threads_and_shards(
+        simulation: &TableSimulation,
+        plan: &RunPlan,
+        split: u64,
+    ) -> Vec<u64> {
+        let on = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| run(simulation, plan, &NoProgress))
+        };
+        let one = on(1);
+        assert_eq!(one, on(2));
+        let mut shards = run_chunks(simulation, plan, 0..split, &NoProgress);
+        for (total, count) in shards.iter_mut().zip(run_chunks(
+            simulation,
+            plan,
+            split..plan.n_chunks(),
+            &NoProgress,
+        )) {
+            *total += count;
+        }
+        assert_eq!(one, shards);
+        one
+    }
+
     #[test]
     fn counts_depend_on_the_seed_not_on_threads_or_shards() {
         let rules = PlayerRules::default();
@@ -724,25 +1330,7 @@ mod tests {
             stream: 0,
             chunk_size: 256,
         };
-        let on = |threads: usize| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap()
-                .install(|| run(&simulation, &plan, &NoProgress))
-        };
-        let one = on(1);
-        assert_eq!(one, on(2));
-        let mut shards = run_chunks(&simulation, &plan, 0..5, &NoProgress);
-        for (total, count) in shards.iter_mut().zip(run_chunks(
-            &simulation,
-            &plan,
-            5..plan.n_chunks(),
-            &NoProgress,
-        )) {
-            *total += count;
-        }
-        assert_eq!(one, shards);
+        let one = same_on_threads_and_shards(&simulation, &plan, 5);
         assert_ne!(
             one,
             run(&simulation, &RunPlan { seed: 10, ..plan }, &NoProgress)
@@ -839,6 +1427,212 @@ mod tests {
                 .ends_with("shoes went on from the discards, of 500 shoes dealt")
         );
         assert!(layout.check_consistent(&tally[1..]).is_err());
+    }
+
+    fn ramp_plan(ramp: &str, enter_at: Option<i32>, leave_below: Option<i32>) -> BettingPlan {
+        BettingPlan {
+            ramp: BetRamp::parse(ramp).unwrap(),
+            wonging: Wonging {
+                enter_at,
+                leave_below,
+            },
+        }
+    }
+
+    #[test]
+    fn betting_deals_the_same_cards_and_its_counts_depend_on_the_seed_only() {
+        let (_, flat) = counted_six_decks();
+        let plan = ramp_plan("<=1:1,2:2,3:4,4:8,>=5:12", Some(-1), Some(-2));
+        let betting = flat.clone().with_betting(plan.clone()).unwrap();
+        let layout = betting.layout();
+        assert_eq!(layout.betting_rows, 5);
+        let run_plan = RunPlan {
+            n_trials: 2_000,
+            seed: 21,
+            stream: 0,
+            chunk_size: 128,
+        };
+        let tally = same_on_threads_and_shards(&betting, &run_plan, 7);
+        assert_eq!(layout.check_consistent(&tally), Ok(()));
+        // Betting and wonging change no card: the flat counts are the flat
+        // run's, to the last.
+        let flat_tally = run(&flat, &run_plan, &NoProgress);
+        assert_eq!(&tally[..flat_tally.len()], &flat_tally[..]);
+        let money = BettingSummary::from_tally(&layout, &tally, &plan).unwrap();
+        assert_eq!(
+            money.rounds_observed,
+            money.rounds_by_row.iter().sum::<u64>() + {
+                // The rounds sat out are the rounds observed less those played.
+                money.rounds_observed - money.rounds_played
+            }
+        );
+        assert!(money.rounds_played < money.rounds_observed);
+        assert_eq!(money.initial_bet, Some(1));
+        // A tally with more rounds played than dealt is caught.
+        let mut edited = tally.clone();
+        edited[layout.by_bet()] += money.rounds_observed;
+        assert!(
+            layout
+                .check_consistent(&edited)
+                .unwrap_err()
+                .starts_with("the rounds played by bet count")
+        );
+    }
+
+    #[test]
+    fn a_one_unit_ramp_is_the_flat_bet() {
+        let (_, flat) = counted_six_decks();
+        let plan = ramp_plan("0:1", None, None);
+        let betting = flat.with_betting(plan.clone()).unwrap();
+        let tally = run(&betting, &RunPlan::new(3_000, 5, 0), &NoProgress);
+        let layout = betting.layout();
+        let table = TableSummary::from_tally(&layout, &tally).unwrap();
+        let money = BettingSummary::from_tally(&layout, &tally, &plan).unwrap();
+        assert_eq!(money.rounds_played, table.n_rounds);
+        assert_eq!(money.total_bet, table.n_rounds);
+        let tenths: i128 = table
+            .net
+            .iter()
+            .enumerate()
+            .map(|(bin, &count)| i128::from(net_tenths_of_bin(bin)) * i128::from(count))
+            .sum();
+        assert_eq!(money.money_tenths, tenths);
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs().max(1e-12);
+        assert!(close(money.win_rate, table.mean));
+        assert!(close(money.standard_deviation, table.standard_deviation));
+        assert!(close(money.standard_error, table.standard_error));
+    }
+
+    #[test]
+    fn the_money_figures_satisfy_their_defining_identities() {
+        let (_, flat) = counted_six_decks();
+        let plan = ramp_plan("<=1:1,2:2,3:4,4:8,>=5:12", None, Some(-1));
+        let betting = flat.with_betting(plan.clone()).unwrap();
+        let tally = run(&betting, &RunPlan::new(20_000, 8, 0), &NoProgress);
+        let money = BettingSummary::from_tally(&betting.layout(), &tally, &plan).unwrap();
+        assert!(money.win_rate > 0.0, "{}", money.win_rate);
+        // Exact: SCORE x N0 = 10^6, and (WR / SD)^2 from the integer sums
+        // is SCORE / 10^6.
+        let score = money.score_exact().unwrap();
+        let n0 = money.n0_exact().unwrap();
+        assert_eq!(
+            &score * &n0,
+            BigRational::from_integer(BigInt::from(1_000_000))
+        );
+        assert_eq!(
+            &score / BigInt::from(1_000_000),
+            money.edge_to_variance().unwrap()
+        );
+        // In f64, from the printed figures, to 1e-12 relative (a handful of
+        // roundings of numbers of this size).
+        let (wr, sd) = (money.win_rate, money.standard_deviation);
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * b.abs();
+        let (di, score, n0) = (
+            money.desirability_index(),
+            money.score().unwrap(),
+            money.n0().unwrap(),
+        );
+        assert!(close(di * di, score), "{di} {score}");
+        assert!(close(n0, 1e6 / score));
+        assert!(close(n0, (sd / wr).powi(2)));
+        assert!(close(di, 1000.0 * wr / sd));
+        assert!(close(money.win_rate_per_100(), 100.0 * wr));
+        assert!(close(money.standard_deviation_per_100(), 10.0 * sd));
+        // WR and SD are the exact sums' mean and spread.
+        let played = money.rounds_played as f64;
+        assert!(close(wr, money.money_tenths as f64 / 10.0 / played));
+        let variance =
+            (money.money_squares_hundredths as f64 / 100.0 - played * wr * wr) / (played - 1.0);
+        assert!((sd * sd - variance).abs() <= 1e-9 * variance);
+        // Kelly: the multiplier is B WR / SD^2, and at it the closed-form
+        // risk of ruin of the scaled ramp is exp(-2).
+        let kelly = money.kelly(1_000).unwrap();
+        assert!(close(kelly.multiplier, 1_000.0 * wr / (sd * sd)));
+        assert!(close(kelly.bets[4], 12.0 * kelly.multiplier));
+        let ror = money.risk_of_ruin(1_000);
+        assert!(close(ror, (-2.0 * wr * 1_000.0 / (sd * sd)).exp()));
+        assert!(close(ror.ln() / kelly.multiplier, -2.0));
+        assert!(money.average_bet() > 1.0 && money.average_bet() < 12.0);
+    }
+
+    #[test]
+    fn wonging_in_and_out_at_a_count_plays_only_at_that_count_or_more() {
+        let (_, flat) = counted_six_decks();
+        let plan = ramp_plan("<=0:1,1:2,>=2:4", Some(1), Some(1));
+        let betting = flat.with_betting(plan.clone()).unwrap();
+        let tally = run(&betting, &RunPlan::new(2_000, 4, 0), &NoProgress);
+        let money = BettingSummary::from_tally(&betting.layout(), &tally, &plan).unwrap();
+        assert_eq!(money.rounds_by_row[0], 0);
+        assert!(money.rounds_by_row[1] > 0 && money.rounds_by_row[2] > 0);
+        assert_eq!(money.initial_bet, None);
+        // Hi-lo at +1 or more is about a quarter of six decks' rounds.
+        let share = money.played_share();
+        assert!((0.1..0.4).contains(&share), "{share}");
+    }
+
+    #[test]
+    fn betting_without_a_count_is_refused() {
+        let flat = simulation(PlayerRules::default(), |cards| {
+            Dealing::cut_card(0.75, cards).unwrap()
+        });
+        let message = flat
+            .with_betting(ramp_plan("0:1", None, None))
+            .unwrap_err()
+            .to_string();
+        assert!(message.starts_with("count none: a bet ramp bets by the true count"));
+    }
+
+    #[test]
+    fn the_closed_form_risk_of_ruin_agrees_with_simulated_long_trips() {
+        // One deck to 75%, hi-lo, one unit only at a true count of +2 or
+        // more (in at +2, out below it): a win rate of about 3 % a round
+        // played, WR / SD about 0.028. A bankroll of 45 units makes the
+        // closed form's risk about 10 %; trips of 60,000 rounds dealt
+        // (some 14,000 played, ten times (SD / WR)^2) leave a risk of ruin
+        // after the trip of well under 0.1 %, so both say the same.
+        let rules = PlayerRules {
+            decks: Decks::Finite(1),
+            ..PlayerRules::default()
+        };
+        let table = solve_float(
+            &PlayerParams::full_shoe(rules, SplitModel::Cdz),
+            &NoProgress,
+        )
+        .unwrap();
+        let plan = ramp_plan("0:1", Some(2), Some(2));
+        let betting = TableSimulation::with_table(
+            &table,
+            Dealing::cut_card(0.75, 52).unwrap(),
+            Some(CountSystem::parse("hi-lo").unwrap().tags),
+        )
+        .unwrap()
+        .with_betting(plan.clone())
+        .unwrap();
+        let shoes = betting.shoes_for_rounds(8_000_000);
+        let tally = run(&betting, &RunPlan::new(shoes, 12, 0), &NoProgress);
+        let money = BettingSummary::from_tally(&betting.layout(), &tally, &plan).unwrap();
+        let bankroll = 45;
+        let closed = money.risk_of_ruin(bankroll);
+        assert!((0.05..0.2).contains(&closed), "{closed}");
+        // The closed form's own error, from the win rate's (the SD's is
+        // far smaller): d ln RoR = ln RoR x dWR / WR.
+        let closed_error = closed * closed.ln().abs() * money.standard_error / money.win_rate;
+        let trip = TripPlan::new(60_000, bankroll).unwrap();
+        let trips = TripSimulation::new(&betting, trip).unwrap();
+        let plan = RunPlan {
+            n_trials: 1_000,
+            seed: 12,
+            stream: 1,
+            chunk_size: trips.trips_per_chunk(),
+        };
+        let risk = TripRisk::from_tally(trip, &run(&trips, &plan, &NoProgress));
+        assert_eq!(risk.trips, 1_000);
+        let z = (risk.proportion() - closed) / risk.standard_error().hypot(closed_error);
+        assert!(
+            z.abs() < 5.0,
+            "simulated {} against closed form {closed} (z {z})",
+            risk.proportion()
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@ edit; run the generator again after changing an option."""
 
 from ._core import run_command
 
-__all__ = ['exact', 'mc', 'compare', 'eor', 'player', 'player_compare', 'strategy', 'house_edge', 'house_edge_grid', 'table', 'table_compare', 'cut_card_effect', 'dealer']
+__all__ = ['exact', 'mc', 'compare', 'eor', 'player', 'player_compare', 'strategy', 'house_edge', 'house_edge_grid', 'table', 'table_compare', 'cut_card_effect', 'indices', 'counts', 'count_distribution', 'dealer']
 
 
 def exact(
@@ -976,3 +976,225 @@ def cut_card_effect(
     table the report leads with, in long form: see deckodds.Result).
     """
     return run_command(('blackjack', 'cut-card-effect'), locals())
+
+
+def indices(
+    *,
+    decks=6,
+    h17=False,
+    enhc=False,
+    bj_pays='3:2',
+    double='any',
+    no_das=False,
+    max_hands=4,
+    resplit_aces=False,
+    surrender='none',
+    count='hi-lo',
+    penetration=0.75,
+    decisions='lists',
+    precision=0.25,
+    max_shoes=200000,
+    pilot_shoes=300,
+    seed=1,
+    threads=None,
+    quiet=False,
+):
+    """Index plays (RULES.md section 6, "Index plays"): for each decision of basic
+    strategy where another action becomes better within the true counts a shoe
+    reaches, the true count at which it does (the index), with its 95% interval,
+    for a counting system (--count). The Illustrious 18 (and, with --surrender
+    late, the Fab 4) are set beside Schlesinger's published indices
+
+    `deckodds blackjack indices`, in process.
+
+    Parameters
+    ----------
+    decks : int or str, default 6
+        --decks: Decks in the shoe: 1..=8 (as at a table), or "inf" for an
+        infinite deck (every draw independent: each value 1/13, tens 4/13)
+    h17 : bool, default False
+        --h17: The dealer hits soft 17 (H17). Default: stands on all 17s (S17)
+    enhc : bool, default False
+        --enhc: European no hole card: the dealer takes no hole card until the
+        player has played, and a dealer natural then takes every bet, doubles
+        and splits included. Default: the dealer peeks with an ace or a ten up,
+        and a natural ends the round at once for one unit
+    bj_pays : str, default '3:2'
+        --bj-pays: What a player natural (a two-card 21 not from a split) pays:
+        3:2, 6:5 or 1:1. It pushes against a dealer natural
+    double : str, default 'any'
+        --double: Which first two cards may be doubled: any, 9-11 or 10-11 (hard
+        totals). A doubled hand stakes 2 and takes exactly one card
+    no_das : bool, default False
+        --no-das: No doubling after a split. Default: a split hand may double on
+        the totals --double allows
+    max_hands : int, default 4
+        --max-hands: Hands in all after re-splits: 2 (split once), 3 or 4
+    resplit_aces : bool, default False
+        --resplit-aces: Split aces may be split again (up to --max-hands, so not
+        with --max-hands 2). Split aces take one card each either way
+    surrender : str, default 'none'
+        --surrender: Surrender: none, late (half the bet back unless the dealer
+        has a natural: after the peek, or under --enhc a natural found at the
+        end takes the whole bet) or early (before the peek, against any upcard,
+        half the bet back whatever the dealer holds)
+    count : str, default 'hi-lo'
+        --count: The counting system: hi-lo, ko, hi-opt-i, hi-opt-ii, zen,
+        omega-ii, or tags for A,2,...,9,T (see `table --help`)
+    penetration : float, default 0.75
+        --penetration: The fraction of the shoe dealt before the cut card (see
+        `table --help`)
+    decisions : str, default 'lists'
+        --decisions: Which decisions: lists (those of the Illustrious 18 and the
+        Fab 4, in about a minute) or all (every two-card hand against every
+        upcard, and insurance: an hour or more)
+    precision : float, default 0.25
+        --precision: The 95% half-width, in true counts, every index within 6 of
+        zero is brought to
+    max_shoes : int, default 200000
+        --max-shoes: The most shoes to deal, the pilot's included
+    pilot_shoes : int, default 300
+        --pilot-shoes: The pilot's shoes
+    seed : int, default 1
+        --seed: The master seed
+    threads : int, default None
+        --threads: worker threads (default: one per core); results do not depend on it.
+    quiet : bool, default False
+        No progress bar (tqdm, shown for runs over a second when installed).
+
+    Returns
+    -------
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
+    """
+    return run_command(('blackjack', 'indices'), locals())
+
+
+def counts(
+    *,
+    decks=1,
+    h17=False,
+    enhc=False,
+    bj_pays='3:2',
+    double='any',
+    no_das=False,
+    max_hands=4,
+    resplit_aces=False,
+    surrender='none',
+    count=None,
+    cards_seen=None,
+    threads=None,
+    quiet=False,
+):
+    """Counting systems analysed exactly (issue 46): for every built-in system (hi-
+    lo, ko, hi-opt-i, hi-opt-ii, zen, omega-ii) and any given with --count, the
+    betting correlation (BC: the tags against the player's exact effects of
+    removal), Griffin's playing efficiency (PE: the share of the ideal count's
+    gain from departing from basic strategy, over every two-card decision) and
+    the insurance correlation (IC), beside the published figures. The effects of
+    removal are the exact engine's (f64, 22 solves) for the rules given: a
+    single deck unless --decks says otherwise, as Griffin's were
+
+    `deckodds blackjack counts`, in process.
+
+    Parameters
+    ----------
+    decks : int or str, default 1
+        --decks: Decks in the shoe: 1..=8 (as at a table), or "inf" for an
+        infinite deck (every draw independent: each value 1/13, tens 4/13)
+    h17 : bool, default False
+        --h17: The dealer hits soft 17 (H17). Default: stands on all 17s (S17)
+    enhc : bool, default False
+        --enhc: European no hole card: the dealer takes no hole card until the
+        player has played, and a dealer natural then takes every bet, doubles
+        and splits included. Default: the dealer peeks with an ace or a ten up,
+        and a natural ends the round at once for one unit
+    bj_pays : str, default '3:2'
+        --bj-pays: What a player natural (a two-card 21 not from a split) pays:
+        3:2, 6:5 or 1:1. It pushes against a dealer natural
+    double : str, default 'any'
+        --double: Which first two cards may be doubled: any, 9-11 or 10-11 (hard
+        totals). A doubled hand stakes 2 and takes exactly one card
+    no_das : bool, default False
+        --no-das: No doubling after a split. Default: a split hand may double on
+        the totals --double allows
+    max_hands : int, default 4
+        --max-hands: Hands in all after re-splits: 2 (split once), 3 or 4
+    resplit_aces : bool, default False
+        --resplit-aces: Split aces may be split again (up to --max-hands, so not
+        with --max-hands 2). Split aces take one card each either way
+    surrender : str, default 'none'
+        --surrender: Surrender: none, late (half the bet back unless the dealer
+        has a natural: after the peek, or under --enhc a natural found at the
+        end takes the whole bet) or early (before the peek, against any upcard,
+        half the bet back whatever the dealer holds)
+    count : str, default None
+        --count: A system to analyse besides the built-in ones (repeat it for
+        several): a name, or tags for A,2,...,9,T (-1,1,1,1,1,1,0,0,0,-1 or
+        A=-1,2=1,...,T=-1), each in -9..=9
+    cards_seen : int, default None
+        --cards-seen: The playing efficiency's depth: cards seen before the
+        round, of the cards behind each decision. Default: half the shoe (26 a
+        deck)
+    threads : int, default None
+        --threads: worker threads (default: one per core); results do not depend on it.
+    quiet : bool, default False
+        No progress bar (tqdm, shown for runs over a second when installed).
+
+    Returns
+    -------
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
+    """
+    return run_command(('blackjack', 'counts'), locals())
+
+
+def count_distribution(
+    *,
+    count='hi-lo',
+    decks=6,
+    after=None,
+    trials=1000000,
+    seed=1,
+    level=0.001,
+    threads=None,
+    quiet=False,
+):
+    """The exact distribution of the running count and the true count (running
+    count per deck left, floored) after --after cards of a freshly shuffled shoe
+    (a multivariate hypergeometric over the tags), beside --trials deals of
+    those cards from the table simulator's shoe, with chi-square tests of the
+    one against the other (bins of expectation below 5 pooled) and their p
+
+    `deckodds blackjack count-distribution`, in process.
+
+    Parameters
+    ----------
+    count : str, default 'hi-lo'
+        --count: The counting system: hi-lo, ko, hi-opt-i, hi-opt-ii, zen,
+        omega-ii, or tags for A,2,...,9,T (-1,1,1,1,1,1,0,0,0,-1 or
+        A=-1,...,T=-1)
+    decks : int, default 6
+        --decks: Decks in the shoe: 1..=8
+    after : int, default None
+        --after: Cards dealt from the shoe before the count is read: 0 up to one
+        fewer than the shoe holds (a true count needs a card left). Default:
+        half the shoe (26 a deck)
+    trials : int, default 1000000
+        --trials: Deals to simulate (accepts 1000000, 1_000_000 or 1e6)
+    seed : int, default 1
+        --seed: Master seed. The same seed and trials give the same counts with
+        any number of threads
+    level : float, default 0.001
+        --level: Significance level of the verdicts
+    threads : int, default None
+        --threads: worker threads (default: one per core); results do not depend on it.
+    quiet : bool, default False
+        No progress bar (tqdm, shown for runs over a second when installed).
+
+    Returns
+    -------
+    deckodds.Result: ``.document`` (the JSON document), ``.frame`` (the
+    table the report leads with, in long form: see deckodds.Result).
+    """
+    return run_command(('blackjack', 'count-distribution'), locals())

@@ -276,7 +276,7 @@ pub fn render_indices(report: &IndicesReport, format: Format, options: &RenderOp
             })
             .collect();
         tables.push(TitledGrid {
-            title: "The standard lists (Schlesinger, Blackjack Attack): the listed action at or above the index".into(),
+            title: "The standard lists (Schlesinger, Blackjack Attack; published for multi-deck S17 DAS): the listed action at or above the index".into(),
             grid: Grid {
                 head: vec![
                     "play".into(),

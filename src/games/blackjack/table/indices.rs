@@ -1522,9 +1522,9 @@ fn weighted_line(points: &[(f64, f64, f64)]) -> Option<Line> {
 mod tests {
     use super::*;
     use crate::engine::NoProgress;
-    use crate::games::blackjack::Decks;
     use crate::games::blackjack::player::chart::strategy_chart;
     use crate::games::blackjack::player::{PlayerParams, SplitModel, solve};
+    use crate::games::blackjack::{Decks, Soft17};
 
     const HI_LO: [i8; N_VALUES] = [-1, 1, 1, 1, 1, 1, 0, 0, 0, -1];
 
@@ -1562,7 +1562,15 @@ mod tests {
     /// values hands by its own recursion over compositions.
     #[test]
     fn values_on_a_shoe_are_the_exact_solvers_on_that_shoe() {
-        let rules = one_deck();
+        for soft17 in [Soft17::Stand, Soft17::Hit] {
+            values_match_the_solver(PlayerRules {
+                soft17,
+                ..one_deck()
+            });
+        }
+    }
+
+    fn values_match_the_solver(rules: PlayerRules) {
         let removed = vec![10, 10, 5, 2, 9, 1, 6];
         let mut left = rules.shoe().counts;
         for &v in &removed {

@@ -343,7 +343,8 @@ criterion_group!(
     blackjack_player,
     blackjack_player_grid,
     blackjack_round_simulation,
-    blackjack_table_simulation
+    blackjack_table_simulation,
+    blackjack_indices
 );
 criterion_main!(benches);
 
@@ -434,5 +435,51 @@ fn blackjack_table_simulation(c: &mut Criterion) {
             b.iter(|| simulation.trials(&mut rng, &mut scratch, shoes, &mut counts))
         });
     }
+    group.finish();
+}
+
+/// Index plays (RULES.md section 6, "Index plays"): hi-lo, 6 decks, S17,
+/// DAS, 75 %, the decisions of the Illustrious 18 and the Fab 4 valued at
+/// every round of 8 shoes, on one core (about 340 rounds, each valuing
+/// the dealer's outcomes for some 1,900 shoes). `blackjack indices` at its
+/// defaults deals about 2,500 such shoes, most of them watching a few
+/// decisions near their index.
+fn blackjack_indices(c: &mut Criterion) {
+    use deckodds::engine::NoProgress;
+    use deckodds::games::blackjack::player::chart::strategy_chart;
+    use deckodds::games::blackjack::player::{PlayerParams, PlayerRules, SplitModel, solve_float};
+    use deckodds::games::blackjack::table::indices::{IndexFinder, IndexParams, lists};
+    use deckodds::games::blackjack::table::{ChartStrategy, CountSystem, Dealing};
+
+    let one_core = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a one-thread pool");
+    let rules = PlayerRules::default();
+    let solved = solve_float(
+        &PlayerParams::full_shoe(rules, SplitModel::Cdz),
+        &NoProgress,
+    )
+    .expect("valid rules");
+    let chart = ChartStrategy::from_chart(&strategy_chart(&solved).expect("a chart"))
+        .expect("the solver's chart reads back");
+    let finder = IndexFinder::new(
+        IndexParams {
+            rules,
+            tags: CountSystem::parse("hi-lo").expect("hi-lo").tags,
+            dealing: Dealing::cut_card(0.75, rules.shoe().total()).expect("75 %"),
+            decisions: lists::decisions(),
+            seed: 1,
+        },
+        &chart,
+    )
+    .expect("a finder");
+    let plan = finder.everything(8, 0);
+    let mut group = c.benchmark_group("blackjack indices (one core)");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(plan.n_shoes()));
+    group.bench_function("I18 and Fab 4 decisions, every round of 8 shoes", |b| {
+        b.iter(|| one_core.install(|| finder.run(black_box(&plan), &NoProgress)))
+    });
     group.finish();
 }

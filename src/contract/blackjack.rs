@@ -665,8 +665,8 @@ pub struct TableValue {
 }
 
 /// The money of betting a ramp by the true count, in units (one unit =
-/// a ramp bet of 1), every rate per round *played*. Definitions (docs/
-/// GUIDE.md, "Betting"; Schlesinger's Blackjack Attack and CVCX):
+/// a ramp bet of 1), every rate per round *played*. Definitions
+/// (`docs/GUIDE.md`, "Betting"; Schlesinger's Blackjack Attack and CVCX):
 /// `win_rate_per_100 = 100 win_rate`, `sd_per_100 = 10 sd` (100
 /// independent rounds), `di = 1000 win_rate / sd`, `n0 = (sd /
 /// win_rate)^2`, `score = 10^6 (win_rate / sd)^2 = di^2 = 10^6 / n0`.

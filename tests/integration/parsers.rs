@@ -646,14 +646,22 @@ fn collect_options(command: &clap::Command, path: &mut Vec<String>, out: &mut Ve
             .filter_map(|other| other.get_long().map(|long| long.to_string()));
         let required: Vec<String> = match long.as_deref() {
             Some("hands" | "hands-per-row") => vec!["published".to_string()],
+            // A trip needs its length, a bankroll and a ramp to bet.
+            Some("trips") => ["trip-rounds", "bankroll", "bet-ramp", "count"]
+                .map(String::from)
+                .to_vec(),
             _ => required.collect(),
         };
         for other in required {
             let value = match other.as_str() {
-                "deal" => "A 2".to_string(),
-                _ => "x.csv".to_string(),
+                "deal" => "A 2",
+                "trip-rounds" => "100",
+                "bankroll" => "1000",
+                "bet-ramp" => "1:1",
+                "count" => "hi-lo",
+                _ => "x.csv",
             };
-            prefix.extend([format!("--{other}"), value]);
+            prefix.extend([format!("--{other}"), value.to_string()]);
         }
         let suffix = match arg.get_num_args().map(|n| n.min_values()) {
             Some(2) => vec!["wins.txt".to_string()],

@@ -1200,7 +1200,6 @@ mod tests {
     use crate::engine::montecarlo::{RunPlan, run, run_chunks};
     use crate::games::blackjack::player::rules::{DoubleOn, HoleCard, Surrender};
     use crate::games::blackjack::player::{PlayerParams, solve_float};
-    use crate::games::blackjack::table::trip::{TripPlan, TripRisk, TripSimulation};
     use crate::games::blackjack::table::{BetRamp, CountSystem};
     use crate::games::blackjack::{Decks, Soft17};
 
@@ -1580,59 +1579,6 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(message.starts_with("count none: a bet ramp bets by the true count"));
-    }
-
-    #[test]
-    fn the_closed_form_risk_of_ruin_agrees_with_simulated_long_trips() {
-        // One deck to 75%, hi-lo, one unit only at a true count of +2 or
-        // more (in at +2, out below it): a win rate of about 3 % a round
-        // played, WR / SD about 0.028. A bankroll of 45 units makes the
-        // closed form's risk about 10 %; trips of 60,000 rounds dealt
-        // (some 14,000 played, ten times (SD / WR)^2) leave a risk of ruin
-        // after the trip of well under 0.1 %, so both say the same.
-        let rules = PlayerRules {
-            decks: Decks::Finite(1),
-            ..PlayerRules::default()
-        };
-        let table = solve_float(
-            &PlayerParams::full_shoe(rules, SplitModel::Cdz),
-            &NoProgress,
-        )
-        .unwrap();
-        let plan = ramp_plan("0:1", Some(2), Some(2));
-        let betting = TableSimulation::with_table(
-            &table,
-            Dealing::cut_card(0.75, 52).unwrap(),
-            Some(CountSystem::parse("hi-lo").unwrap().tags),
-        )
-        .unwrap()
-        .with_betting(plan.clone())
-        .unwrap();
-        let shoes = betting.shoes_for_rounds(8_000_000);
-        let tally = run(&betting, &RunPlan::new(shoes, 12, 0), &NoProgress);
-        let money = BettingSummary::from_tally(&betting.layout(), &tally, &plan).unwrap();
-        let bankroll = 45;
-        let closed = money.risk_of_ruin(bankroll);
-        assert!((0.05..0.2).contains(&closed), "{closed}");
-        // The closed form's own error, from the win rate's (the SD's is
-        // far smaller): d ln RoR = ln RoR x dWR / WR.
-        let closed_error = closed * closed.ln().abs() * money.standard_error / money.win_rate;
-        let trip = TripPlan::new(60_000, bankroll).unwrap();
-        let trips = TripSimulation::new(&betting, trip).unwrap();
-        let plan = RunPlan {
-            n_trials: 1_000,
-            seed: 12,
-            stream: 1,
-            chunk_size: trips.trips_per_chunk(),
-        };
-        let risk = TripRisk::from_tally(trip, &run(&trips, &plan, &NoProgress));
-        assert_eq!(risk.trips, 1_000);
-        let z = (risk.proportion() - closed) / risk.standard_error().hypot(closed_error);
-        assert!(
-            z.abs() < 5.0,
-            "simulated {} against closed form {closed} (z {z})",
-            risk.proportion()
-        );
     }
 
     #[test]

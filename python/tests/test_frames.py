@@ -179,6 +179,30 @@ def check_cut_card(frame, document):
     assert cell.cut_card_house_edge_percent == first["cut_card"]["house_edge_percent"]
 
 
+def check_counts(frame, document):
+    """`blackjack counts`: a row per counting system."""
+    assert len(frame) == len(document["systems"])
+    assert "betting_correlation" in frame.columns and "insurance_correlation" in frame.columns
+    first = document["systems"][0]
+    assert row(frame, system=first["system"]).playing_efficiency == first["playing_efficiency"]
+
+
+def check_count_distribution(frame, document):
+    """`blackjack count-distribution`: a row per running count, exact
+    beside simulated."""
+    assert len(frame) == len(document["running_count"])
+    assert "decimal" in frame.columns and "simulated" in frame.columns
+    assert int(frame["simulated"].sum()) == document["trials"]
+
+
+def check_indices(frame, document):
+    """`blackjack indices`: a row per index play, as the index file."""
+    assert len(frame) == len(document["plays"])
+    assert "crossing" in frame.columns and "deviation" in frame.columns
+    first = document["plays"][0]
+    assert list(frame["index"])[0] == first["index"]
+
+
 def check_power(frame, document):
     assert list(frame.columns)[:4] == ["seed", "trials", "level", "reference_chi_square"]
     assert "replicate_check_rejections" in frame.columns and "games_for_power_90" in frame.columns
@@ -264,6 +288,19 @@ CASES = [
         dict(trials=2000),
         ["blackjack", "cut-card-effect", "--trials", "2000"],
         check_cut_card,
+    ),
+    (deckodds.blackjack.counts, dict(), ["blackjack", "counts"], check_counts),
+    (
+        deckodds.blackjack.count_distribution,
+        dict(decks=1, trials=2000),
+        ["blackjack", "count-distribution", "--decks", "1", "--trials", "2000"],
+        check_count_distribution,
+    ),
+    (
+        deckodds.blackjack.indices,
+        dict(decks=2, pilot_shoes=40, max_shoes=80, seed=3),
+        ["blackjack", "indices", "--decks", "2", "--pilot-shoes", "40", "--max-shoes", "80", "--seed", "3"],
+        check_indices,
     ),
     (
         deckodds.idiots_delight.exact,

@@ -62,6 +62,7 @@ use crate::games::blackjack::player::{
 };
 use crate::games::blackjack::{DealerOutcome, N_VALUES, Shoe};
 use crate::rng::stream_rng;
+use crate::stats::Z95;
 
 /// The kind of a decision: a two-card hand class, or insurance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -1450,7 +1451,7 @@ fn crossing(means: &[Option<(f64, f64)>]) -> Option<IndexPlay> {
         let variance = (m1 * m1 * s0 * s0 + m0 * m0 * s1 * s1) / (d * d * d * d);
         (x0 + m0 / d, variance, m1 > m0)
     });
-    let half = 1.959_963_984_540_054 * variance.max(0.0).sqrt();
+    let half = Z95 * variance.max(0.0).sqrt();
     Some(IndexPlay {
         deviation: Action::Stand,
         at_or_above: rising,

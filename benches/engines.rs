@@ -375,13 +375,15 @@ fn blackjack_round_simulation(c: &mut Criterion) {
 /// defaults), the exact engine's composition-dependent decisions from a
 /// lookup table, rounds dealt down the shoe to a cut card at 75% (a trial
 /// is a shoe, about 43 rounds), with and without a hi-lo count, and with
-/// the count betting a 1-12 ramp (issue 46); and one round per shoe.
-/// Throughput in rounds.
+/// the count betting a 1-12 ramp (issue 46), and the counter's whole game:
+/// the basic chart with the Illustrious 18 played by the count and the
+/// ramp; and one round per shoe. Throughput in rounds.
 fn blackjack_table_simulation(c: &mut Criterion) {
     use deckodds::engine::NoProgress;
+    use deckodds::games::blackjack::player::chart::strategy_chart;
     use deckodds::games::blackjack::player::{PlayerParams, PlayerRules, SplitModel, solve_float};
     use deckodds::games::blackjack::table::{
-        BetRamp, BettingPlan, Dealing, TableSimulation, Wonging,
+        BetRamp, BettingPlan, ChartStrategy, Dealing, IndexPlays, TableSimulation, Wonging,
     };
 
     const ROUNDS: u64 = 100_000;
@@ -427,15 +429,57 @@ fn blackjack_table_simulation(c: &mut Criterion) {
             Some(plan) => simulation.with_betting(plan).expect("a counted table"),
             None => simulation,
         };
-        let shoes = simulation.shoes_for_rounds(ROUNDS);
-        let mut rng = stream_rng(1, 0, 0);
-        let mut scratch = simulation.new_scratch();
-        let mut counts = vec![0u64; simulation.n_bins()];
-        group.bench_function(name, |b| {
-            b.iter(|| simulation.trials(&mut rng, &mut scratch, shoes, &mut counts))
-        });
+        bench_table(&mut group, name, &simulation, ROUNDS);
     }
+    // Schlesinger's Illustrious 18 for hi-lo (multi-deck S17 DAS).
+    let illustrious_18 = IndexPlays::parse_csv(
+        "section,row,upcard,deviation,direction,index\n\
+         insurance,,A,I,>=,3\nhard,16,T,S,>=,0\nhard,15,T,S,>=,4\npairs,TT,5,P,>=,5\n\
+         pairs,TT,6,P,>=,4\nhard,10,T,D,>=,4\nhard,12,3,S,>=,2\nhard,12,2,S,>=,3\n\
+         hard,11,A,D,>=,1\nhard,9,2,D,>=,1\nhard,10,A,D,>=,4\nhard,9,7,D,>=,3\n\
+         hard,16,9,S,>=,5\nhard,13,2,H,<,-1\nhard,12,4,H,<,0\nhard,12,5,H,<,-2\n\
+         hard,12,6,H,<,-1\nhard,13,3,H,<,-2\n",
+    )
+    .expect("an index file");
+    let chart = ChartStrategy::from_chart(&strategy_chart(&table).expect("a chart"))
+        .expect("basic strategy");
+    let counter = TableSimulation::with_chart(
+        rules,
+        &chart,
+        Dealing::cut_card(0.75, cards).unwrap(),
+        Some(hi_lo),
+    )
+    .expect("a table")
+    .with_index_plays(illustrious_18, &chart)
+    .expect("a counted table")
+    .with_betting(BettingPlan {
+        ramp: BetRamp::parse("<=1:1,2:2,3:4,4:8,>=5:12").expect("a ramp"),
+        wonging: Wonging::default(),
+    })
+    .expect("a counted table");
+    bench_table(
+        &mut group,
+        "cut_card_75_hi_lo_i18_ramp_1_12",
+        &counter,
+        ROUNDS,
+    );
     group.finish();
+}
+
+/// One case of the table group: `rounds` rounds (whole shoes) a sample.
+fn bench_table(
+    group: &mut criterion::BenchmarkGroup<criterion::measurement::WallTime>,
+    name: &str,
+    simulation: &deckodds::games::blackjack::table::TableSimulation,
+    rounds: u64,
+) {
+    let shoes = simulation.shoes_for_rounds(rounds);
+    let mut rng = stream_rng(1, 0, 0);
+    let mut scratch = simulation.new_scratch();
+    let mut counts = vec![0u64; simulation.n_bins()];
+    group.bench_function(name, |b| {
+        b.iter(|| simulation.trials(&mut rng, &mut scratch, shoes, &mut counts))
+    });
 }
 
 /// Index plays (RULES.md section 6, "Index plays"): hi-lo, 6 decks, S17,

@@ -11,6 +11,7 @@ pub mod cli;
 pub mod commands;
 pub mod compare;
 pub mod contract;
+pub mod csv_text;
 pub mod distribution;
 pub mod engine;
 pub mod error;

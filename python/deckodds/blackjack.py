@@ -623,7 +623,8 @@ def table(
     surrender='none',
     penetration=0.75,
     rounds_per_shoe=None,
-    strategy='cd',
+    strategy=None,
+    indices=None,
     count=None,
     true_count=None,
     deck_estimation=None,
@@ -691,12 +692,24 @@ def table(
         --rounds-per-shoe: Deal exactly K rounds from every shoe instead of
         dealing to a cut card (1: every round from a freshly shuffled shoe, a
         continuous shuffler, whose mean is the exact value off the top)
-    strategy : str, default 'cd'
+    strategy : str, default None
         --strategy: The player's decisions: cd (the exact engine's composition-
         dependent decisions for the full shoe, as `blackjack player` gives
         them), basic (the chart `blackjack strategy` prints, composition
         exceptions ignored), or FILE.csv, a chart in the layout `blackjack
-        strategy --format csv` writes (kind,section,row,upcard,action,hand)
+        strategy --format csv` writes (kind,section,row,upcard,action,hand).
+        Default: cd, or basic with --indices
+    indices : str, default None
+        --indices: Make index plays: FILE.csv, an index file as `blackjack
+        indices --format csv` writes it (the columns section, row, upcard,
+        deviation, direction and index, read by name), or generated (find the
+        Illustrious 18 and Fab 4 indices for this table's rules, count and
+        penetration first, as `blackjack indices` does by default: about a
+        minute). The chart (--strategy basic or FILE.csv; not cd) is played with
+        each play in its cell wherever it holds, at the true count once the
+        upcard and the player's two cards are seen; insurance, where a play
+        takes it, is half a unit, its net part of the round's. Needs --count;
+        the peek game only
     count : str, default None
         --count: Count cards with this system and report the value per round by
         true count (running count over decks left, floored unless --true-count
@@ -783,7 +796,8 @@ def table_compare(
     surrender='none',
     penetration=0.75,
     rounds_per_shoe=None,
-    strategy='cd',
+    strategy=None,
+    indices=None,
     count=None,
     true_count=None,
     deck_estimation=None,
@@ -851,12 +865,24 @@ def table_compare(
         --rounds-per-shoe: Deal exactly K rounds from every shoe instead of
         dealing to a cut card (1: every round from a freshly shuffled shoe, a
         continuous shuffler, whose mean is the exact value off the top)
-    strategy : str, default 'cd'
+    strategy : str, default None
         --strategy: The player's decisions: cd (the exact engine's composition-
         dependent decisions for the full shoe, as `blackjack player` gives
         them), basic (the chart `blackjack strategy` prints, composition
         exceptions ignored), or FILE.csv, a chart in the layout `blackjack
-        strategy --format csv` writes (kind,section,row,upcard,action,hand)
+        strategy --format csv` writes (kind,section,row,upcard,action,hand).
+        Default: cd, or basic with --indices
+    indices : str, default None
+        --indices: Make index plays: FILE.csv, an index file as `blackjack
+        indices --format csv` writes it (the columns section, row, upcard,
+        deviation, direction and index, read by name), or generated (find the
+        Illustrious 18 and Fab 4 indices for this table's rules, count and
+        penetration first, as `blackjack indices` does by default: about a
+        minute). The chart (--strategy basic or FILE.csv; not cd) is played with
+        each play in its cell wherever it holds, at the true count once the
+        upcard and the player's two cards are seen; insurance, where a play
+        takes it, is half a unit, its net part of the round's. Needs --count;
+        the peek game only
     count : str, default None
         --count: Count cards with this system and report the value per round by
         true count (running count over decks left, floored unless --true-count

@@ -12,6 +12,7 @@ use crate::games::blackjack::player::{
     BlackjackPays, DoubleOn, HoleCard, PlayerRules, SplitModel, Surrender, parse_hand, parse_upcard,
 };
 use crate::games::blackjack::table::betting::MAX_BET;
+use crate::games::blackjack::table::indices;
 use crate::games::blackjack::table::trip::MAX_BANKROLL;
 use crate::games::blackjack::table::{
     BetRamp, CountSystem, DeckEstimation, TrueCountMethod, TrueCountRounding,
@@ -284,13 +285,13 @@ pub struct IndicesArgs {
     pub decisions: DecisionSet,
     /// The 95% half-width, in true counts, every index within 6 of zero
     /// is brought to.
-    #[arg(long, value_name = "TC", default_value = "0.25", value_parser = parse_precision)]
+    #[arg(long, value_name = "TC", default_value_t = indices::DEFAULT_PRECISION, value_parser = parse_precision)]
     pub precision: f64,
     /// The most shoes to deal, the pilot's included.
-    #[arg(long, value_name = "N", default_value = "200000", value_parser = parse_count)]
+    #[arg(long, value_name = "N", default_value_t = indices::DEFAULT_MAX_SHOES, value_parser = parse_count)]
     pub max_shoes: u64,
     /// The pilot's shoes.
-    #[arg(long, value_name = "N", default_value = "300", value_parser = parse_count)]
+    #[arg(long, value_name = "N", default_value_t = indices::DEFAULT_PILOT_SHOES, value_parser = parse_count)]
     pub pilot_shoes: u64,
     /// The master seed.
     #[arg(long, value_name = "S", default_value = "1", value_parser = parse_seed)]
@@ -476,9 +477,23 @@ pub struct TableArgs {
     /// decisions for the full shoe, as `blackjack player` gives them),
     /// basic (the chart `blackjack strategy` prints, composition exceptions
     /// ignored), or FILE.csv, a chart in the layout `blackjack strategy
-    /// --format csv` writes (kind,section,row,upcard,action,hand).
-    #[arg(long, value_name = "cd|basic|FILE.csv", default_value = "cd", value_parser = TableStrategy::parse, help_heading = "Player")]
-    pub strategy: TableStrategy,
+    /// --format csv` writes (kind,section,row,upcard,action,hand). Default:
+    /// cd, or basic with --indices.
+    #[arg(long, value_name = "cd|basic|FILE.csv", value_parser = TableStrategy::parse, help_heading = "Player")]
+    pub strategy: Option<TableStrategy>,
+
+    /// Make index plays: FILE.csv, an index file as `blackjack indices
+    /// --format csv` writes it (the columns section, row, upcard,
+    /// deviation, direction and index, read by name), or generated (find
+    /// the Illustrious 18 and Fab 4 indices for this table's rules, count
+    /// and penetration first, as `blackjack indices` does by default: about
+    /// a minute). The chart (--strategy basic or FILE.csv; not cd) is
+    /// played with each play in its cell wherever it holds, at the true
+    /// count once the upcard and the player's two cards are seen;
+    /// insurance, where a play takes it, is half a unit, its net part of
+    /// the round's. Needs --count; the peek game only.
+    #[arg(long, value_name = "FILE.csv|generated", value_parser = IndexSource::parse, requires = "count", help_heading = "Player")]
+    pub indices: Option<IndexSource>,
 
     /// Count cards with this system and report the value per round by
     /// true count (running count over decks left, floored unless
@@ -629,6 +644,42 @@ impl TableArgs {
         TrueCountMethod {
             rounding: self.true_count.unwrap_or_default(),
             decks: self.deck_estimation.unwrap_or_default(),
+        }
+    }
+
+    /// The strategy played: `--strategy`, or by default cd (basic with
+    /// `--indices`, whose plays are made on a chart).
+    pub fn strategy(&self) -> TableStrategy {
+        match (&self.strategy, &self.indices) {
+            (Some(strategy), _) => strategy.clone(),
+            (None, Some(_)) => TableStrategy::Basic,
+            (None, None) => TableStrategy::CompositionDependent,
+        }
+    }
+}
+
+/// `--indices` of `blackjack table`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IndexSource {
+    /// An index file.
+    File(PathBuf),
+    /// Found first, by an index run of the table's rules and count.
+    Generated,
+}
+
+impl IndexSource {
+    /// `generated` (in any case), or a file's path (anything else; the file
+    /// is read when the command runs).
+    pub fn parse(text: &str) -> Result<IndexSource> {
+        let trimmed = text.trim();
+        match trimmed.to_ascii_lowercase().as_str() {
+            "generated" => Ok(IndexSource::Generated),
+            "" => Err(Error::invalid(
+                "indices",
+                text,
+                "must be an index file (CSV) or generated",
+            )),
+            _ => Ok(IndexSource::File(PathBuf::from(trimmed))),
         }
     }
 }

@@ -34,8 +34,8 @@ pub mod values;
 
 pub use blackjack::{
     BettingArgs, BlackjackCommand, BlackjackRules, CountDistributionArgs, CountsArgs, DecisionSet,
-    IndicesArgs, PlayerCommand, PlayerRulesArgs, PlayerSolveArgs, PlayerSubcommand, TableArgs,
-    TableStrategy, TableSubcommand,
+    IndexSource, IndicesArgs, PlayerCommand, PlayerRulesArgs, PlayerSolveArgs, PlayerSubcommand,
+    TableArgs, TableStrategy, TableSubcommand,
 };
 pub use common::{
     Engine, LONG_RUNS, LevelArgs, LongRunArgs, OneOrAll, OutputArgs, PartArgs, PrecisionArgs,

@@ -9,9 +9,47 @@ use crate::error::{Error, Result};
 use crate::games::blackjack::player::chart::strategy_chart;
 use crate::games::blackjack::player::solve::PROGRESS_UNITS;
 use crate::games::blackjack::player::{PlayerParams, SplitModel, solve};
-use crate::games::blackjack::table::indices::{Decision, IndexFinder, IndexParams, lists};
+use crate::games::blackjack::table::indices::{
+    self, Decision, IndexFinder, IndexParams, PrecisionRun, lists,
+};
 use crate::games::blackjack::table::{ChartStrategy, Dealing};
 use crate::report::indices::{IndicesReport, render_indices};
+
+/// How far an index run goes: `blackjack indices`' options, or their
+/// defaults for `blackjack table --indices generated`.
+pub(super) struct Precision {
+    pub pilot_shoes: u64,
+    pub precision: f64,
+    pub max_shoes: u64,
+}
+
+impl Precision {
+    /// `blackjack indices`' defaults.
+    pub(super) const DEFAULT: Precision = Precision {
+        pilot_shoes: indices::DEFAULT_PILOT_SHOES,
+        precision: indices::DEFAULT_PRECISION,
+        max_shoes: indices::DEFAULT_MAX_SHOES,
+    };
+}
+
+/// Runs `finder` to `precision`, with a progress bar of shoes.
+pub(super) fn find(
+    finder: &IndexFinder,
+    precision: &Precision,
+    context: &Context,
+) -> Result<PrecisionRun> {
+    let progress = context.progress(precision.max_shoes, "finding indices", "shoes");
+    let run = context.with_threads(|| {
+        finder.to_precision(
+            precision.pilot_shoes,
+            precision.precision,
+            precision.max_shoes,
+            &progress,
+        )
+    })?;
+    drop(progress);
+    Ok(run)
+}
 
 /// Finds the indices and writes the report.
 pub(super) fn run(args: &IndicesArgs, context: &Context) -> Result<()> {
@@ -45,11 +83,15 @@ pub(super) fn run(args: &IndicesArgs, context: &Context) -> Result<()> {
         },
         &chart,
     )?;
-    let progress = context.progress(args.max_shoes, "dealing", "shoes");
-    let run = context.with_threads(|| {
-        finder.to_precision(args.pilot_shoes, args.precision, args.max_shoes, &progress)
-    })?;
-    drop(progress);
+    let run = find(
+        &finder,
+        &Precision {
+            pilot_shoes: args.pilot_shoes,
+            precision: args.precision,
+            max_shoes: args.max_shoes,
+        },
+        context,
+    )?;
     let report = IndicesReport {
         params: &params,
         count: &args.count,

@@ -4,23 +4,27 @@
 
 use std::path::Path;
 
+use super::blackjack_indices::{self, Precision};
 use super::context::Context;
 use super::files::read_user_text;
 use super::output::output_format;
 use super::sampling::Sampling;
-use crate::cli::{SamplingArgs, TableArgs, TableStrategy};
+use crate::cli::{IndexSource, SamplingArgs, TableArgs, TableStrategy};
 use crate::compare::mean_agreement;
 use crate::distribution::CountDistribution;
 use crate::engine::NoProgress;
 use crate::engine::montecarlo::{self, RunPlan};
 use crate::error::{Error, Result};
+use crate::games::blackjack::N_VALUES;
 use crate::games::blackjack::player::chart::strategy_chart;
 use crate::games::blackjack::player::solve::PROGRESS_UNITS;
-use crate::games::blackjack::player::{PlayerParams, PlayerTable, SplitModel, solve};
+use crate::games::blackjack::player::{PlayerParams, PlayerRules, PlayerTable, SplitModel, solve};
 use crate::games::blackjack::table::grid::cut_card_grid;
+use crate::games::blackjack::table::indices::{IndexFinder, IndexParams, lists};
 use crate::games::blackjack::table::{
     BetLimits, BetRamp, BettingPlan, BettingSummary, ChartStrategy, ClaimCheck, Dealing,
-    PublishedClaim, TableSimulation, TableSummary, TripPlan, TripRisk, TripSimulation, Wonging,
+    IndexPlays, PublishedClaim, TableSimulation, TableSummary, TripPlan, TripRisk, TripSimulation,
+    Wonging,
 };
 use crate::report::blackjack_table::{
     BettingReport, CutCardReport, CutCardRow, TableComparison, TableReport, render_cut_card_effect,
@@ -32,18 +36,20 @@ use crate::report::blackjack_table::{
 const PERCENT_DECIMALS: usize = 3;
 
 /// A table ready to deal: its simulation, the solved table of its rules
-/// (the exact value off the top, in f64) and the strategy's name.
+/// (the exact value off the top, in f64), the strategy's name, and where
+/// its index plays came from.
 struct Table {
     params: PlayerParams,
     simulation: TableSimulation,
     solved: PlayerTable<f64>,
     strategy: String,
+    index_source: Option<String>,
 }
 
 /// Builds the table the options describe: the rules, the dealing, the
-/// strategy (the f64 solve's decisions, its chart, or a chart file) and
-/// the count.
-fn table(args: &TableArgs, context: &Context) -> Result<Table> {
+/// strategy (the f64 solve's decisions, its chart, or a chart file), the
+/// count, the bets and the index plays (read, or found first with `seed`).
+fn table(args: &TableArgs, seed: u64, context: &Context) -> Result<Table> {
     let rules = args.rules.rules()?;
     let shoe = rules.shoe();
     if shoe.infinite {
@@ -59,36 +65,66 @@ fn table(args: &TableArgs, context: &Context) -> Result<Table> {
         Some(rounds) => Dealing::rounds_per_shoe(rounds, cards)?,
         None => Dealing::cut_card(args.penetration, cards)?,
     };
-    // A chart file is read before the solve, so that a bad file fails at
-    // once.
-    let chart_file = match &args.strategy {
+    // A chart file and an index file are read before the solve, so that a
+    // bad file fails at once.
+    let strategy_choice = args.strategy();
+    let chart_file = match &strategy_choice {
         TableStrategy::Chart(path) => Some((path, read_chart(path)?)),
         _ => None,
     };
+    let index_file = match &args.indices {
+        Some(IndexSource::File(path)) => Some((path, read_indices(path)?)),
+        _ => None,
+    };
+    if args.indices.is_some() && strategy_choice == TableStrategy::CompositionDependent {
+        return Err(Error::invalid(
+            "strategy",
+            "cd",
+            "index plays are made on a chart: use --strategy basic (the default with \
+             --indices) or a chart file",
+        ));
+    }
     let betting = betting_plan(args)?;
     let tags = args.count.as_ref().map(|count| count.tags);
     let params = PlayerParams::full_shoe(rules, SplitModel::Cdz);
     let progress = context.progress(PROGRESS_UNITS, "solving", "upcards");
     let solved = context.with_threads(|| solve::<f64>(&params, &progress))??;
     drop(progress);
-    let (simulation, strategy) = match (&args.strategy, chart_file) {
+    let (simulation, chart, strategy) = match (&strategy_choice, chart_file) {
         (_, Some((path, chart))) => (
             TableSimulation::with_chart(rules, &chart, dealing, tags)?,
+            Some(chart),
             format!("chart {}", path.display()),
         ),
         (TableStrategy::Basic, None) => {
             let chart = ChartStrategy::from_chart(&strategy_chart(&solved)?)?;
             (
                 TableSimulation::with_chart(rules, &chart, dealing, tags)?,
+                Some(chart),
                 "basic".to_string(),
             )
         }
         _ => (
             TableSimulation::with_table(&solved, dealing, tags)?,
+            None,
             "cd".to_string(),
         ),
     };
-    let simulation = simulation.with_true_count_method(args.true_count_method());
+    let mut simulation = simulation.with_true_count_method(args.true_count_method());
+    let mut index_source = None;
+    if let (Some(source), Some(chart), Some(count)) = (&args.indices, &chart, &args.count) {
+        let plays = match (source, index_file) {
+            (_, Some((path, plays))) => {
+                index_source = Some(path.display().to_string());
+                plays
+            }
+            _ => {
+                index_source = Some("generated".to_string());
+                generated_plays(rules, count.tags, dealing, chart, seed, context)?
+            }
+        };
+        simulation = simulation.with_index_plays(plays, chart)?;
+    }
     let simulation = match betting {
         Some(plan) => simulation.with_betting(plan)?,
         None => simulation,
@@ -98,7 +134,52 @@ fn table(args: &TableArgs, context: &Context) -> Result<Table> {
         simulation,
         solved,
         strategy,
+        index_source,
     })
+}
+
+/// `--indices generated`: the Illustrious 18 and Fab 4 indices of the
+/// table's rules, count and cut card, found on `chart` as `blackjack
+/// indices` finds them by default (its seed the table's).
+fn generated_plays(
+    rules: PlayerRules,
+    tags: [i8; N_VALUES],
+    dealing: Dealing,
+    chart: &ChartStrategy,
+    seed: u64,
+    context: &Context,
+) -> Result<IndexPlays> {
+    let finder = IndexFinder::new(
+        IndexParams {
+            rules,
+            tags,
+            dealing,
+            decisions: lists::decisions(),
+            seed,
+        },
+        chart,
+    )?;
+    let run = blackjack_indices::find(&finder, &Precision::DEFAULT, context)?;
+    IndexPlays::from_found(&run.decisions)
+}
+
+/// Reads an `--indices` file: one line naming the file, and the line and
+/// column in it, when it is not an index file.
+fn read_indices(path: &Path) -> Result<IndexPlays> {
+    let text = read_user_text(
+        path,
+        "an index file (CSV: section,row,upcard,deviation,direction,index)",
+    )?;
+    IndexPlays::parse_csv(&text).map_err(|error| Error::BadInputFile {
+        path: path.to_path_buf(),
+        message: error.to_string(),
+    })
+}
+
+/// The index plays of a table, and where they came from, for its report.
+fn index_plays(table: &Table) -> Option<(&IndexPlays, String)> {
+    let plays = table.simulation.index_plays()?;
+    Some((plays, table.index_source.clone().unwrap_or_default()))
 }
 
 /// Reads a `--strategy` chart file: one line naming the file, and the line
@@ -288,7 +369,7 @@ pub(super) fn run(
     context: &Context,
 ) -> Result<()> {
     let outputs = output_format(output, PERCENT_DECIMALS)?;
-    let table = table(args, context)?;
+    let table = table(args, sampling.seed, context)?;
     let Dealt { summary, betting } = deal(&table, args, sampling, context)?;
     let report = TableReport {
         params: &table.params,
@@ -299,6 +380,7 @@ pub(super) fn run(
         seed: sampling.seed,
         summary: &summary,
         betting: betting.as_ref(),
+        index_plays: index_plays(&table),
         comparison: None,
     };
     outputs.emit(context, |format, options| {
@@ -318,7 +400,7 @@ pub(super) fn compare(
     let outputs = output_format(output, PERCENT_DECIMALS)?;
     // A bad claim file fails before any work.
     let claim = published.map(read_claim).transpose()?;
-    let table = table(args, context)?;
+    let table = table(args, sampling.seed, context)?;
     let Dealt { summary, betting } = deal(&table, args, sampling, context)?;
     let exact = table.solved.overall;
     let agreement = mean_agreement(summary.mean, summary.standard_error, exact, level)?;
@@ -329,11 +411,12 @@ pub(super) fn compare(
     // the value off the top in every round (exactly: see
     // games::blackjack::table::exact); anything else measures a
     // difference.
-    let difference = match (cut_card, chart) {
-        (false, false) => None,
-        (true, false) => Some("cut-card effect"),
-        (false, true) => Some("chart's cost against composition-dependent play"),
-        (true, true) => Some("cut-card effect and the chart's cost"),
+    let difference = match (cut_card, chart, table.index_source.is_some()) {
+        (_, _, true) => Some("index plays' gain, the chart's cost and any cut-card effect"),
+        (false, false, _) => None,
+        (true, false, _) => Some("cut-card effect"),
+        (false, true, _) => Some("chart's cost against composition-dependent play"),
+        (true, true, _) => Some("cut-card effect and the chart's cost"),
     };
     let claim = claim
         .map(|claim| ClaimCheck::new(&claim, &summary, exact, level))
@@ -353,6 +436,7 @@ pub(super) fn compare(
         seed: sampling.seed,
         summary: &summary,
         betting: betting.as_ref(),
+        index_plays: index_plays(&table),
         comparison: Some(comparison),
     };
     outputs.emit(context, |format, options| {

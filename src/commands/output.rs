@@ -48,7 +48,7 @@ pub(super) fn check_files(cli: &Cli) -> Result<Vec<files::NamedPath>> {
     use crate::cli::{
         BlackjackCommand as B, IdiotsDelightCommand as I, KlondikeCommand as K, PlayerCommand,
         PlayerSubcommand, PrisonersCommand as P, PublishedCounts, RollCallCommand as R,
-        TableStrategy, TableSubcommand,
+        TableSubcommand,
     };
     let mut plan = files::Plan::default();
     let named = |option: &'static str, path: &Path| files::NamedPath {
@@ -126,9 +126,7 @@ pub(super) fn check_files(cli: &Cli) -> Result<Vec<files::NamedPath>> {
                     output,
                     ..
                 } => {
-                    if let TableStrategy::Chart(path) = &table.strategy {
-                        plan.inputs.push(named("--strategy", path));
-                    }
+                    table_inputs(table, &mut plan.inputs);
                     if let Some(path) = published {
                         plan.inputs.push(named("--published", path));
                     }
@@ -136,9 +134,7 @@ pub(super) fn check_files(cli: &Cli) -> Result<Vec<files::NamedPath>> {
                 }
             },
             PlayerCommand::Table { table, output, .. } => {
-                if let TableStrategy::Chart(path) = &table.strategy {
-                    plan.inputs.push(named("--strategy", path));
-                }
+                table_inputs(table, &mut plan.inputs);
                 (output, Writes::Everything)
             }
             PlayerCommand::CutCardEffect { output, .. } => {
@@ -313,6 +309,27 @@ pub(super) fn check_files(cli: &Cli) -> Result<Vec<files::NamedPath>> {
         .into_iter()
         .filter(|input| !matches!(input.option, "--resume" | "merge"))
         .collect())
+}
+
+/// The files a table run reads: a chart (`--strategy`), a ramp
+/// (`--bet-ramp-file`), an index file (`--indices`).
+fn table_inputs(table: &crate::cli::TableArgs, inputs: &mut Vec<files::NamedPath>) {
+    use crate::cli::{IndexSource, TableStrategy};
+    let mut add = |option: &'static str, path: &Path| {
+        inputs.push(files::NamedPath {
+            option,
+            path: path.to_path_buf(),
+        })
+    };
+    if let Some(TableStrategy::Chart(path)) = &table.strategy {
+        add("--strategy", path);
+    }
+    if let Some(path) = &table.betting.bet_ramp_file {
+        add("--bet-ramp-file", path);
+    }
+    if let Some(IndexSource::File(path)) = &table.indices {
+        add("--indices", path);
+    }
 }
 
 /// Checks that `path` names a text file (`.txt`, or `-`) for `command`,

@@ -592,6 +592,12 @@ pub struct TableDocument {
     /// The money of betting a ramp (`--bet-ramp`), absent without one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub betting: Option<TableBetting>,
+    /// The index plays made (`--indices`), absent without them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index_plays: Option<TableIndexPlays>,
+    /// The insurance bets, absent unless an index play takes insurance.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub insurance: Option<TableInsurance>,
     /// `net per round` and `rounds per shoe` as count distributions.
     pub distributions: Vec<TableDistribution>,
     /// A part's count file (`--shard`).
@@ -632,6 +638,12 @@ pub struct TableCompareDocument {
     /// The money of betting a ramp (`--bet-ramp`), absent without one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub betting: Option<TableBetting>,
+    /// The index plays made (`--indices`), absent without them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index_plays: Option<TableIndexPlays>,
+    /// The insurance bets, absent unless an index play takes insurance.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub insurance: Option<TableInsurance>,
     /// The exact (f64 solve) value of a round off the top.
     pub exact_off_the_top: f64,
     /// The mean less the exact value, and what it is.
@@ -670,6 +682,51 @@ pub struct TableValue {
 /// `win_rate_per_100 = 100 win_rate`, `sd_per_100 = 10 sd` (100
 /// independent rounds), `di = 1000 win_rate / sd`, `n0 = (sd /
 /// win_rate)^2`, `score = 10^6 (win_rate / sd)^2 = di^2 = 10^6 / n0`.
+/// The index plays a table's player made: basic strategy's chart with
+/// each play in its cell at the true counts where it holds (RULES.md
+/// section 6, "Index plays"), the round's count taken once its first
+/// three cards are seen.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TableIndexPlays {
+    /// The index file read, or `generated` (found by an index run first).
+    pub source: String,
+    /// Each play, as the index file gives it.
+    pub plays: Vec<TableIndexPlay>,
+}
+
+/// One index play, in the index file's terms.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TableIndexPlay {
+    /// `hard`, `soft`, `pairs` or `insurance`.
+    pub section: String,
+    /// The total (`16`), the pair (`TT`), or empty for insurance.
+    pub row: String,
+    /// `A`, `2`..`9`, `T`.
+    pub upcard: String,
+    /// `S`, `H`, `D`, `P`, `R`, or `I` (take insurance).
+    pub deviation: String,
+    /// `>=` or `<`.
+    pub direction: String,
+    /// The true count.
+    pub index: i32,
+}
+
+/// The insurance bets of a run: half a unit against an ace, paid 2 to 1
+/// when the hole card makes a natural; their net is part of every figure
+/// above (the value, the net distribution, the money).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TableInsurance {
+    /// Rounds insured.
+    pub rounds: u64,
+    /// Of them, those the bet won.
+    pub won: u64,
+    /// The bets' net per round dealt, in units (part of `value.mean`).
+    pub net_per_round: f64,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TableBetting {
@@ -1260,6 +1317,22 @@ pub(crate) mod tests {
             rounds_per_shoe: rounds_per_shoe.clone(),
             by_true_count: true_counts(),
             betting: None,
+            index_plays: Some(TableIndexPlays {
+                source: "generated".into(),
+                plays: vec![TableIndexPlay {
+                    section: "insurance".into(),
+                    row: String::new(),
+                    upcard: "A".into(),
+                    deviation: "I".into(),
+                    direction: ">=".into(),
+                    index: 3,
+                }],
+            }),
+            insurance: Some(TableInsurance {
+                rounds: 1,
+                won: 0,
+                net_per_round: -0.5 / 3.0,
+            }),
             distributions: distributions(),
             shard: None,
         };
@@ -1278,6 +1351,8 @@ pub(crate) mod tests {
             events,
             rounds_per_shoe,
             by_true_count: Vec::new(),
+            index_plays: None,
+            insurance: None,
             betting: Some(TableBetting {
                 ramp: "<=1:1,>=2:4".into(),
                 rows: vec![RampRow {

@@ -9,7 +9,10 @@ use super::player::{
 };
 use super::table::{Grid, interval95, thousands};
 use crate::compare::{self, MeanAgreement as Agreement};
-use crate::contract::blackjack::{BankrollFigures, RampRow, TableBetting, TripFigures};
+use crate::contract::blackjack::{
+    BankrollFigures, RampRow, TableBetting, TableIndexPlay, TableIndexPlays, TableInsurance,
+    TripFigures,
+};
 use crate::contract::blackjack::{
     CountOutcome, CutCardEffect, CutCardEffectDocument, CutCardRun, LabelMap, MeanAgreement,
     Params, PublishedCheck, RateCheck, RoundsPerShoe, TableCompareDocument, TableDifference,
@@ -17,10 +20,10 @@ use crate::contract::blackjack::{
 };
 use crate::contract::{self, Tag};
 use crate::games::blackjack::Soft17;
-use crate::games::blackjack::player::round::{NET_BINS, net_label};
-use crate::games::blackjack::player::{PlayerParams, PlayerRules};
+use crate::games::blackjack::player::{PlayerParams, PlayerRules, value_letter};
 use crate::games::blackjack::table::{
-    BettingSummary, ClaimCheck, CountSystem, Dealing, TableSummary, TripRisk, TrueCountMethod,
+    BettingSummary, ClaimCheck, CountSystem, Dealing, IndexPlays, TableSummary, TripRisk,
+    TrueCountMethod,
 };
 use crate::games::registry::{BLACKJACK_CUT_CARD_REPORT, BLACKJACK_TABLE_REPORT};
 
@@ -43,6 +46,9 @@ pub struct TableReport<'a> {
     pub summary: &'a TableSummary,
     /// With a bet ramp, the money.
     pub betting: Option<&'a BettingReport>,
+    /// The index plays made, and where they came from (the file's name, or
+    /// `generated`).
+    pub index_plays: Option<(&'a IndexPlays, String)>,
     /// `table compare`'s comparison.
     pub comparison: Option<TableComparison>,
 }
@@ -372,12 +378,35 @@ struct TableFigures {
     rounds_per_shoe: RoundsPerShoe,
     by_true_count: Vec<TrueCountRow>,
     betting: Option<TableBetting>,
+    index_plays: Option<TableIndexPlays>,
+    insurance: Option<TableInsurance>,
     distributions: Vec<TableDistribution>,
+}
+
+/// The index plays as the document lists them.
+fn index_plays_json((plays, source): &(&IndexPlays, String)) -> TableIndexPlays {
+    TableIndexPlays {
+        source: source.clone(),
+        plays: plays
+            .deviations()
+            .iter()
+            .map(|play| TableIndexPlay {
+                section: play.decision.class.section().into(),
+                row: play.decision.class.row(),
+                upcard: value_letter(play.decision.upcard).into(),
+                deviation: play.code().into(),
+                direction: play.direction().into(),
+                index: play.index,
+            })
+            .collect(),
+    }
 }
 
 fn table_figures(report: &TableReport) -> TableFigures {
     let summary = report.summary;
-    let net_labels: Vec<String> = (0..NET_BINS).map(net_label).collect();
+    let net_labels: Vec<String> = (0..summary.net.len())
+        .map(|bin| summary.net_label(bin))
+        .collect();
     let rounds_labels: Vec<String> = (0..summary.rounds_per_shoe.len())
         .map(|rounds| rounds.to_string())
         .collect();
@@ -416,6 +445,12 @@ fn table_figures(report: &TableReport) -> TableFigures {
             })
             .collect(),
         betting: report.betting.map(betting_json),
+        index_plays: report.index_plays.as_ref().map(index_plays_json),
+        insurance: summary.insurance.as_ref().map(|insurance| TableInsurance {
+            rounds: insurance.insured,
+            won: insurance.won,
+            net_per_round: insurance.per_round(summary.n_rounds),
+        }),
         distributions: vec![
             table_distribution("net per round", &net_labels, &summary.net),
             table_distribution("rounds per shoe", &rounds_labels, &summary.rounds_per_shoe),
@@ -442,6 +477,8 @@ pub fn table_document(report: &TableReport, options: &RenderOptions) -> TableDoc
         rounds_per_shoe: figures.rounds_per_shoe,
         by_true_count: figures.by_true_count,
         betting: figures.betting,
+        index_plays: figures.index_plays,
+        insurance: figures.insurance,
         distributions: figures.distributions,
         shard: options.blocks.shard.clone(),
     }
@@ -489,6 +526,8 @@ pub fn table_compare_document(
         rounds_per_shoe: figures.rounds_per_shoe,
         by_true_count: figures.by_true_count,
         betting: figures.betting,
+        index_plays: figures.index_plays,
+        insurance: figures.insurance,
         exact_off_the_top: comparison.agreement.exact,
         difference: TableDifference {
             what: comparison.difference.unwrap_or("none expected").into(),
@@ -584,8 +623,15 @@ fn csv_rows(report: &TableReport) -> Vec<[String; 8]> {
     }
     for (bin, &count) in summary.net.iter().enumerate() {
         if count > 0 {
-            rows.push(share_row("net", &net_label(bin), count));
+            rows.push(share_row("net", &summary.net_label(bin), count));
         }
+    }
+    if let Some(insurance) = &summary.insurance {
+        // The bets' net per round dealt in the insured row's mean.
+        let mut insured = share_row("insurance", "insured", insurance.insured);
+        insured[4] = insurance.per_round(summary.n_rounds).to_string();
+        rows.push(insured);
+        rows.push(share_row("insurance", "won", insurance.won));
     }
     if let Some(betting) = report.betting {
         // The money figures: the label names the figure, the mean column
@@ -670,9 +716,17 @@ fn people_text(report: &TableReport, format: Format, options: &RenderOptions) ->
             rules_text(report.params)
         ),
         format!(
-            "Dealing: {}; strategy {}{}.",
+            "Dealing: {}; strategy {}{}{}.",
             dealing_text(report.dealing),
             report.strategy,
+            report
+                .index_plays
+                .as_ref()
+                .map(|(plays, source)| format!(
+                    " with {} index plays ({source})",
+                    plays.deviations().len()
+                ))
+                .unwrap_or_default(),
             report
                 .count
                 .map(|count| format!("; counting {} ({})", count.name, count.tags_text()))
@@ -747,6 +801,20 @@ fn people_text(report: &TableReport, format: Format, options: &RenderOptions) ->
         frequencies.push(vec![
             (*name).to_string(),
             percent(*count as f64 / n, decimals),
+        ]);
+    }
+    if let Some(insurance) = &summary.insurance {
+        frequencies.push(vec![
+            "insured".into(),
+            percent(insurance.insured as f64 / n, decimals),
+        ]);
+        frequencies.push(vec![
+            format!(
+                "insurance won (of {} insured; net {} % a round)",
+                thousands(insurance.insured),
+                decimal_text(100.0 * insurance.per_round(summary.n_rounds), decimals)
+            ),
+            percent(insurance.won as f64 / n, decimals),
         ]);
     }
     tables.push(TitledGrid {

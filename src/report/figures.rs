@@ -1532,6 +1532,8 @@ mod tests {
             },
             by_true_count,
             betting: None,
+            index_plays: None,
+            insurance: None,
             distributions: vec![TableDistribution {
                 key: "net per round".into(),
                 outcomes: vec![outcome("-1"), outcome("+1")],

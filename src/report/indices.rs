@@ -14,29 +14,14 @@ use super::player::{
 use super::table::Grid;
 use crate::contract::Tag;
 use crate::contract::indices::{GainAt, GainCurve, IndexPlayEntry, IndicesDocument, ListedPlay};
-use crate::games::blackjack::player::{Action, PlayerParams, value_letter};
+use crate::games::blackjack::player::{PlayerParams, value_letter};
 use crate::games::blackjack::table::count::true_count_label;
+use crate::games::blackjack::table::index_plays::{INDEX_FILE_COLUMNS, action_code};
 use crate::games::blackjack::table::indices::{
     DecisionIndices, HandClass, IndexPlay, PrecisionRun, lists,
 };
 use crate::games::blackjack::table::{CountSystem, Dealing};
 use crate::games::registry::BLACKJACK_INDICES_REPORT;
-
-/// The columns of the index file, in order: what `blackjack table
-/// --indices` reads (by name; it ignores the others).
-pub const INDEX_FILE_COLUMNS: [&str; 11] = [
-    "section",
-    "row",
-    "upcard",
-    "basic",
-    "deviation",
-    "direction",
-    "index",
-    "crossing",
-    "low95",
-    "high95",
-    "shoes",
-];
 
 /// What an index run reports.
 #[derive(Clone, Debug)]
@@ -50,17 +35,6 @@ pub struct IndicesReport<'a> {
     pub max_shoes: u64,
     pub seed: u64,
     pub run: &'a PrecisionRun,
-}
-
-/// An action's code in the index file: `S`, `H`, `D`, `P`, `R`.
-pub fn action_code(action: Action) -> &'static str {
-    match action {
-        Action::Stand => "S",
-        Action::Hit => "H",
-        Action::Double => "D",
-        Action::Split => "P",
-        Action::Surrender => "R",
-    }
 }
 
 /// The basic action's code of a decision (`N`: no insurance).

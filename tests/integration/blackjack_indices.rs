@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use deckodds::report::indices::INDEX_FILE_COLUMNS;
+use deckodds::games::blackjack::table::index_plays::INDEX_FILE_COLUMNS;
 
 use crate::support::{assert_bad_input, run_line};
 

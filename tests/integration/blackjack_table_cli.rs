@@ -54,7 +54,7 @@ fn json_of(line: &str) -> Value {
 
 /// Runs `line` (words) with `--format json --quiet` in `dir`; returns the
 /// exit status and the report.
-fn status_and_json(dir: &Path, line: &str) -> (i32, Value) {
+pub(crate) fn status_and_json(dir: &Path, line: &str) -> (i32, Value) {
     let output = deckodds()
         .current_dir(dir)
         .args(line.split_whitespace())
@@ -878,7 +878,7 @@ fn check_claim(report: &Value, n_rates: usize) {
 /// `--out out.json`; expects exit status `code`, one line on stderr that
 /// starts `error: ` and holds each of `expected`, nothing on stdout, and
 /// no output file.
-fn refused_in(dir: &Path, args: &str, code: i32, expected: &[&str]) {
+pub(crate) fn refused_in(dir: &Path, args: &str, code: i32, expected: &[&str]) {
     let output = deckodds()
         .current_dir(dir)
         .args(args.split_whitespace())

@@ -10,6 +10,7 @@ mod blackjack_player;
 mod blackjack_player_cli;
 mod blackjack_rule_pairs;
 mod blackjack_table_cli;
+mod blackjack_table_indices;
 mod contract;
 mod docs;
 // The PNG and PDF converters are the `figures` feature's (on by default).

@@ -64,7 +64,12 @@ pub fn bin_of_net_tenths(tenths: i32) -> usize {
 /// The label of bin `bin` in distributions: the net in units with one
 /// decimal and its sign (`-8.0`, `-0.5`, `0.0`, `+1.5`).
 pub fn net_label(bin: usize) -> String {
-    let tenths = net_tenths_of_bin(bin);
+    label_of_net_tenths(net_tenths_of_bin(bin))
+}
+
+/// The label of a net result of `tenths` tenths of a unit, as
+/// [`net_label`] writes it.
+pub fn label_of_net_tenths(tenths: i32) -> String {
     let sign = match tenths.signum() {
         -1 => "-",
         1 => "+",
@@ -282,12 +287,32 @@ pub(crate) mod events {
     ];
 }
 
-/// A round's result: its net in tenths of a unit (a 3:2 natural wins 15)
-/// and what happened in it ([`events`] bits).
+/// A round's result: its net in tenths of a unit (a 3:2 natural wins 15),
+/// the insurance bet's part included, and what happened in it ([`events`]
+/// bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct RoundResult {
     pub net: i32,
     pub events: u8,
+    /// The insurance bet's net in tenths of a unit, part of `net`: 0 when
+    /// not taken, [`INSURANCE_WINS`] or [`INSURANCE_LOSES`].
+    pub insurance: i8,
+}
+
+/// What insurance (half a unit, paid 2 to 1) nets when the hole card makes
+/// the dealer's natural, in tenths of a unit.
+pub(crate) const INSURANCE_WINS: i8 = 10;
+
+/// What it nets otherwise.
+pub(crate) const INSURANCE_LOSES: i8 = -5;
+
+/// The decisions a round is played by, chosen once the player has seen the
+/// upcard and their two cards: a strategy, and whether to take insurance
+/// against an ace (under peek).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RoundChoice<'s> {
+    pub strategy: &'s Strategy,
+    pub insure: bool,
 }
 
 /// The round's play function: the rules and the player's decisions.
@@ -495,8 +520,30 @@ impl RoundPlayer {
         &self.rules
     }
 
+    /// The strategy the player was made with.
+    pub(crate) fn strategy(&self) -> &Strategy {
+        &self.strategy
+    }
+
+    /// Plays one round with cards from `cards` by the player's own strategy,
+    /// never insuring ([`RoundPlayer::play_choosing`]).
+    #[inline]
+    pub(crate) fn play<C: Cards>(&self, cards: &mut C) -> Option<RoundResult> {
+        self.play_choosing(cards, |_, _, _| RoundChoice {
+            strategy: &self.strategy,
+            insure: false,
+        })
+    }
+
     /// Plays one round with cards from `cards` and returns its result, or
     /// `None` if `cards` ran out.
+    ///
+    /// `choose(upcard, first, second)` gives the decisions of the round once
+    /// its first three cards are dealt (what the player has seen): a counter
+    /// playing index plays picks them by the true count then. Its strategy
+    /// must decide every hand the shoe can deal, as the player's own does.
+    /// Insurance is taken, when chosen, against an ace under peek (after an
+    /// early surrender, nothing is left to insure).
     ///
     /// Cards are taken in the order of a real table's deal as far as the
     /// count of cards used matters: the upcard and the player's two cards,
@@ -504,8 +551,12 @@ impl RoundPlayer {
     /// so used even when the player surrenders or busts); under ENHC the
     /// dealer's second card comes only when the dealer plays, or shows
     /// whether a late-surrendered hand met a natural.
-    #[inline]
-    pub(crate) fn play<C: Cards>(&self, cards: &mut C) -> Option<RoundResult> {
+    #[inline(always)]
+    pub(crate) fn play_choosing<'s, C: Cards>(
+        &'s self,
+        cards: &mut C,
+        choose: impl FnOnce(u8, u8, u8) -> RoundChoice<'s>,
+    ) -> Option<RoundResult> {
         let rules = &self.rules;
         let children = &self.children[..];
         let bust = self.bust;
@@ -517,8 +568,8 @@ impl RoundPlayer {
         } else {
             NO_HOLE
         };
-        let decision =
-            self.strategy.initial[initial_index(upcard, first, second)].expect(NO_DECISION);
+        let RoundChoice { strategy, insure } = choose(upcard, first, second);
+        let decision = strategy.initial[initial_index(upcard, first, second)].expect(NO_DECISION);
         let dealt_natural = (first == 1 && second == 10) || (first == 10 && second == 1);
         let mut events = if dealt_natural { events::NATURAL } else { 0 };
         // A natural: two cards making 21, not from a split (stood on: the
@@ -530,13 +581,27 @@ impl RoundPlayer {
             return Some(RoundResult {
                 net: -5,
                 events: events | events::SURRENDERED,
+                insurance: 0,
             });
         }
-        if hole == self.natural_hole[usize::from(upcard - 1)] {
+        // Insurance is settled at the peek; its net joins every result
+        // below.
+        let dealer_natural = hole == self.natural_hole[usize::from(upcard - 1)];
+        let insurance = match (insure && upcard == 1 && hole != NO_HOLE, dealer_natural) {
+            (false, _) => 0,
+            (true, true) => INSURANCE_WINS,
+            (true, false) => INSURANCE_LOSES,
+        };
+        let result = |net: i32, events: u8| RoundResult {
+            net: net + i32::from(insurance),
+            events,
+            insurance,
+        };
+        if dealer_natural {
             // The peek finds the dealer's natural, which ends the round: a
             // player natural pushes, anything else loses the one unit bet.
             let net = if dealt_natural { 0 } else { -10 };
-            return Some(RoundResult { net, events });
+            return Some(result(net, events));
         }
         if decision == Action::Surrender {
             // Late surrender: under peek the natural was ruled out above;
@@ -546,10 +611,10 @@ impl RoundPlayer {
                 let second_card = cards.next()?;
                 second_card == self.natural_hole[usize::from(upcard - 1)]
             };
-            return Some(RoundResult {
-                net: if natural_now { -10 } else { -5 },
-                events: events | events::SURRENDERED,
-            });
+            return Some(result(
+                if natural_now { -10 } else { -5 },
+                events | events::SURRENDERED,
+            ));
         }
 
         let mut seats = [Seat::EMPTY; MAX_HANDS as usize];
@@ -600,8 +665,8 @@ impl RoundPlayer {
                     current += 1;
                     continue;
                 }
-                let at = self.strategy.at(seats[current].composition, upcard);
-                action = self.strategy.split_hand[at].expect(NO_DECISION);
+                let at = strategy.at(seats[current].composition, upcard);
+                action = strategy.split_hand[at].expect(NO_DECISION);
             }
             let seat = &mut seats[current];
             loop {
@@ -609,8 +674,8 @@ impl RoundPlayer {
                     Action::Stand => break,
                     Action::Hit => {
                         seat.add(cards.next()?, children);
-                        let at = self.strategy.at(seat.composition, upcard);
-                        action = self.strategy.later[at].expect(NO_DECISION);
+                        let at = strategy.at(seat.composition, upcard);
+                        action = strategy.later[at].expect(NO_DECISION);
                     }
                     Action::Double => {
                         events |= events::DOUBLED;
@@ -631,10 +696,7 @@ impl RoundPlayer {
         if seats.iter().all(|seat| seat.composition == bust) {
             // Busted hands lose whatever the dealer holds.
             let staked: i32 = seats.iter().map(|seat| i32::from(seat.stake)).sum();
-            return Some(RoundResult {
-                net: -10 * staked,
-                events,
-            });
+            return Some(result(-10 * staked, events));
         }
         let hole = if hole == NO_HOLE { cards.next()? } else { hole };
         let outcome = self.dealer.play(upcard, hole, cards)?;
@@ -652,7 +714,7 @@ impl RoundPlayer {
                 })
                 .sum()
         };
-        Some(RoundResult { net, events })
+        Some(result(net, events))
     }
 }
 

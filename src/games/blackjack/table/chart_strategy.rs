@@ -69,6 +69,7 @@
 use std::fmt::Write as _;
 use std::ops::RangeInclusive;
 
+use crate::csv_text;
 use crate::error::{Error, Result};
 use crate::games::blackjack::N_VALUES;
 use crate::games::blackjack::player::chart::{
@@ -134,7 +135,7 @@ fn row_label(section: Section, key: u8) -> String {
 
 /// The row key a label names in a section (the module doc lists the
 /// spellings), or `None`.
-fn parse_row_key(section: Section, label: &str) -> Option<u8> {
+pub(crate) fn parse_row_key(section: Section, label: &str) -> Option<u8> {
     let key = match section {
         Section::Pairs => match parse_hand(label) {
             Ok((low, high)) if low == high => low,
@@ -153,7 +154,7 @@ fn parse_row_key(section: Section, label: &str) -> Option<u8> {
 }
 
 /// The rows a section has, for messages: `5..20`, `AA, 22, .., 99, TT`.
-fn rows_allowed(section: Section) -> String {
+pub(crate) fn rows_allowed(section: Section) -> String {
     let keys = row_keys(section);
     match section {
         Section::Pairs => "AA, 22, 33, 44, 55, 66, 77, 88, 99, TT".to_string(),
@@ -201,7 +202,7 @@ fn cell_refusal(section: Section, cell: Cell) -> Option<String> {
 
 /// The stand-or-hit a cell falls back to for three or more cards: its
 /// double or surrender taken away (`D` and `R` hit, `Ds` and `Rs` stand).
-fn stand_or_hit(cell: Cell) -> Cell {
+pub(crate) fn stand_or_hit(cell: Cell) -> Cell {
     match cell {
         Cell::Stand | Cell::DoubleElseStand | Cell::SurrenderElseStand => Cell::Stand,
         Cell::Hit
@@ -354,28 +355,12 @@ impl ChartStrategy {
     /// `H` for three or more cards), a cell given twice, a missing cell of
     /// the hard, soft or pairs section.
     pub fn parse_csv(text: &str) -> Result<ChartStrategy> {
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let mut reader = csv::ReaderBuilder::new()
-            .has_headers(false)
-            .flexible(true)
-            .trim(csv::Trim::All)
-            .from_reader(text.as_bytes());
+        let records = csv_text::records(text)
+            .map_err(|(line, why)| Error::invalid("strategy chart", format!("line {line}"), why))?;
         let mut partial = PartialChart::new();
         let mut header_seen = false;
         let mut cells_seen = false;
-        for record in reader.records() {
-            let record = record.map_err(|e| {
-                let line = e.position().map_or(0, csv::Position::line);
-                Error::invalid(
-                    "strategy chart",
-                    format!("line {line}"),
-                    format!("not valid CSV: {e}"),
-                )
-            })?;
-            if record.iter().all(str::is_empty) {
-                continue;
-            }
-            let line = record.position().map_or(0, csv::Position::line);
+        for (line, record) in records {
             // A stray quote can make one record of the rest of the file:
             // quote at most the start of it.
             let whole_line = || {
@@ -526,6 +511,24 @@ impl ChartStrategy {
         let index = row_index(section, row)?;
         let column = usize::from(upcard.checked_sub(1)?);
         self.cells[index].get(column).copied()
+    }
+
+    /// Sets the cell of a row against `upcard` (1..=10), as
+    /// [`ChartStrategy::cell`] reads it.
+    ///
+    /// # Panics
+    ///
+    /// If the section has no such row or cannot hold the cell (a caller's
+    /// bug: index plays are checked as they are read).
+    pub(crate) fn set_cell(&mut self, section: Section, row: u8, upcard: u8, cell: Cell) {
+        assert!(
+            cell_refusal(section, cell).is_none(),
+            "{} cannot hold {}",
+            section.name(),
+            cell.as_str()
+        );
+        let index = row_index(section, row).expect("a row of the section");
+        self.cells[index][usize::from(upcard - 1)] = cell;
     }
 
     /// The action the chart gives `hand` against `upcard` (1..=10) at

@@ -259,6 +259,16 @@ pub struct IndexParams {
 /// Shoes in one chunk of an index run (one stream of the generator).
 pub const SHOES_PER_CHUNK: u64 = 4;
 
+/// The 95% half-width, in true counts, a run brings its indices to unless
+/// asked otherwise ([`IndexFinder::to_precision`]).
+pub const DEFAULT_PRECISION: f64 = 0.25;
+
+/// The pilot's shoes unless asked otherwise.
+pub const DEFAULT_PILOT_SHOES: u64 = 300;
+
+/// The most shoes a run deals unless asked otherwise.
+pub const DEFAULT_MAX_SHOES: u64 = 200_000;
+
 /// The gain sums of one decision by true-count bin.
 #[derive(Clone, Debug, Default)]
 struct BinSums {

@@ -10,6 +10,9 @@
 //! - `chart_strategy.rs`: a total-dependent chart the table can play
 //!   (basic strategy, or anyone's CSV).
 //! - `count.rs`: counting systems and the true count.
+//! - `indices.rs`: index plays found (`blackjack indices`).
+//! - `index_plays.rs`: index plays made at the table: the index file, and
+//!   basic strategy's chart at each true count.
 //! - `count_analysis.rs`: counting systems analysed exactly (betting
 //!   correlation, playing efficiency, insurance correlation) and the exact
 //!   distribution of the count after k cards, with its Monte-Carlo check.
@@ -23,6 +26,7 @@ pub mod count;
 pub mod count_analysis;
 pub mod exact;
 pub mod grid;
+pub mod index_plays;
 pub mod indices;
 pub mod published;
 pub mod shoe;
@@ -33,9 +37,11 @@ pub use betting::{BetLimits, BetRamp, BettingPlan, Wonging};
 pub use chart_strategy::ChartStrategy;
 pub use count::{CountSystem, DeckEstimation, TrueCountMethod, TrueCountRounding};
 pub use exact::{ExactTable, exact_table_value};
+pub use index_plays::{Deviation, IndexPlays};
 pub use published::{ClaimCheck, PublishedClaim, RateCheck};
 pub use shoe::Dealing;
 pub use simulation::{
-    BettingSummary, KellyScaling, TableSimulation, TableSummary, TallyLayout, TrueCountRow,
+    BettingSummary, InsuranceSummary, KellyScaling, TableSimulation, TableSummary, TallyLayout,
+    TrueCountRow,
 };
 pub use trip::{TripPlan, TripRisk, TripSimulation};

@@ -15,16 +15,17 @@
 use super::betting::{BetRamp, BettingPlan, Seat, Wonging};
 use super::chart_strategy::ChartStrategy;
 use super::count::{TRUE_COUNT_BINS, TrueCountMethod, true_count_bin, true_count_label};
+use super::index_plays::IndexPlays;
 use super::shoe::{Dealing, TableShoe};
 use crate::engine::Simulation;
 use crate::error::{Error, Result};
 use crate::games::blackjack::player::compositions::Compositions;
 use crate::games::blackjack::player::number::Number;
 use crate::games::blackjack::player::round::{
-    NET_BINS, RoundPlayer, Strategy, bin_of_net_tenths, events, most_cards_of_a_round,
-    net_tenths_of_bin,
+    INSURANCE_LOSES, INSURANCE_WINS, NET_BINS, RoundChoice, RoundPlayer, Strategy, events,
+    label_of_net_tenths, most_cards_of_a_round, net_tenths_of_bin,
 };
-use crate::games::blackjack::player::{PlayerRules, PlayerTable, SplitModel};
+use crate::games::blackjack::player::{HoleCard, PlayerRules, PlayerTable, SplitModel};
 use crate::games::blackjack::{N_VALUES, Shoe};
 use crate::rng::{GameRng, stream_rng};
 use num_bigint::BigInt;
@@ -34,7 +35,9 @@ use num_traits::{ToPrimitive, Zero};
 /// Where each count of a [`TableSimulation`]'s tally is. The tally is one
 /// `Vec<u64>` (the runner's), in this order:
 ///
-/// - `NET_BINS` bins: rounds by net result (tenths of a unit, -8..=+8).
+/// - [`TallyLayout::net_bins`] bins: rounds by net result (tenths of a
+///   unit, -8..=+8, or -8.5..=+8 when the player may insure: a lost
+///   insurance bet on top of four doubled hands lost), insurance included.
 /// - `events::COMBINATIONS` bins: rounds by the set of events in them.
 /// - 1: shoes whose last round ran out of cards and went on from the
 ///   shuffled discards.
@@ -43,9 +46,9 @@ use num_traits::{ToPrimitive, Zero};
 ///   bins above they give the variance of the mean per round by shoe.
 /// - `most_rounds + 1` bins: shoes by their number of rounds (each trial
 ///   counted once: the distribution `merge` checks).
-/// - with a count, `TRUE_COUNT_BINS * NET_BINS` bins: rounds by the true
+/// - with a count, `TRUE_COUNT_BINS * net_bins` bins: rounds by the true
 ///   count they were dealt at, then by net result.
-/// - with a bet ramp of `betting_rows` rows, `betting_rows * NET_BINS`
+/// - with a bet ramp of `betting_rows` rows, `betting_rows * net_bins`
 ///   bins: rounds *played* (bet at least a unit) by the ramp's row their
 ///   bet came from, then by net result (per unit bet); then 7 sums over
 ///   shoes: of `money^2` (money a shoe's sum of bet x net, in tenths of a
@@ -55,6 +58,11 @@ use num_traits::{ToPrimitive, Zero};
 ///   shoe's term: see [`add_wide`]) so that no sum overflows 64 bits
 ///   before 2^32 shoes. With the bins above they give the standard error
 ///   of the win rate per round played, by shoe.
+/// - when the player may insure, 2 counts: rounds insured, and of them
+///   those the insurance won.
+///
+/// Without insurance the layout is the same as before index plays came to
+/// the table, so the counts (and checksums) of every earlier run stand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TallyLayout {
     /// The most rounds a shoe can deal.
@@ -63,7 +71,13 @@ pub struct TallyLayout {
     pub counting: bool,
     /// The bet ramp's rows (0: flat betting, no betting counts).
     pub betting_rows: usize,
+    /// Whether the player may take insurance (index plays with an
+    /// insurance index): wider net bins, and the insurance counts.
+    pub insurance: bool,
 }
+
+/// Net bins with insurance: -8.5..=+8.0 units, in tenths.
+const INSURED_NET_BINS: usize = NET_BINS + (-(INSURANCE_LOSES as i32)) as usize;
 
 /// Adds `term` to the wide sum held in `counts[at]` (the low 32 bits of
 /// each term) and `counts[at + 1]` (the rest): each count grows by less
@@ -82,22 +96,57 @@ fn wide_sum(tally: &[u64], at: usize) -> u128 {
 
 impl TallyLayout {
     const NET: usize = 0;
-    const EVENTS: usize = Self::NET + NET_BINS;
-    const RESHUFFLED: usize = Self::EVENTS + events::COMBINATIONS;
-    const NET_SQUARES: usize = Self::RESHUFFLED + 1;
-    const ROUNDS_SQUARES: usize = Self::NET_SQUARES + 1;
-    const PRODUCTS_POSITIVE: usize = Self::ROUNDS_SQUARES + 1;
-    const PRODUCTS_NEGATIVE: usize = Self::PRODUCTS_POSITIVE + 1;
-    const ROUNDS_PER_SHOE: usize = Self::PRODUCTS_NEGATIVE + 1;
+
+    /// Bins of net results: [`NET_BINS`], or with insurance 5 more below.
+    pub fn net_bins(&self) -> usize {
+        if self.insurance {
+            INSURED_NET_BINS
+        } else {
+            NET_BINS
+        }
+    }
+
+    /// The net result of the first bin, in tenths of a unit.
+    pub fn lowest_net_tenths(&self) -> i32 {
+        net_tenths_of_bin(0) - (self.net_bins() - NET_BINS) as i32
+    }
+
+    fn events(&self) -> usize {
+        Self::NET + self.net_bins()
+    }
+
+    fn reshuffled(&self) -> usize {
+        self.events() + events::COMBINATIONS
+    }
+
+    fn net_squares(&self) -> usize {
+        self.reshuffled() + 1
+    }
+
+    fn rounds_squares(&self) -> usize {
+        self.net_squares() + 1
+    }
+
+    fn products_positive(&self) -> usize {
+        self.rounds_squares() + 1
+    }
+
+    fn products_negative(&self) -> usize {
+        self.products_positive() + 1
+    }
+
+    fn rounds_per_shoe_at(&self) -> usize {
+        self.products_negative() + 1
+    }
 
     fn by_true_count(&self) -> usize {
-        Self::ROUNDS_PER_SHOE + self.most_rounds + 1
+        self.rounds_per_shoe_at() + self.most_rounds + 1
     }
 
     fn by_bet(&self) -> usize {
         self.by_true_count()
             + if self.counting {
-                TRUE_COUNT_BINS * NET_BINS
+                TRUE_COUNT_BINS * self.net_bins()
             } else {
                 0
             }
@@ -106,7 +155,17 @@ impl TallyLayout {
     /// Where the betting sums start (see the type's doc): money squared
     /// (wide), played squared, products positive (wide), negative (wide).
     fn betting_sums(&self) -> usize {
-        self.by_bet() + self.betting_rows * NET_BINS
+        self.by_bet() + self.betting_rows * self.net_bins()
+    }
+
+    /// Where the insurance counts are (rounds insured, insurance won).
+    fn insurance_counts(&self) -> usize {
+        self.betting_sums()
+            + if self.betting_rows > 0 {
+                Self::BETTING_SUMS
+            } else {
+                0
+            }
     }
 
     const MONEY_SQUARES: usize = 0;
@@ -117,16 +176,18 @@ impl TallyLayout {
 
     /// Counts in the tally.
     pub fn len(&self) -> usize {
-        self.betting_sums()
-            + if self.betting_rows > 0 {
-                Self::BETTING_SUMS
-            } else {
-                0
-            }
+        self.insurance_counts() + if self.insurance { 2 } else { 0 }
+    }
+
+    /// The tally's rounds insured and, of them, those the insurance won
+    /// (`None` when the player never insures).
+    pub fn insured(&self, tally: &[u64]) -> Option<(u64, u64)> {
+        let at = self.insurance_counts();
+        self.insurance.then(|| (tally[at], tally[at + 1]))
     }
 
     /// The tally's rounds played by ramp row, then net result
-    /// (`betting_rows * NET_BINS` counts; empty without a ramp).
+    /// (`betting_rows * net_bins` counts; empty without a ramp).
     pub fn by_bet_row<'t>(&self, tally: &'t [u64]) -> &'t [u64] {
         &tally[self.by_bet()..self.betting_sums()]
     }
@@ -139,12 +200,13 @@ impl TallyLayout {
     /// The tally's shoes by number of rounds (`0..=most_rounds`): every
     /// shoe counted once.
     pub fn rounds_per_shoe<'t>(&self, tally: &'t [u64]) -> &'t [u64] {
-        &tally[Self::ROUNDS_PER_SHOE..Self::ROUNDS_PER_SHOE + self.most_rounds + 1]
+        let at = self.rounds_per_shoe_at();
+        &tally[at..at + self.most_rounds + 1]
     }
 
-    /// The tally's rounds by net result ([`NET_BINS`] bins).
+    /// The tally's rounds by net result ([`TallyLayout::net_bins`] bins).
     pub fn net<'t>(&self, tally: &'t [u64]) -> &'t [u64] {
-        &tally[Self::NET..Self::NET + NET_BINS]
+        &tally[Self::NET..Self::NET + self.net_bins()]
     }
 
     /// Checks that the counts of `tally` agree with one another, as every
@@ -188,7 +250,7 @@ impl TallyLayout {
             ("net results", sum(self.net(tally))?),
             (
                 "events",
-                sum(&tally[Self::EVENTS..Self::EVENTS + events::COMBINATIONS])?,
+                sum(&tally[self.events()..self.events() + events::COMBINATIONS])?,
             ),
         ];
         if self.counting {
@@ -205,10 +267,10 @@ impl TallyLayout {
             }
         }
         let squares = weighted(2)?;
-        if tally[Self::ROUNDS_SQUARES] != squares {
+        if tally[self.rounds_squares()] != squares {
             return Err(format!(
                 "its sum of rounds per shoe squared is {}, and its shoes by rounds per shoe give {squares}",
-                tally[Self::ROUNDS_SQUARES]
+                tally[self.rounds_squares()]
             ));
         }
         if self.betting_rows > 0 {
@@ -230,10 +292,17 @@ impl TallyLayout {
                 ));
             }
         }
-        if tally[Self::RESHUFFLED] > shoes {
+        if tally[self.reshuffled()] > shoes {
             return Err(format!(
                 "{} shoes went on from the discards, of {shoes} shoes dealt",
-                tally[Self::RESHUFFLED]
+                tally[self.reshuffled()]
+            ));
+        }
+        if let Some((insured, won)) = self.insured(tally)
+            && (won > insured || insured > rounds)
+        {
+            return Err(format!(
+                "{insured} rounds insured, {won} insurance bets won, of {rounds} rounds"
             ));
         }
         Ok(())
@@ -254,14 +323,76 @@ pub struct TableSimulation {
     /// The bets by true count and when to play, if the player bets by the
     /// count (else every round is played for one unit).
     betting: Option<BettingPlan>,
+    /// The decisions by true count, if the player makes index plays (else
+    /// the player's own strategy plays every round).
+    by_count: Option<CountedPlay>,
     layout: TallyLayout,
+}
+
+/// The decisions of a player who makes index plays: a strategy (and
+/// whether to insure) for each stretch of true counts over which the same
+/// plays hold, between consecutive indices ([`IndexPlays::boundaries`]).
+#[derive(Clone, Debug)]
+struct CountedPlay {
+    plays: IndexPlays,
+    /// The indices, sorted: stretch `k` holds the counts with `k` of them
+    /// at or below the count.
+    boundaries: Vec<i32>,
+    /// One per stretch: `boundaries.len() + 1`.
+    strategies: Vec<Strategy>,
+    insure: Vec<bool>,
+}
+
+impl CountedPlay {
+    /// `plays` on `chart` (basic strategy) under `rules`: each stretch's
+    /// chart resolved into a [`Strategy`] as [`TableSimulation::with_chart`]
+    /// resolves one.
+    fn new(plays: IndexPlays, chart: &ChartStrategy, rules: &PlayerRules) -> CountedPlay {
+        let boundaries = plays.boundaries();
+        let compositions = Compositions::get();
+        // A count in each stretch: below the first index, then each index.
+        let representatives: Vec<i32> = std::iter::once(boundaries[0] - 1)
+            .chain(boundaries.iter().copied())
+            .collect();
+        let (strategies, insure) = representatives
+            .iter()
+            .map(|&true_count| {
+                let chart = plays.chart_at(chart, true_count);
+                let strategy = Strategy::from_decisions(compositions, |upcard, hand, spot| {
+                    Some(chart.decide(rules, upcard, hand, spot))
+                });
+                (strategy, plays.insures_at(true_count))
+            })
+            .unzip();
+        CountedPlay {
+            plays,
+            boundaries,
+            strategies,
+            insure,
+        }
+    }
+
+    /// The decisions at `true_count`.
+    #[inline]
+    fn at(&self, true_count: i32) -> RoundChoice<'_> {
+        let stretch = self
+            .boundaries
+            .partition_point(|&index| index <= true_count);
+        RoundChoice {
+            strategy: &self.strategies[stretch],
+            insure: self.insure[stretch],
+        }
+    }
 }
 
 /// One round as the table dealt it, for whoever tallies it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct DealtRound {
-    /// The round's net result per unit bet, in tenths of a unit.
+    /// The round's net result per unit bet, in tenths of a unit (its
+    /// insurance included).
     pub net: i32,
+    /// Its insurance bet's net, in tenths (0: not insured).
+    pub insurance: i8,
     /// The events of the round (`events::COMBINATIONS` sets).
     pub events: u8,
     /// The true count it was dealt at, with a counting system.
@@ -290,13 +421,41 @@ pub(crate) enum RoundSink<'t> {
 /// A table run's tally while a shoe is dealt (see [`TallyLayout`]).
 pub(crate) struct ShoeTally<'t> {
     counts: &'t mut [u64],
-    layout: TallyLayout,
+    /// Where a round's counts go, worked out once a shoe.
+    at: RoundCounts,
     /// The shoe's net at one unit a round, in tenths.
     net: i64,
     /// Its rounds played (with a ramp).
     played: u64,
     /// Its money (bet x net, tenths).
     money: i64,
+}
+
+/// Where [`RoundSink::take`] counts a round in a table run's tally: the
+/// [`TallyLayout`]'s offsets, taken once a shoe rather than once a round.
+#[derive(Clone, Copy, Debug)]
+struct RoundCounts {
+    lowest_net: i32,
+    net_bins: usize,
+    events: usize,
+    by_true_count: usize,
+    betting: bool,
+    by_bet: usize,
+    insurance: usize,
+}
+
+impl RoundCounts {
+    fn of(layout: &TallyLayout) -> RoundCounts {
+        RoundCounts {
+            lowest_net: layout.lowest_net_tenths(),
+            net_bins: layout.net_bins(),
+            events: layout.events(),
+            by_true_count: layout.by_true_count(),
+            betting: layout.betting_rows > 0,
+            by_bet: layout.by_bet(),
+            insurance: layout.insurance_counts(),
+        }
+    }
 }
 
 /// A trip as its rounds are dealt.
@@ -316,17 +475,21 @@ impl RoundSink<'_> {
     fn take(&mut self, round: &DealtRound) -> bool {
         match self {
             RoundSink::Table(tally) => {
-                let layout = tally.layout;
+                let at = tally.at;
                 let counts = &mut *tally.counts;
-                let bin = bin_of_net_tenths(round.net);
+                let bin = (round.net - at.lowest_net) as usize;
                 counts[TallyLayout::NET + bin] += 1;
-                counts[TallyLayout::EVENTS + usize::from(round.events)] += 1;
+                counts[at.events + usize::from(round.events)] += 1;
                 if let Some(tc) = round.true_count {
-                    counts[layout.by_true_count() + true_count_bin(tc) * NET_BINS + bin] += 1;
+                    counts[at.by_true_count + true_count_bin(tc) * at.net_bins + bin] += 1;
+                }
+                if round.insurance != 0 {
+                    counts[at.insurance] += 1;
+                    counts[at.insurance + 1] += u64::from(round.insurance > 0);
                 }
                 tally.net += i64::from(round.net);
-                if layout.betting_rows > 0 && round.bet > 0 {
-                    counts[layout.by_bet() + round.bet_row * NET_BINS + bin] += 1;
+                if at.betting && round.bet > 0 {
+                    counts[at.by_bet + round.bet_row * at.net_bins + bin] += 1;
                     tally.played += 1;
                     tally.money += i64::from(round.bet) * i64::from(round.net);
                 }
@@ -446,10 +609,12 @@ impl TableSimulation {
             tags,
             true_count_method: TrueCountMethod::default(),
             betting: None,
+            by_count: None,
             layout: TallyLayout {
                 most_rounds: dealing.most_rounds(cards) as usize,
                 counting: tags.is_some(),
                 betting_rows: 0,
+                insurance: false,
             },
         })
     }
@@ -496,6 +661,52 @@ impl TableSimulation {
         self.betting.as_ref()
     }
 
+    /// This table with the player making `plays` on `chart`, the basic
+    /// strategy they deviate from (the table's own chart: see
+    /// [`TableSimulation::with_chart`]). Each round's decisions are
+    /// [`IndexPlays::chart_at`] the true count the player sees once the
+    /// upcard and their two cards are dealt: the running count of the
+    /// rounds before plus those three cards' tags, over the cards left less
+    /// those three, by the table's [`TrueCountMethod`] (the count the
+    /// indices are found at: see `indices.rs`). The whole round is played
+    /// by that count's chart. Insurance, where a play takes it, is half a
+    /// unit against an ace, settled at the peek, and its net is part of
+    /// the round's (see [`TallyLayout`]).
+    ///
+    /// Errors (naming the parameter) if the table counts no cards, or
+    /// deals no hole card (index plays, insurance among them, are found
+    /// for the peek game).
+    pub fn with_index_plays(
+        mut self,
+        plays: IndexPlays,
+        chart: &ChartStrategy,
+    ) -> Result<TableSimulation> {
+        if self.tags.is_none() {
+            return Err(Error::invalid(
+                "count",
+                "none",
+                "index plays are made at a true count: give a counting system",
+            ));
+        }
+        let rules = *self.player.rules();
+        if rules.hole_card != HoleCard::Peek {
+            return Err(Error::invalid(
+                "hole_card",
+                "enhc",
+                "index plays are found and played for the peek game (the dealer checks for a \
+                 natural first)",
+            ));
+        }
+        self.layout.insurance = plays.insures();
+        self.by_count = Some(CountedPlay::new(plays, chart, &rules));
+        Ok(self)
+    }
+
+    /// The index plays, if the player makes them.
+    pub fn index_plays(&self) -> Option<&IndexPlays> {
+        self.by_count.as_ref().map(|by_count| &by_count.plays)
+    }
+
     /// Deals one shoe from a fresh shuffle, round after round as
     /// [`Dealing`] says, handing each round to `sink`, and stops early
     /// when it says to. The count, the true count (by the table's
@@ -537,11 +748,28 @@ impl TableSimulation {
                 }
                 _ => (1, 0),
             };
+            // With index plays, the round's decisions at the count the
+            // player sees once the first three cards are out.
+            let cards_left = shoe.cards_left();
+            let choose = |upcard: u8, first: u8, second: u8| match (&self.by_count, &self.tags) {
+                (Some(by_count), Some(tags)) => {
+                    let seen: i32 = [upcard, first, second]
+                        .iter()
+                        .map(|&value| i32::from(tags[usize::from(value - 1)]))
+                        .sum();
+                    let unseen = cards_left.saturating_sub(3).max(1);
+                    by_count.at(self.true_count_method.true_count(running + seen, unseen))
+                }
+                _ => RoundChoice {
+                    strategy: self.player.strategy(),
+                    insure: false,
+                },
+            };
             // `new` made sure the shoe (and its discards) hold a round's
             // most cards.
             let round = self
                 .player
-                .play(&mut shoe)
+                .play_choosing(&mut shoe, choose)
                 .expect("the shoe holds the most cards a round can take");
             if let Some(tags) = &self.tags {
                 running += shoe
@@ -554,6 +782,7 @@ impl TableSimulation {
             reshuffled = shoe.reshuffled();
             let go_on = sink.take(&DealtRound {
                 net: round.net,
+                insurance: round.insurance,
                 events: round.events,
                 true_count,
                 bet,
@@ -656,7 +885,7 @@ impl Simulation for TableSimulation {
         let layout = self.layout;
         let mut sink = RoundSink::Table(ShoeTally {
             counts,
-            layout,
+            at: RoundCounts::of(&layout),
             net: 0,
             played: 0,
             money: 0,
@@ -673,17 +902,17 @@ impl Simulation for TableSimulation {
             unreachable!("a table run's sink is its tally")
         };
         if dealt.reshuffled {
-            counts[TallyLayout::RESHUFFLED] += 1;
+            counts[layout.reshuffled()] += 1;
         }
-        counts[TallyLayout::ROUNDS_PER_SHOE + dealt.rounds as usize] += 1;
+        counts[layout.rounds_per_shoe_at() + dealt.rounds as usize] += 1;
         let rounds = i64::from(dealt.rounds);
-        counts[TallyLayout::NET_SQUARES] += (shoe_net * shoe_net) as u64;
-        counts[TallyLayout::ROUNDS_SQUARES] += (rounds * rounds) as u64;
+        counts[layout.net_squares()] += (shoe_net * shoe_net) as u64;
+        counts[layout.rounds_squares()] += (rounds * rounds) as u64;
         // Both sums take a term, one of them zero: a sign tested by a
         // branch would be mispredicted about every other one-round shoe.
         let product = rounds * shoe_net;
-        counts[TallyLayout::PRODUCTS_POSITIVE] += product.max(0) as u64;
-        counts[TallyLayout::PRODUCTS_NEGATIVE] += product.min(0).unsigned_abs();
+        counts[layout.products_positive()] += product.max(0) as u64;
+        counts[layout.products_negative()] += product.min(0).unsigned_abs();
         if layout.betting_rows > 0 {
             // MAX_BET bounds |money| below 2^31 a shoe, so its square and
             // its product with the rounds fit 64 bits (see betting.rs).
@@ -731,9 +960,11 @@ pub struct TableSummary {
     pub standard_error: f64,
     /// `mean -+ 1.96 standard_error`.
     pub ci95: [f64; 2],
-    /// Rounds by net result (tenths of a unit, [`NET_BINS`] bins from -8.0
-    /// units).
+    /// Rounds by net result (tenths of a unit, one bin a tenth from
+    /// `lowest_net_tenths`: -8.0 units, or -8.5 when the player may insure).
     pub net: Vec<u64>,
+    /// The net result of `net`'s first bin, in tenths of a unit.
+    pub lowest_net_tenths: i32,
     /// Rounds won, lost and pushed (net above, below and at zero).
     pub wins: u64,
     pub losses: u64,
@@ -746,6 +977,31 @@ pub struct TableSummary {
     pub rounds_per_shoe: Vec<u64>,
     /// Rounds by the true count they were dealt at (with a count).
     pub by_true_count: Vec<TrueCountRow>,
+    /// The insurance bets, when the player may insure.
+    pub insurance: Option<InsuranceSummary>,
+}
+
+/// The insurance bets of a run (half a unit each, paid 2 to 1; their net
+/// is part of each round's).
+#[derive(Clone, Debug, PartialEq)]
+pub struct InsuranceSummary {
+    /// Rounds in which the player insured.
+    pub insured: u64,
+    /// Of them, those the hole card made a natural (the bet won).
+    pub won: u64,
+}
+
+impl InsuranceSummary {
+    /// The insurance bets' total net, in tenths of a unit.
+    pub fn net_tenths(&self) -> i64 {
+        i64::from(INSURANCE_WINS) * self.won as i64
+            + i64::from(INSURANCE_LOSES) * (self.insured - self.won) as i64
+    }
+
+    /// Their net per round dealt, in units (`n_rounds` the run's rounds).
+    pub fn per_round(&self, n_rounds: u64) -> f64 {
+        self.net_tenths() as f64 / 10.0 / n_rounds as f64
+    }
 }
 
 /// Rounds dealt at one true count.
@@ -765,9 +1021,11 @@ pub struct TrueCountRow {
     pub ci95: Option<[f64; 2]>,
 }
 
-/// Mean and sample standard deviation of net results counted by bin, in
-/// units: `(rounds, mean, sd)`, the mean summed exactly in tenths.
-fn net_moments(net: &[u64]) -> (u64, Option<f64>, Option<f64>) {
+/// Mean and sample standard deviation of net results counted by bin (the
+/// first bin's net `lowest` tenths), in units: `(rounds, mean, sd)`, the
+/// mean summed exactly in tenths.
+fn net_moments(net: &[u64], lowest: i32) -> (u64, Option<f64>, Option<f64>) {
+    let net_tenths_of_bin = |bin: usize| lowest + bin as i32;
     let rounds: u64 = net.iter().sum();
     if rounds == 0 {
         return (0, None, None);
@@ -810,7 +1068,9 @@ impl TableSummary {
             ));
         }
         let net = layout.net(tally);
-        let (n_rounds, mean, standard_deviation) = net_moments(net);
+        let lowest = layout.lowest_net_tenths();
+        let net_tenths_of_bin = |bin: usize| lowest + bin as i32;
+        let (n_rounds, mean, standard_deviation) = net_moments(net, lowest);
         let rounds_per_shoe = layout.rounds_per_shoe(tally).to_vec();
         let n_shoes: u64 = rounds_per_shoe.iter().sum();
         let (Some(mean), Some(standard_deviation)) = (mean, standard_deviation) else {
@@ -830,10 +1090,10 @@ impl TableSummary {
         // The ratio estimator's variance: sum over shoes of (net - mean *
         // rounds)^2 / (n (n - 1) mean_rounds^2), from the sums of squares
         // and products (net in tenths).
-        let net_squares = tally[TallyLayout::NET_SQUARES] as f64 / 100.0;
-        let rounds_squares = tally[TallyLayout::ROUNDS_SQUARES] as f64;
-        let products = (tally[TallyLayout::PRODUCTS_POSITIVE] as f64
-            - tally[TallyLayout::PRODUCTS_NEGATIVE] as f64)
+        let net_squares = tally[layout.net_squares()] as f64 / 100.0;
+        let rounds_squares = tally[layout.rounds_squares()] as f64;
+        let products = (tally[layout.products_positive()] as f64
+            - tally[layout.products_negative()] as f64)
             / 10.0;
         let residuals =
             (net_squares - 2.0 * mean * products + mean * mean * rounds_squares).max(0.0);
@@ -848,7 +1108,7 @@ impl TableSummary {
                 _ => pushes += count,
             }
         }
-        let combinations = &tally[TallyLayout::EVENTS..TallyLayout::EVENTS + events::COMBINATIONS];
+        let combinations = &tally[layout.events()..layout.events() + events::COMBINATIONS];
         let events = events::NAMED
             .iter()
             .map(|&(bit, name)| {
@@ -863,10 +1123,11 @@ impl TableSummary {
             .collect();
         let by_true_count = if layout.counting {
             let start = layout.by_true_count();
+            let width = layout.net_bins();
             (0..TRUE_COUNT_BINS)
                 .map(|tc| {
-                    let bins = &tally[start + tc * NET_BINS..start + (tc + 1) * NET_BINS];
-                    let (rounds, mean, standard_deviation) = net_moments(bins);
+                    let bins = &tally[start + tc * width..start + (tc + 1) * width];
+                    let (rounds, mean, standard_deviation) = net_moments(bins, lowest);
                     let ci95 = match (mean, standard_deviation) {
                         (Some(mean), Some(sd)) => {
                             let half = Z_95 * sd / (rounds as f64).sqrt();
@@ -894,14 +1155,23 @@ impl TableSummary {
             standard_error,
             ci95: [mean - Z_95 * standard_error, mean + Z_95 * standard_error],
             net: net.to_vec(),
+            lowest_net_tenths: lowest,
             wins,
             losses,
             pushes,
             events,
-            reshuffled_shoes: tally[TallyLayout::RESHUFFLED],
+            reshuffled_shoes: tally[layout.reshuffled()],
             rounds_per_shoe,
             by_true_count,
+            insurance: layout
+                .insured(tally)
+                .map(|(insured, won)| InsuranceSummary { insured, won }),
         })
+    }
+
+    /// The label of bin `bin` of `net` (`-8.5`, `0.0`, `+1.5`).
+    pub fn net_label(&self, bin: usize) -> String {
+        label_of_net_tenths(self.lowest_net_tenths + bin as i32)
     }
 
     /// The house edge in percent: minus the mean, times 100.
@@ -1027,15 +1297,17 @@ impl BettingSummary {
             ));
         }
         let by_row = layout.by_bet_row(tally);
+        let width = layout.net_bins();
+        let lowest = layout.lowest_net_tenths();
         let mut rounds_by_row = Vec::with_capacity(bets.len());
         let (mut total_bet, mut money_tenths, mut money_squares_hundredths) = (0u64, 0i128, 0u128);
         for (row, &bet) in bets.iter().enumerate() {
-            let bins = &by_row[row * NET_BINS..(row + 1) * NET_BINS];
+            let bins = &by_row[row * width..(row + 1) * width];
             let rounds: u64 = bins.iter().sum();
             rounds_by_row.push(rounds);
             total_bet += rounds * u64::from(bet);
             for (bin, &count) in bins.iter().enumerate() {
-                let money = i128::from(net_tenths_of_bin(bin)) * i128::from(bet);
+                let money = i128::from(lowest + bin as i32) * i128::from(bet);
                 money_tenths += money * i128::from(count);
                 money_squares_hundredths += (money * money) as u128 * u128::from(count);
             }
@@ -1198,6 +1470,7 @@ mod tests {
     use super::*;
     use crate::engine::NoProgress;
     use crate::engine::montecarlo::{RunPlan, run, run_chunks};
+    use crate::games::blackjack::player::chart::{Cell, Section};
     use crate::games::blackjack::player::rules::{DoubleOn, HoleCard, Surrender};
     use crate::games::blackjack::player::{PlayerParams, solve_float};
     use crate::games::blackjack::table::{BetRamp, CountSystem};
@@ -1414,15 +1687,14 @@ mod tests {
                 rounds + 1000
             )
         );
-        assert!(edited(TallyLayout::EVENTS, 1).starts_with("the rounds by events count"));
+        assert!(edited(layout.events(), 1).starts_with("the rounds by events count"));
         assert!(edited(layout.by_true_count(), 1).starts_with("the rounds by true counts count"));
-        assert!(edited(TallyLayout::ROUNDS_PER_SHOE + 3, 1).contains("501 shoes"));
+        assert!(edited(layout.rounds_per_shoe_at() + 3, 1).contains("501 shoes"));
         assert!(
-            edited(TallyLayout::ROUNDS_SQUARES, 1)
-                .starts_with("its sum of rounds per shoe squared")
+            edited(layout.rounds_squares(), 1).starts_with("its sum of rounds per shoe squared")
         );
         assert!(
-            edited(TallyLayout::RESHUFFLED, 501)
+            edited(layout.reshuffled(), 501)
                 .ends_with("shoes went on from the discards, of 500 shoes dealt")
         );
         assert!(layout.check_consistent(&tally[1..]).is_err());
@@ -1639,5 +1911,149 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(message.contains("312"), "{message}");
+    }
+
+    /// Six decks to 75%, hi-lo: the basic chart, and the table playing it.
+    fn counted_basic(dealing: Dealing) -> (ChartStrategy, TableSimulation) {
+        use crate::games::blackjack::player::chart::strategy_chart;
+        let (table, _) = counted_six_decks();
+        let chart = ChartStrategy::from_chart(&strategy_chart(&table).unwrap()).unwrap();
+        let tags = Some(CountSystem::parse("hi-lo").unwrap().tags);
+        let simulation =
+            TableSimulation::with_chart(PlayerRules::default(), &chart, dealing, tags).unwrap();
+        (chart, simulation)
+    }
+
+    fn plays(rows: &str) -> IndexPlays {
+        IndexPlays::parse_csv(&format!(
+            "section,row,upcard,deviation,direction,index\n{rows}"
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn index_plays_are_the_chart_with_their_cells_where_they_hold() {
+        let dealing = Dealing::cut_card(0.75, 312).unwrap();
+        let (chart, basic) = counted_basic(dealing);
+        let plan = RunPlan::new(2_000, 11, 0);
+        let tally_of = |simulation: &TableSimulation| run(simulation, &plan, &NoProgress);
+        // The I18's insurance and a few plays, on 1 or 2 threads and in
+        // shards: the same counts.
+        let counting = basic
+            .clone()
+            .with_index_plays(
+                plays(
+                    "insurance,,A,I,>=,3\nhard,16,T,S,>=,0\nhard,12,4,H,<,0\npairs,TT,6,P,>=,4\n",
+                ),
+                &chart,
+            )
+            .unwrap();
+        let sharded = same_on_threads_and_shards(
+            &counting,
+            &RunPlan {
+                chunk_size: 128,
+                ..plan
+            },
+            7,
+        );
+        assert_eq!(counting.layout().check_consistent(&sharded), Ok(()));
+        // A play that never holds: the basic table's every count.
+        let never = basic
+            .clone()
+            .with_index_plays(plays("hard,16,T,S,>=,99\n"), &chart)
+            .unwrap();
+        assert_eq!(tally_of(&never), tally_of(&basic));
+        // One that always holds: the chart with that cell (two cards and
+        // three), every count the same; and not the basic table's.
+        let always = basic
+            .clone()
+            .with_index_plays(plays("hard,16,T,S,>=,-99\n"), &chart)
+            .unwrap();
+        let mut edited = chart.clone();
+        edited.set_cell(Section::Hard, 16, 10, Cell::Stand);
+        edited.set_cell(Section::MultiCardHard, 16, 10, Cell::Stand);
+        let tags = Some(CountSystem::parse("hi-lo").unwrap().tags);
+        let standing =
+            TableSimulation::with_chart(PlayerRules::default(), &edited, dealing, tags).unwrap();
+        assert_eq!(tally_of(&always), tally_of(&standing));
+        assert_ne!(tally_of(&always), tally_of(&basic));
+    }
+
+    #[test]
+    fn insurance_nets_its_exact_value_and_changes_nothing_else() {
+        // One round a shoe, insuring every ace: the hole card is a card of
+        // the shoe less the upcard, a ten with probability 96/311, so
+        // insurance nets (24/312) (96/311 - 0.5 x 215/311) a round. The
+        // cards dealt are those of the table that never insures, so every
+        // round's net differs by its insurance alone, exactly.
+        let dealing = Dealing::rounds_per_shoe(1, 312).unwrap();
+        let (chart, basic) = counted_basic(dealing);
+        let insuring = basic
+            .clone()
+            .with_index_plays(plays("insurance,,A,I,>=,-99\n"), &chart)
+            .unwrap();
+        let shoes = 400_000;
+        let plan = RunPlan::new(shoes, 5, 0);
+        let with = run(&insuring, &plan, &NoProgress);
+        let without = run(&basic, &plan, &NoProgress);
+        let layout = insuring.layout();
+        assert!(layout.insurance);
+        assert_eq!(layout.check_consistent(&with), Ok(()));
+        let summary = TableSummary::from_tally(&layout, &with).unwrap();
+        let plain = TableSummary::from_tally(&basic.layout(), &without).unwrap();
+        let insurance = summary.insurance.clone().unwrap();
+        let tenths = |s: &TableSummary| -> i64 {
+            s.net
+                .iter()
+                .enumerate()
+                .map(|(bin, &count)| i64::from(s.lowest_net_tenths + bin as i32) * count as i64)
+                .sum()
+        };
+        assert_eq!(tenths(&summary) - tenths(&plain), insurance.net_tenths());
+        assert_eq!(summary.events, plain.events);
+        // The insured rounds are the aces up: 1 in 13, by the binomial.
+        let n = shoes as f64;
+        let p_ace = 24.0 / 312.0;
+        let z_aces = (insurance.insured as f64 - n * p_ace) / (n * p_ace * (1.0 - p_ace)).sqrt();
+        assert!(z_aces.abs() < 5.0, "aces z = {z_aces}");
+        let p_ten = 96.0 / 311.0;
+        let insured = insurance.insured as f64;
+        let z_tens =
+            (insurance.won as f64 - insured * p_ten) / (insured * p_ten * (1.0 - p_ten)).sqrt();
+        assert!(z_tens.abs() < 5.0, "tens z = {z_tens}");
+        // Its net a round against the exact value, by its own spread.
+        let exact = p_ace * (p_ten - 0.5 * (1.0 - p_ten));
+        let per_round = insurance.per_round(summary.n_rounds);
+        let second_moment = p_ace * (p_ten + 0.25 * (1.0 - p_ten));
+        let standard_error = ((second_moment - exact * exact) / n).sqrt();
+        let z = (per_round - exact) / standard_error;
+        assert!(
+            z.abs() < 5.0,
+            "insurance {per_round} against {exact}: z = {z}"
+        );
+    }
+
+    #[test]
+    fn index_plays_need_a_count_and_the_peek() {
+        let dealing = Dealing::cut_card(0.75, 312).unwrap();
+        let (chart, _) = counted_basic(dealing);
+        let uncounted =
+            TableSimulation::with_chart(PlayerRules::default(), &chart, dealing, None).unwrap();
+        let message = uncounted
+            .with_index_plays(plays("hard,16,T,S,>=,0\n"), &chart)
+            .unwrap_err()
+            .to_string();
+        assert!(message.contains("count"), "{message}");
+        let rules = PlayerRules {
+            hole_card: HoleCard::Enhc,
+            ..PlayerRules::default()
+        };
+        let tags = Some(CountSystem::parse("hi-lo").unwrap().tags);
+        let enhc = TableSimulation::with_chart(rules, &chart, dealing, tags).unwrap();
+        let message = enhc
+            .with_index_plays(plays("hard,16,T,S,>=,0\n"), &chart)
+            .unwrap_err()
+            .to_string();
+        assert!(message.contains("peek"), "{message}");
     }
 }

@@ -183,7 +183,7 @@ fn roll_call_kernels(c: &mut Criterion) {
     group.throughput(Throughput::Elements(GAMES));
     let game = RollCall::standard();
     let tally = RollCallSimulation::new(game).tally();
-    for kernel in [Kernel::Portable, Kernel::Avx512] {
+    for kernel in Kernel::ALL {
         if !kernel.available() {
             eprintln!(
                 "kernel {} skipped: this CPU does not have it",

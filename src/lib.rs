@@ -19,6 +19,7 @@ pub mod games;
 pub mod report;
 pub mod rng;
 pub mod rulebook;
+pub mod simd;
 pub mod stats;
 
 pub use error::{Error, Result};

@@ -71,7 +71,19 @@ pub enum Outcome {
 /// Runs a parsed command line, as the binary does: a long Monte-Carlo run
 /// without `--checkpoint` says on stderr how to make it resumable.
 pub fn run(cli: Cli) -> Result<Outcome> {
+    apply_simd_cap()?;
     run_as(cli, Invocation::User)
+}
+
+/// Caps the vector instructions the engines may use at
+/// `DECKODDS_SIMD`'s level, if set ([`crate::simd`]): before any work,
+/// as engines choose their kernels once.
+fn apply_simd_cap() -> Result<()> {
+    if let Some(value) = std::env::var_os(crate::simd::SIMD_VARIABLE) {
+        let text = value.to_string_lossy();
+        crate::simd::set_cap(crate::simd::SimdLevel::parse(&text)?);
+    }
+    Ok(())
 }
 
 /// Runs a parsed command line in process for a caller that embeds
@@ -79,6 +91,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
 /// returned, nothing printed, its progress and stop in `control`'s
 /// hands (see `embed.rs`).
 pub fn run_captured(cli: Cli, control: &std::sync::Arc<RunControl>) -> Result<Captured> {
+    apply_simd_cap()?;
     let ran = embed::run(cli, control, run_in)?;
     Ok(Captured {
         output: ran.output,

@@ -727,7 +727,7 @@ impl Layer {
         let top = name.split('/').next()?.trim_end_matches(".rs");
         Some(match top {
             "cards" | "rng" | "distribution" | "stats" | "compare" | "contract" | "error"
-            | "csv_text" | "lib" => Layer::Ground,
+            | "csv_text" | "simd" | "lib" => Layer::Ground,
             "engine" => Layer::Engine,
             // The rule book is data about the games, read through the
             // registry.

@@ -31,5 +31,6 @@ mod prisoners_patience;
 mod reproduce;
 mod roll_call;
 mod scale;
+mod simd;
 mod site;
 mod support;

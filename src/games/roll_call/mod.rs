@@ -52,6 +52,7 @@ use crate::engine::Simulation;
 use crate::engine::montecarlo::{self, RunPlan};
 use crate::error::{Error, Result};
 use crate::rng::{GameRng, shuffle};
+use crate::simd::SimdLevel;
 
 /// The most ranks a deck may have (counts are small integers).
 pub const MAX_RANKS: u8 = 13;
@@ -629,15 +630,27 @@ pub enum Kernel {
 }
 
 impl Kernel {
-    /// The fastest kernel this CPU has (detected once).
+    /// Every kernel, portable first.
+    pub const ALL: [Kernel; 2] = [Kernel::Portable, Kernel::Avx512];
+
+    /// The instruction family the kernel is of.
+    pub fn level(self) -> SimdLevel {
+        match self {
+            Kernel::Portable => SimdLevel::Portable,
+            Kernel::Avx512 => SimdLevel::Avx512,
+        }
+    }
+
+    /// The fastest kernel this CPU has within the cap on vector
+    /// instructions ([`crate::simd`]; detected once).
     pub fn fastest() -> Kernel {
         static FASTEST: std::sync::OnceLock<Kernel> = std::sync::OnceLock::new();
         *FASTEST.get_or_init(|| {
-            if Kernel::Avx512.available() {
-                Kernel::Avx512
-            } else {
-                Kernel::Portable
-            }
+            Kernel::ALL
+                .into_iter()
+                .rev()
+                .find(|kernel| kernel.available() && kernel.level().allowed())
+                .unwrap_or(Kernel::Portable)
         })
     }
 

@@ -21,6 +21,7 @@ use num_traits::{One, Signed, ToPrimitive, Zero};
 use super::falling::Falling;
 use crate::games::blackjack::dealer::{unconditional_rows, unconditional_weights};
 use crate::games::blackjack::{DealerHand, DealerRules, N_OUTCOMES, N_VALUES, Shoe, Soft17};
+use crate::simd::SimdLevel;
 
 /// The dealer's outcome probabilities for one shoe, per upcard (indexed by
 /// value - 1), unconditional (the natural included), each row indexed like
@@ -759,13 +760,23 @@ impl FloatKernel {
         }
     }
 
-    /// The fastest available kernel (detected once).
+    /// The instruction family the kernel is of.
+    pub fn level(self) -> SimdLevel {
+        match self {
+            FloatKernel::Portable => SimdLevel::Portable,
+            FloatKernel::Avx2 => SimdLevel::Avx2,
+            FloatKernel::Avx512 => SimdLevel::Avx512,
+        }
+    }
+
+    /// The fastest kernel this CPU has within the cap on vector
+    /// instructions ([`crate::simd`]; detected once).
     pub fn fastest() -> FloatKernel {
         static FASTEST: OnceLock<FloatKernel> = OnceLock::new();
         *FASTEST.get_or_init(|| {
             [FloatKernel::Avx512, FloatKernel::Avx2]
                 .into_iter()
-                .find(|kernel| kernel.available())
+                .find(|kernel| kernel.available() && kernel.level().allowed())
                 .unwrap_or(FloatKernel::Portable)
         })
     }

@@ -252,6 +252,10 @@ trait Weight: Clone + Zero {
     fn checked_mul_by(&self, other: &Self) -> Option<Self>;
     fn checked_add_to(&self, other: &Self) -> Option<Self>;
     fn to_bigint(&self) -> BigInt;
+    /// `self / denominator` in lowest terms (`denominator` is not zero).
+    fn ratio(&self, denominator: &Self) -> BigRational {
+        BigRational::new(self.to_bigint(), denominator.to_bigint())
+    }
 }
 
 impl Weight for u128 {
@@ -266,6 +270,39 @@ impl Weight for u128 {
     }
     fn to_bigint(&self) -> BigInt {
         BigInt::from(*self)
+    }
+    /// Reduced in `u128` (a binary gcd of two machine words), not by the
+    /// big-integer gcd `BigRational::new` runs: most of the exact dealer
+    /// table's time beyond its enumeration went there.
+    fn ratio(&self, denominator: &Self) -> BigRational {
+        let divisor = gcd_u128(*self, *denominator);
+        BigRational::new_raw(
+            BigInt::from(*self / divisor),
+            BigInt::from(*denominator / divisor),
+        )
+    }
+}
+
+/// The greatest common divisor of `a` and `b`, not both zero (Stein's
+/// binary algorithm).
+fn gcd_u128(mut a: u128, mut b: u128) -> u128 {
+    if a == 0 {
+        return b;
+    }
+    if b == 0 {
+        return a;
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
     }
 }
 
@@ -334,10 +371,8 @@ impl<W: Weight> Enumerator<W> {
         self.weights(upcards)?
             .into_iter()
             .map(|(weights, cards_left, depth)| {
-                let denominator = self.falling(cards_left, depth)?.to_bigint();
-                Some(
-                    weights.map(|weight| BigRational::new(weight.to_bigint(), denominator.clone())),
-                )
+                let denominator = self.falling(cards_left, depth)?;
+                Some(weights.map(|weight| weight.ratio(&denominator)))
             })
             .collect()
     }
@@ -474,6 +509,31 @@ mod tests {
 
     fn ratio(numerator: i64, denominator: i64) -> BigRational {
         BigRational::new(numerator.into(), denominator.into())
+    }
+
+    proptest::proptest! {
+        /// The machine-word reduction is the big-integer one, term for
+        /// term (numerator and denominator, not just the value).
+        #[test]
+        fn u128_ratios_reduce_as_big_rationals_do(
+            numerator in 0u128..=u128::MAX,
+            denominator in 1u128..=u128::MAX,
+            scale in 1u128..1_000_000,
+        ) {
+            for (n, d) in [
+                (numerator, denominator),
+                (numerator % (1 << 64) * scale, denominator % (1 << 64) * scale),
+                (0, denominator),
+            ] {
+                if d == 0 {
+                    continue;
+                }
+                let fast = n.ratio(&d);
+                let slow = BigRational::new(BigInt::from(n), BigInt::from(d));
+                proptest::prop_assert_eq!(fast.numer(), slow.numer());
+                proptest::prop_assert_eq!(fast.denom(), slow.denom());
+            }
+        }
     }
 
     #[test]

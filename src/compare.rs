@@ -25,6 +25,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
+use crate::csv_text;
 use crate::distribution::{CountDistribution, ExactDistribution, rational_to_f64};
 use crate::error::{Error, Result};
 use crate::stats::{chi_square_p_value, normal_quantile, two_sided_normal_p_value};
@@ -695,30 +696,17 @@ impl PublishedTable {
         text: &str,
         row_key: &dyn Fn(&str) -> Option<String>,
     ) -> Result<PublishedTable, String> {
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let mut reader = csv::ReaderBuilder::new()
-            .has_headers(false)
-            .flexible(true)
-            .trim(csv::Trim::All)
-            .from_reader(text.as_bytes());
+        let records =
+            csv_text::records(text).map_err(|(line, why)| format!("line {line}: {why}"))?;
         let mut outcomes: Option<Vec<String>> = None;
         let mut rows: Vec<PublishedRow> = Vec::new();
-        for record in reader.records() {
-            let record = record.map_err(|e| {
-                let line = e
-                    .position()
-                    .map_or(String::new(), |p| format!("line {}: ", p.line()));
-                format!("{line}not valid CSV: {e}")
-            })?;
-            if record.iter().all(str::is_empty) {
-                continue;
-            }
-            let line = record.position().map_or(0, |p| p.line());
+        for (at, (line, record)) in records.iter().enumerate() {
+            let line = *line;
             let Some(outcomes) = &outcomes else {
-                if is_long_form(&record) {
-                    return parse_long_form(&record, reader.records(), row_key);
+                if is_long_form(record) {
+                    return parse_long_form(record, &records[at + 1..], row_key);
                 }
-                outcomes = Some(parse_header(&record, line)?);
+                outcomes = Some(parse_header(record, line)?);
                 continue;
             };
             if record.len() != outcomes.len() + 1 {
@@ -792,7 +780,7 @@ enum LongFigure {
 /// Parses the rest of a long-form table under its `header`.
 fn parse_long_form(
     header: &csv::StringRecord,
-    records: csv::StringRecordsIter<&[u8]>,
+    records: &[(u64, csv::StringRecord)],
     row_key: &dyn Fn(&str) -> Option<String>,
 ) -> Result<PublishedTable, String> {
     let column = |name: &str| header.iter().position(|h| h == name);
@@ -817,12 +805,7 @@ fn parse_long_form(
         }
     };
     let mut rows: Vec<PublishedRow> = Vec::new();
-    for record in records {
-        let record = record.map_err(|e| format!("not valid CSV: {e}"))?;
-        if record.iter().all(str::is_empty) {
-            continue;
-        }
-        let line = record.position().map_or(0, |p| p.line());
+    for (line, record) in records {
         let field = |i: usize| record.get(i).unwrap_or_default();
         let (label, outcome) = (field(0).to_string(), field(outcome_column).to_string());
         if label.is_empty() || outcome.is_empty() {

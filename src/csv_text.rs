@@ -1,7 +1,8 @@
-//! CSV that people write (strategy charts, index files), read the same way
-//! everywhere: a leading byte-order mark ignored, quoted fields read as CSV
-//! reads them, whitespace around fields trimmed, lines of any number of
-//! fields (the reader of each layout counts them), blank lines skipped.
+//! CSV that people write (strategy charts, index files, published tables),
+//! read the same way everywhere: a leading byte-order mark ignored, quoted
+//! fields read as CSV reads them, whitespace around fields trimmed, lines
+//! of any number of fields (the reader of each layout counts them), blank
+//! lines skipped.
 
 /// The records of `text` that are not blank, each with its line number
 /// (from 1); or the line where `text` stops being CSV, and why.
